@@ -1,0 +1,277 @@
+// Package accuracy holds the quantities every estimator shares: the Sample
+// (per test point its weight, correct score, sorted incorrect scores and R_x),
+// the exact observed accuracy curve, the reversed ROC and the RMSE between
+// curves. Formulas follow FORMATS.md §2 and the CleaneX paper.
+package accuracy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// Sample is a score matrix oriented so that higher is better, with the
+// per-point quantities the estimators read.
+type Sample struct {
+	// K is the number of classes.
+	K int
+	// Labels holds each point's class index in 0..K-1.
+	Labels []int
+	// Weight holds w_x = 1 / (K r_y), so the weights sum to 1 (class-balanced accuracy).
+	Weight []float64
+	// Correct holds each point's correct score, oriented so higher is better.
+	Correct []float64
+	// Incorrect holds, row-major N x (K-1), each point's incorrect scores
+	// oriented so higher is better and sorted ascending.
+	Incorrect []float64
+	// R holds R_x, the number of incorrect classes the correct class strictly beats.
+	R []int
+	// Observed is the exact observed curve Abar_k, k = 0..K (see Observed).
+	Observed Curve
+	// scores holds the oriented N x K scores, kept for Subset.
+	scores []float64
+}
+
+// N returns the number of points.
+func (s *Sample) N() int { return len(s.Labels) }
+
+// IncorrectRow returns point i's K-1 incorrect scores, sorted ascending (a view).
+func (s *Sample) IncorrectRow(i int) []float64 {
+	m := s.K - 1
+	return s.Incorrect[i*m : (i+1)*m]
+}
+
+// ErrTooFewClasses is returned when a sample would have fewer than 2 classes.
+var ErrTooFewClasses = errors.New("at least 2 classes are needed")
+
+// NewSample orients m's scores by d (Auto is resolved first) and computes the
+// per-point quantities. It returns the direction used.
+func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction, error) {
+	d = m.Resolve(d)
+	k := m.K()
+	oriented := make([]float64, len(m.Scores))
+	for i, v := range m.Scores {
+		if d == scores.Lower {
+			v = -v
+		}
+		oriented[i] = v
+	}
+	s, err := build(k, slices.Clone(m.Labels), oriented)
+	return s, d, err
+}
+
+// Subset returns the Sample restricted to the given classes (indices into
+// 0..K-1, distinct) and to the points of those classes; R_x, weights and the
+// observed curve are recomputed against the subset only.
+func (s *Sample) Subset(classes []int) (*Sample, error) {
+	newIndex := make([]int, s.K)
+	for i := range newIndex {
+		newIndex[i] = -1
+	}
+	for j, c := range classes {
+		if c < 0 || c >= s.K || newIndex[c] >= 0 {
+			return nil, fmt.Errorf("subset: class index %d is out of range or repeated", c)
+		}
+		newIndex[c] = j
+	}
+	k := len(classes)
+	var labels []int
+	var sc []float64
+	for i, y := range s.Labels {
+		if newIndex[y] < 0 {
+			continue
+		}
+		labels = append(labels, newIndex[y])
+		row := s.scores[i*s.K : (i+1)*s.K]
+		for _, c := range classes {
+			sc = append(sc, row[c])
+		}
+	}
+	return build(k, labels, sc)
+}
+
+func build(k int, labels []int, oriented []float64) (*Sample, error) {
+	if k < 2 {
+		return nil, ErrTooFewClasses
+	}
+	n := len(labels)
+	sizes := make([]int, k)
+	for _, y := range labels {
+		sizes[y]++
+	}
+	for y, r := range sizes {
+		if r == 0 {
+			return nil, fmt.Errorf("class %d has no points", y)
+		}
+	}
+	s := &Sample{
+		K:         k,
+		Labels:    labels,
+		Weight:    make([]float64, n),
+		Correct:   make([]float64, n),
+		Incorrect: make([]float64, n*(k-1)),
+		R:         make([]int, n),
+		scores:    oriented,
+	}
+	for i, y := range labels {
+		row := oriented[i*k : (i+1)*k]
+		c := row[y]
+		s.Weight[i] = 1 / float64(k*sizes[y])
+		s.Correct[i] = c
+		inc := s.IncorrectRow(i)
+		copy(inc, row[:y])
+		copy(inc[y:], row[y+1:])
+		slices.Sort(inc)
+		// R_x: incorrect scores strictly below c (ties lose).
+		r, _ := slices.BinarySearch(inc, c)
+		s.R[i] = r
+	}
+	s.Observed = Observed(s.R, s.Weight, k)
+	return s, nil
+}
+
+// Curve is an accuracy curve indexed by the number of classes: c[k] is the
+// accuracy at k classes, for k = 0..len(c)-1; c[0] and c[1] are 1 by convention.
+type Curve []float64
+
+// Max returns the largest k the curve covers.
+func (c Curve) Max() int { return len(c) - 1 }
+
+// Observed returns the exact observed curve over all k-subsets of the K
+// classes that contain each point's class, for k = 0..K:
+//
+//	Abar_k = sum_x w_x prod_{i=1..k-1} (R_x + 1 - i) / (K - i),
+//
+// computed in log space, grouping points by R_x (O(K^2) whatever N is).
+// With equal class sizes this is 1/C(K,k) 1/(rk) sum_x C(R_x, k-1).
+func Observed(r []int, w []float64, k int) Curve {
+	byR := make([]float64, k) // total weight of the points with R_x = R
+	for i, rx := range r {
+		byR[rx] += w[i]
+	}
+	return ObservedByR(byR, k)
+}
+
+// ObservedByR is Observed with the weights already summed per value of R
+// (byR[R] = sum of w_x over points with R_x = R, R = 0..K-1).
+func ObservedByR(byR []float64, k int) Curve {
+	c := make(Curve, k+1)
+	c[0], c[1] = 1, 1
+	// logDen[m] = sum_{i=1..m} log(K - i); logNum for each R likewise.
+	logs := make([]float64, k+1)
+	for i := 1; i <= k; i++ {
+		logs[i] = math.Log(float64(i))
+	}
+	for rv, wsum := range byR {
+		if wsum == 0 {
+			continue
+		}
+		// term_k = prod_{i=1..k-1} (rv+1-i)/(K-i), zero once k-1 > rv.
+		lp := 0.0
+		for kk := 2; kk <= rv+1 && kk <= k; kk++ {
+			i := kk - 1
+			lp += logs[rv+1-i] - logs[k-i]
+			c[kk] += wsum * math.Exp(lp)
+		}
+	}
+	return c
+}
+
+// Expected returns the curve E_k = sum_x w_x C_x^(k-1), k = 0..k2, with each
+// power evaluated as exp((k-1) log C_x); C_x <= 0 contributes 0 for k >= 2.
+func Expected(cx, w []float64, k2 int) Curve {
+	c := make(Curve, k2+1)
+	c[0], c[1] = 1, 1
+	for i, p := range cx {
+		if p <= 0 {
+			continue
+		}
+		if p >= 1 {
+			for kk := 2; kk <= k2; kk++ {
+				c[kk] += w[i]
+			}
+			continue
+		}
+		lp := math.Log(p)
+		for kk := 2; kk <= k2; kk++ {
+			v := math.Exp(float64(kk-1) * lp)
+			if v < 1e-300 {
+				break
+			}
+			c[kk] += w[i] * v
+		}
+	}
+	return c
+}
+
+// RMSE returns sqrt(mean_{k=2..kmax} (a_k - b_k)^2), kmax = the shorter curve's Max.
+func RMSE(a, b Curve) float64 {
+	kmax := min(a.Max(), b.Max())
+	if kmax < 2 {
+		return math.NaN()
+	}
+	s := 0.0
+	for k := 2; k <= kmax; k++ {
+		d := a[k] - b[k]
+		s += d * d
+	}
+	return math.Sqrt(s / float64(kmax-1))
+}
+
+// ROCPoint is one vertex of a reversed ROC step function.
+type ROCPoint struct{ U, Value float64 }
+
+// ReversedROC returns the reversed ROC rROC(u) = sum_x w_x 1[u > 1 - C_x] as
+// the vertices of its step function, u ascending from 0 to 1: at each U the
+// curve steps up to Value.
+func ReversedROC(cx, w []float64) []ROCPoint {
+	idx := make([]int, len(cx))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmpFloat(1-cx[a], 1-cx[b]) })
+	pts := []ROCPoint{{0, 0}}
+	acc := 0.0
+	for j, i := range idx {
+		acc += w[i]
+		if j+1 < len(idx) && 1-cx[idx[j+1]] == 1-cx[i] {
+			continue
+		}
+		pts = append(pts, ROCPoint{U: math.Max(0, math.Min(1, 1-cx[i])), Value: acc})
+	}
+	if pts[len(pts)-1].U < 1 {
+		pts = append(pts, ROCPoint{U: 1, Value: acc})
+	}
+	return pts
+}
+
+// RAUC returns the area under the reversed ROC, sum_x w_x C_x (= E_2).
+func RAUC(cx, w []float64) float64 {
+	s := 0.0
+	for i, p := range cx {
+		s += w[i] * math.Max(0, math.Min(1, p))
+	}
+	return s
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// PluginC returns the plug-in estimate C_x = R_x / (K - 1) for every point.
+func (s *Sample) PluginC() []float64 {
+	c := make([]float64, s.N())
+	for i, r := range s.R {
+		c[i] = float64(r) / float64(s.K-1)
+	}
+	return c
+}
