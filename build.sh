@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# build.sh — the one entry point of the project.
+#
+#   ./build.sh serve   build the browser app and serve it on http://localhost:${PORT:-8080}
+#   ./build.sh test    go vet, native tests, a short fuzz run, wasm tests (node), browser tests (chromium)
+#   ./build.sh build   compile every command into ./build and check that everything compiles for wasm
+#   ./build.sh dist    write the static app into ./dist (relative URLs; any static host serves it)
+#   ./build.sh bench   Go benchmarks natively and as wasm under node (+ browser timings), medians
+#
+# A fresh Debian machine needs only Go: `test` and `bench` install node and chromium with apt
+# when they are missing (as root; otherwise they print what to install and stop).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+ROOT=$(pwd)
+GOROOT_DIR=$(go env GOROOT)
+WASM_EXEC="$GOROOT_DIR/lib/wasm/go_js_wasm_exec"
+BUILD_DIR="$ROOT/build"
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+# ---------------------------------------------------------------------------
+# Tools that Go modules don't bring: node (runs the wasm tests), chromium (browser tests).
+
+# ensure_tools CMD... — makes sure each command (node, chromium) exists, installing the
+# Debian packages with apt-get when running as root; otherwise prints the command to run
+# and returns 1.
+ensure_tools() {
+	local missing=() pkgs=() c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 && continue
+		missing+=("$c")
+		case $c in
+		node) pkgs+=(nodejs) ;;
+		chromium) pkgs+=(chromium) ;;
+		*) pkgs+=("$c") ;;
+		esac
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+		echo "missing: ${missing[*]}. Install them first, e.g.:" >&2
+		echo "    sudo apt-get update && sudo apt-get install -y ${pkgs[*]}" >&2
+		return 1
+	fi
+	log "installing ${pkgs[*]} with apt-get"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+	for c in "${missing[@]}"; do
+		command -v "$c" >/dev/null 2>&1 || { echo "apt-get installed ${pkgs[*]} but '$c' is still not on PATH" >&2; return 1; }
+	done
+}
+
+# ---------------------------------------------------------------------------
+# The browser app (issue 4). Everything that builds it lives in build_dist.
+
+# app_present — true when the browser app's sources exist.
+app_present() { [ -d "$ROOT/wasm/app" ]; }
+
+# build_dist OUT — writes the static app into the directory OUT: index.html, assets/
+# (with Go's wasm_exec.js), and the compiled wasm of wasm/app (and wasm/worker when it
+# exists). Only relative URLs, so OUT can be served from any path. Returns 1 until the
+# app has landed.
+build_dist() {
+	local out=$1
+	if ! app_present; then
+		echo "the browser app has not landed yet (issue 4)" >&2
+		return 1
+	fi
+	mkdir -p "$out/assets"
+	cp "$ROOT/index.html" "$out/index.html"
+	if [ -d "$ROOT/assets" ]; then
+		cp -R "$ROOT/assets/." "$out/assets/"
+	fi
+	cp "$GOROOT_DIR/lib/wasm/wasm_exec.js" "$out/assets/wasm_exec.js"
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/app.wasm" ./wasm/app
+	if [ -d "$ROOT/wasm/worker" ]; then
+		GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/worker.wasm" ./wasm/worker
+	fi
+}
+
+# bench_browser OUTFILE — chromedp timings of the full pipeline in the page (issue 5),
+# written as Go benchmark lines to OUTFILE. Returns 3 (skipped) until the app has landed.
+bench_browser() {
+	local outfile=$1
+	if ! app_present; then
+		echo "SKIPPED: no app yet (issue 4)" >&2
+		return 3
+	fi
+	: >"$outfile"
+	echo "SKIPPED: no browser benchmarks yet (issue 5)" >&2
+	return 3
+}
+
+# ---------------------------------------------------------------------------
+# Stages: each runs in a subshell with `set -e`; its result and time are recorded so
+# one failing stage still lets the others run and report.
+
+STAGE_NAMES=()
+STAGE_RESULTS=()
+STAGE_SECONDS=()
+
+# stage NAME CMD... — runs CMD, recording PASS (status 0), SKIP (status 3) or FAIL.
+stage() {
+	local name=$1 rc start
+	shift
+	printf '\n==> stage %s\n' "$name" >&2
+	start=$(date +%s)
+	set +e
+	(set -e; "$@")
+	rc=$?
+	set -e
+	STAGE_NAMES+=("$name")
+	STAGE_SECONDS+=($(($(date +%s) - start)))
+	case $rc in
+	0) STAGE_RESULTS+=(PASS) ;;
+	3) STAGE_RESULTS+=(SKIP) ;;
+	*) STAGE_RESULTS+=(FAIL) ;;
+	esac
+}
+
+# summary — one line per stage, then "N passed, N failed, N skipped"; returns 1 if any failed.
+summary() {
+	local i pass=0 fail=0 skip=0
+	printf '\n==> summary\n'
+	for i in "${!STAGE_NAMES[@]}"; do
+		printf '%-5s %-24s %5ss\n' "${STAGE_RESULTS[$i]}" "${STAGE_NAMES[$i]}" "${STAGE_SECONDS[$i]}"
+		case ${STAGE_RESULTS[$i]} in
+		PASS) pass=$((pass + 1)) ;;
+		FAIL) fail=$((fail + 1)) ;;
+		SKIP) skip=$((skip + 1)) ;;
+		esac
+	done
+	printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
+	[ "$fail" -eq 0 ]
+}
+
+wasm_go() { GOOS=js GOARCH=wasm go "$@"; }
+
+# browser_test_pkgs — the packages that have files built only with the `browser` tag.
+browser_test_pkgs() {
+	grep -rlE --include='*.go' '^//go:build .*\bbrowser\b' . 2>/dev/null |
+		xargs -r -n1 dirname | sort -u | sed 's#^\./#./#'
+}
+
+stage_browser() {
+	if ! app_present; then
+		echo "SKIPPED: no app yet (issue 4)"
+		return 3
+	fi
+	local pkgs
+	pkgs=$(browser_test_pkgs)
+	if [ -z "$pkgs" ]; then
+		echo "SKIPPED: no browser tests (no files with //go:build browser)"
+		return 3
+	fi
+	ensure_tools chromium
+	local dist
+	dist=$(mktemp -d "${TMPDIR:-/tmp}/cleanex-dist.XXXXXX")
+	trap 'rm -rf "$dist"' EXIT
+	build_dist "$dist"
+	# shellcheck disable=SC2086
+	CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" go test -tags browser $pkgs
+}
+
+cmd_test() {
+	stage "vet" go vet ./...
+	stage "vet (wasm)" wasm_go vet ./...
+	stage "test (native)" go test ./...
+	stage "fuzz FuzzParse 15s" go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 15s ./internal/scores
+	stage "test (wasm, node)" stage_wasm
+	stage "test (browser)" stage_browser
+	summary
+}
+
+stage_wasm() {
+	ensure_tools node
+	wasm_go test -exec="$WASM_EXEC" ./internal/...
+}
+
+# ---------------------------------------------------------------------------
+
+cmd_build() {
+	mkdir -p "$BUILD_DIR"
+	go build -o "$BUILD_DIR/" ./cmd/...
+	wasm_go build ./...
+	log "commands in $BUILD_DIR: $(cd "$BUILD_DIR" && ls -x)"
+}
+
+cmd_dist() {
+	local tmp
+	tmp=$(mktemp -d "$ROOT/.dist.XXXXXX")
+	if ! build_dist "$tmp"; then
+		rm -rf "$tmp"
+		return 1
+	fi
+	rm -rf "$ROOT/dist"
+	mv "$tmp" "$ROOT/dist"
+	chmod 755 "$ROOT/dist"
+	log "wrote $ROOT/dist:"
+	(cd "$ROOT/dist" && find . -type f -exec ls -l {} + | awk '{printf "    %10d  %s\n", $5, $9}') >&2
+}
+
+cmd_serve() {
+	if ! app_present; then
+		echo "./build.sh serve: the browser app has not landed yet (issue 4); nothing to serve." >&2
+		echo "Meanwhile the engine works from the terminal: see README.md (cmd/cleanex)." >&2
+		return 1
+	fi
+	cmd_dist
+	mkdir -p "$BUILD_DIR"
+	go build -o "$BUILD_DIR/serve" ./cmd/serve
+	exec "$BUILD_DIR/serve" -dir "$ROOT/dist" -addr "localhost:${PORT:-8080}"
+}
+
+cmd_bench() {
+	mkdir -p "$BUILD_DIR"
+	local pkgs=${BENCH_PKGS:-./internal/...} pattern=${BENCH:-.} count=${BENCH_COUNT:-5}
+	local native="$BUILD_DIR/bench-native.txt" wasm="$BUILD_DIR/bench-wasm.txt" browser="$BUILD_DIR/bench-browser.txt"
+	# shellcheck disable=SC2086
+	stage "bench (native)" bench_native "$pkgs" "$pattern" "$count" "$native"
+	stage "bench (wasm, node)" bench_wasm "$pkgs" "$pattern" "$count" "$wasm"
+	stage "bench (browser)" bench_browser "$browser"
+	local files=("$native" "$wasm")
+	[ -s "$browser" ] && files+=("$browser")
+	printf '\n==> medians of %s runs\n' "$count"
+	go run ./cmd/benchmed "${files[@]}" || true
+	summary
+}
+
+bench_native() {
+	local pkgs=$1 pattern=$2 count=$3 out=$4
+	# shellcheck disable=SC2086
+	go test -run '^$' -bench "$pattern" -count "$count" $pkgs | tee "$out"
+}
+
+bench_wasm() {
+	local pkgs=$1 pattern=$2 count=$3 out=$4
+	ensure_tools node
+	# shellcheck disable=SC2086
+	wasm_go test -exec="$WASM_EXEC" -run '^$' -bench "$pattern" -count "$count" $pkgs | tee "$out"
+}
+
+usage() {
+	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+case ${1:-} in
+test) cmd_test ;;
+build) cmd_build ;;
+dist) cmd_dist ;;
+serve) cmd_serve ;;
+bench) cmd_bench ;;
+-h | --help | help) usage ;;
+*)
+	usage >&2
+	exit 2
+	;;
+esac
