@@ -1,0 +1,95 @@
+package cleanex
+
+import (
+	"math"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+)
+
+// Inputs says how a point's scores become the network's input vector.
+type Inputs int
+
+const (
+	// AllScores is the published encoding: the correct score followed by all
+	// K-1 incorrect scores sorted, z-normalised by the mean and standard
+	// deviation of all N x K scores of the sample (input size K).
+	AllScores Inputs = iota
+	// TailGaps is the fast encoding: the z-normalised correct score followed
+	// by the gaps s_c - s_(j) between the correct score and the j-th highest
+	// incorrect score, for the geometric ranks j = 1, 2, 3, 4, 6, 8, 11, ...
+	// up to K-1 (see tailRanks), divided by the standard deviation of all scores.
+	TailGaps
+)
+
+// scoreMoments returns the mean and standard deviation of all N x K scores
+// (correct and incorrect) of s; a zero deviation is replaced by 1.
+func scoreMoments(s *accuracy.Sample) (mean, sd float64) {
+	n := 0
+	for i, c := range s.Correct {
+		mean += c
+		for _, v := range s.IncorrectRow(i) {
+			mean += v
+		}
+		n += s.K
+	}
+	mean /= float64(n)
+	for i, c := range s.Correct {
+		sd += (c - mean) * (c - mean)
+		for _, v := range s.IncorrectRow(i) {
+			sd += (v - mean) * (v - mean)
+		}
+	}
+	sd = math.Sqrt(sd / float64(n))
+	if sd == 0 || math.IsNaN(sd) {
+		sd = 1
+	}
+	return mean, sd
+}
+
+// tailRanks returns the ranks j (1 = the highest incorrect score) used by
+// TailGaps: j_1 = 1 and j_{i+1} = max(j_i + 1, round(j_i * ratio)), capped
+// at m = K-1, which is always included. Ranks are denser where the tail is.
+func tailRanks(m int, ratio float64) []int {
+	var r []int
+	for j := 1; j < m; {
+		r = append(r, j)
+		j = max(j+1, int(math.Round(float64(j)*ratio)))
+	}
+	return append(r, m)
+}
+
+// inputSize returns the network's input size for encoding in on K classes.
+func inputSize(in Inputs, k int, ratio float64) int {
+	if in == AllScores {
+		return k
+	}
+	return 1 + len(tailRanks(k-1, ratio))
+}
+
+// encode returns the N x inputSize input matrix of s, row-major.
+func encode[T float](s *accuracy.Sample, in Inputs, ratio float64) []T {
+	mean, sd := scoreMoments(s)
+	n, k := s.N(), s.K
+	size := inputSize(in, k, ratio)
+	x := make([]T, n*size)
+	var ranks []int
+	if in == TailGaps {
+		ranks = tailRanks(k-1, ratio)
+	}
+	for i, c := range s.Correct {
+		row := x[i*size : (i+1)*size]
+		inc := s.IncorrectRow(i)
+		row[0] = T((c - mean) / sd)
+		switch in {
+		case AllScores:
+			for j, v := range inc {
+				row[1+j] = T((v - mean) / sd)
+			}
+		default:
+			for j, rk := range ranks {
+				row[1+j] = T((c - inc[len(inc)-rk]) / sd)
+			}
+		}
+	}
+	return x
+}
