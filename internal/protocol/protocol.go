@@ -1,0 +1,412 @@
+// Package protocol defines the messages between the page and its compute
+// workers (load a data set, simulate one, run a method, progress, result,
+// error, cancel) and their compact binary encoding: every message is one byte
+// slice, integers as varints, strings length-prefixed, and float arrays as
+// little-endian IEEE-754 bytes copied in one block, so a large curve or a
+// 25 MB CSV crosses the JavaScript boundary as a single typed array.
+package protocol
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Kind tags a message on the wire (its first byte).
+type Kind uint8
+
+// The message kinds.
+const (
+	KindReady Kind = 1 + iota
+	KindLoad
+	KindSimulate
+	KindSummary
+	KindRun
+	KindProgress
+	KindResult
+	KindError
+	KindCancel
+)
+
+// Message is one of the message types of this package.
+type Message interface {
+	// Kind returns the message's wire tag.
+	Kind() Kind
+}
+
+// Ready is posted by a worker once it listens for messages.
+type Ready struct{}
+
+// Load asks a worker to parse a score-matrix CSV (FORMATS.md §1) and keep it
+// as data set Dataset.
+type Load struct {
+	// Dataset identifies the data set in later Run messages.
+	Dataset uint64
+	// CSV holds the file's bytes.
+	CSV []byte
+	// Direction is "auto", "higher" or "lower".
+	Direction string
+	// WantSummary asks for a Summary reply (one worker answers for all).
+	WantSummary bool
+}
+
+// SimConfig describes a simulated problem (FORMATS.md §4): K2 classes of
+// which a pilot of K1 is shown to the methods.
+type SimConfig struct {
+	// Classes and Points are the distributions, "normal" or "uniform".
+	Classes, Points string
+	// D is the dimension, Sigma2 the per-coordinate variance of the points.
+	D      int
+	Sigma2 float64
+	// R is the number of points per class.
+	R int
+	// K1 is the pilot's number of classes, K2 the full number of classes.
+	K1, K2 int
+	// Seed selects the world and the pilot.
+	Seed uint64
+}
+
+// Simulate asks a worker to generate a simulated problem and keep its pilot
+// as data set Dataset.
+type Simulate struct {
+	// Dataset identifies the data set in later Run messages.
+	Dataset uint64
+	// Config is the problem.
+	Config SimConfig
+	// WantSummary asks for a Summary reply, with the truth curve up to K2.
+	WantSummary bool
+}
+
+// Summary describes a loaded data set.
+type Summary struct {
+	// Dataset is the data set described.
+	Dataset uint64
+	// N points, K classes, and the smallest and largest number of points per class.
+	N, K, MinPoints, MaxPoints int
+	// Direction is the score direction used ("higher" or "lower"), Detected the
+	// one "auto" picks.
+	Direction, Detected string
+	// Wins counts the points whose correct class has the best score (top-1 hits at K).
+	Wins int
+	// Top1 is the class-balanced top-1 accuracy at K, the observed curve at K.
+	Top1 float64
+	// Observed is the observed curve for k = 0..K.
+	Observed []float64
+	// Truth is the true curve for k = 0..K2 when known (simulations), else nil.
+	Truth []float64
+	// Seconds is how long loading took in the worker.
+	Seconds float64
+}
+
+// Run asks a worker to fit one method on a data set.
+type Run struct {
+	// Dataset is the data set to fit, Run identifies this run in replies.
+	Dataset, Run uint64
+	// Method is a registry name: plugin, kde, regression, cleanex.
+	Method string
+	// K2 is the number of classes to extrapolate to.
+	K2 int
+	// Preset is CleaneX's preset, "fast" or "paper".
+	Preset string
+	// Seed seeds the randomised methods.
+	Seed uint64
+	// KDEBandwidth is the KDE bandwidth selector ("" for the default).
+	KDEBandwidth string
+}
+
+// Progress reports how far a method has come.
+type Progress struct {
+	// Run and Method identify the fit.
+	Run    uint64
+	Method string
+	// Step out of Total work units are done.
+	Step, Total int
+	// Loss is the current loss (NaN when the method has none).
+	Loss float64
+	// ETA is the estimated number of seconds left (NaN when unknown).
+	ETA float64
+}
+
+// Result is a finished fit.
+type Result struct {
+	// Run and Method identify the fit.
+	Run    uint64
+	Method string
+	// Curve is the predicted curve for k = 0..K2.
+	Curve []float64
+	// C holds the per-point C_x estimates, when the method has them.
+	C []float64
+	// Losses holds the training loss per step, when the method has one.
+	Losses []float64
+	// Seconds is the fit's wall time in the worker.
+	Seconds float64
+}
+
+// Error reports a failed load, simulation or run.
+type Error struct {
+	// Dataset or Run identifies what failed (the other is 0).
+	Dataset, Run uint64
+	// Method is the method that failed, if a run did.
+	Method string
+	// Message says what is wrong and what to do.
+	Message string
+	// Cancelled is true when the run stopped because it was cancelled.
+	Cancelled bool
+}
+
+// Cancel asks a worker to stop run Run.
+type Cancel struct {
+	// Run is the run to stop.
+	Run uint64
+}
+
+// Kind implementations.
+func (Ready) Kind() Kind    { return KindReady }
+func (Load) Kind() Kind     { return KindLoad }
+func (Simulate) Kind() Kind { return KindSimulate }
+func (Summary) Kind() Kind  { return KindSummary }
+func (Run) Kind() Kind      { return KindRun }
+func (Progress) Kind() Kind { return KindProgress }
+func (Result) Kind() Kind   { return KindResult }
+func (Error) Kind() Kind    { return KindError }
+func (Cancel) Kind() Kind   { return KindCancel }
+
+// Encode returns m's wire bytes: the kind byte, then the fields in order.
+func Encode(m Message) ([]byte, error) {
+	e := &encoder{b: []byte{byte(m.Kind())}}
+	switch m := m.(type) {
+	case Ready:
+	case Load:
+		e.u(m.Dataset)
+		e.bytes(m.CSV)
+		e.str(m.Direction)
+		e.bool(m.WantSummary)
+	case Simulate:
+		e.u(m.Dataset)
+		e.sim(m.Config)
+		e.bool(m.WantSummary)
+	case Summary:
+		e.u(m.Dataset)
+		e.i(m.N)
+		e.i(m.K)
+		e.i(m.MinPoints)
+		e.i(m.MaxPoints)
+		e.str(m.Direction)
+		e.str(m.Detected)
+		e.i(m.Wins)
+		e.f(m.Top1)
+		e.floats(m.Observed)
+		e.floats(m.Truth)
+		e.f(m.Seconds)
+	case Run:
+		e.u(m.Dataset)
+		e.u(m.Run)
+		e.str(m.Method)
+		e.i(m.K2)
+		e.str(m.Preset)
+		e.u(m.Seed)
+		e.str(m.KDEBandwidth)
+	case Progress:
+		e.u(m.Run)
+		e.str(m.Method)
+		e.i(m.Step)
+		e.i(m.Total)
+		e.f(m.Loss)
+		e.f(m.ETA)
+	case Result:
+		e.u(m.Run)
+		e.str(m.Method)
+		e.floats(m.Curve)
+		e.floats(m.C)
+		e.floats(m.Losses)
+		e.f(m.Seconds)
+	case Error:
+		e.u(m.Dataset)
+		e.u(m.Run)
+		e.str(m.Method)
+		e.str(m.Message)
+		e.bool(m.Cancelled)
+	case Cancel:
+		e.u(m.Run)
+	default:
+		return nil, fmt.Errorf("protocol: cannot encode %T", m)
+	}
+	return e.b, nil
+}
+
+// ErrShort is wrapped by Decode's errors when the bytes end early.
+var ErrShort = errors.New("message ends early")
+
+// Decode reads one message written by Encode.
+func Decode(b []byte) (Message, error) {
+	if len(b) == 0 {
+		return nil, fmt.Errorf("protocol: empty message: %w", ErrShort)
+	}
+	d := &decoder{b: b[1:]}
+	var m Message
+	switch Kind(b[0]) {
+	case KindReady:
+		m = Ready{}
+	case KindLoad:
+		m = Load{Dataset: d.u(), CSV: d.bytes(), Direction: d.str(), WantSummary: d.bool()}
+	case KindSimulate:
+		m = Simulate{Dataset: d.u(), Config: d.sim(), WantSummary: d.bool()}
+	case KindSummary:
+		m = Summary{Dataset: d.u(), N: d.i(), K: d.i(), MinPoints: d.i(), MaxPoints: d.i(),
+			Direction: d.str(), Detected: d.str(), Wins: d.i(), Top1: d.f(),
+			Observed: d.floats(), Truth: d.floats(), Seconds: d.f()}
+	case KindRun:
+		m = Run{Dataset: d.u(), Run: d.u(), Method: d.str(), K2: d.i(), Preset: d.str(), Seed: d.u(), KDEBandwidth: d.str()}
+	case KindProgress:
+		m = Progress{Run: d.u(), Method: d.str(), Step: d.i(), Total: d.i(), Loss: d.f(), ETA: d.f()}
+	case KindResult:
+		m = Result{Run: d.u(), Method: d.str(), Curve: d.floats(), C: d.floats(), Losses: d.floats(), Seconds: d.f()}
+	case KindError:
+		m = Error{Dataset: d.u(), Run: d.u(), Method: d.str(), Message: d.str(), Cancelled: d.bool()}
+	case KindCancel:
+		m = Cancel{Run: d.u()}
+	default:
+		return nil, fmt.Errorf("protocol: unknown message kind %d", b[0])
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("protocol: kind %d: %w", b[0], d.err)
+	}
+	if len(d.b) != 0 {
+		return nil, fmt.Errorf("protocol: kind %d: %d bytes left over", b[0], len(d.b))
+	}
+	return m, nil
+}
+
+type encoder struct{ b []byte }
+
+func (e *encoder) u(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *encoder) i(v int)    { e.b = binary.AppendVarint(e.b, int64(v)) }
+func (e *encoder) f(v float64) {
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+}
+func (e *encoder) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+func (e *encoder) bytes(v []byte) { e.u(uint64(len(v))); e.b = append(e.b, v...) }
+func (e *encoder) str(v string)   { e.u(uint64(len(v))); e.b = append(e.b, v...) }
+
+// floats writes a nil slice as 0 and any other as 1 + its length, then the
+// values as one block of little-endian float64s.
+func (e *encoder) floats(v []float64) {
+	if v == nil {
+		e.u(0)
+		return
+	}
+	e.u(uint64(len(v)) + 1)
+	e.b = append(e.b, make([]byte, 8*len(v))...)
+	blk := e.b[len(e.b)-8*len(v):]
+	for j, x := range v {
+		binary.LittleEndian.PutUint64(blk[8*j:], math.Float64bits(x))
+	}
+}
+func (e *encoder) sim(c SimConfig) {
+	e.str(c.Classes)
+	e.str(c.Points)
+	e.i(c.D)
+	e.f(c.Sigma2)
+	e.i(c.R)
+	e.i(c.K1)
+	e.i(c.K2)
+	e.u(c.Seed)
+}
+
+// decoder reads fields in order; after the first error every read returns
+// the zero value and err keeps the first error.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail(what string) {
+	if d.err == nil {
+		d.err = fmt.Errorf("reading %s: %w", what, ErrShort)
+	}
+	d.b = nil
+}
+
+func (d *decoder) u() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail("unsigned integer")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+func (d *decoder) i() int {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail("integer")
+		return 0
+	}
+	d.b = d.b[n:]
+	return int(v)
+}
+func (d *decoder) f() float64 {
+	if len(d.b) < 8 {
+		d.fail("float")
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return v
+}
+func (d *decoder) bool() bool {
+	if len(d.b) < 1 {
+		d.fail("flag")
+		return false
+	}
+	v := d.b[0] != 0
+	d.b = d.b[1:]
+	return v
+}
+func (d *decoder) raw(what string) []byte {
+	n := d.u()
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(len(d.b)) {
+		d.fail(what)
+		return nil
+	}
+	v := d.b[:n:n]
+	d.b = d.b[n:]
+	return v
+}
+func (d *decoder) bytes() []byte {
+	if v := d.raw("bytes"); len(v) > 0 {
+		return v
+	}
+	return nil
+}
+func (d *decoder) str() string   { return string(d.raw("string")) }
+func (d *decoder) floats() []float64 {
+	n := d.u()
+	if d.err != nil || n == 0 {
+		return nil
+	}
+	n--
+	if n > uint64(len(d.b))/8 {
+		d.fail("float array")
+		return nil
+	}
+	v := make([]float64, n)
+	for j := range v {
+		v[j] = math.Float64frombits(binary.LittleEndian.Uint64(d.b[8*j:]))
+	}
+	d.b = d.b[8*n:]
+	return v
+}
+func (d *decoder) sim() SimConfig {
+	return SimConfig{Classes: d.str(), Points: d.str(), D: d.i(), Sigma2: d.f(), R: d.i(), K1: d.i(), K2: d.i(), Seed: d.u()}
+}

@@ -1,0 +1,97 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	curve := []float64{1, 1, 0.9, 0.8125, math.SmallestNonzeroFloat64, -0.0}
+	msgs := []Message{
+		Ready{},
+		Load{Dataset: 7, CSV: []byte("label,a,b\na,1,2\n"), Direction: "auto", WantSummary: true},
+		Load{Dataset: 1 << 40},
+		Simulate{Dataset: 3, Config: SimConfig{Classes: "normal", Points: "uniform", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 42}, WantSummary: true},
+		Summary{Dataset: 3, N: 1000, K: 100, MinPoints: 10, MaxPoints: 10, Direction: "lower", Detected: "lower",
+			Wins: 712, Top1: 0.712, Observed: curve, Truth: []float64{}, Seconds: 0.25},
+		Summary{Dataset: 4, Observed: curve},
+		Run{Dataset: 3, Run: 9, Method: "cleanex", K2: 2000, Preset: "fast", Seed: math.MaxUint64, KDEBandwidth: "lcv"},
+		Progress{Run: 9, Method: "kde", Step: 3, Total: -1, Loss: 0.5, ETA: 1.25},
+		Result{Run: 9, Method: "regression", Curve: curve, C: []float64{0.5}, Seconds: 3},
+		Error{Dataset: 2, Method: "kde", Message: "row 3, column \"b\": not a number", Cancelled: true},
+		Cancel{Run: 9},
+	}
+	for _, m := range msgs {
+		t.Run(fmt.Sprintf("%T", m), func(t *testing.T) {
+			b, err := Encode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Decode(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, m) {
+				t.Fatalf("round trip changed the message:\n got %#v\nwant %#v", got, m)
+			}
+		})
+	}
+}
+
+// NaN does not equal itself, so it is checked bit for bit.
+func TestNaNSurvives(t *testing.T) {
+	b, err := Encode(Progress{Run: 1, Loss: math.NaN(), ETA: math.Inf(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.(Progress)
+	if !math.IsNaN(p.Loss) || !math.IsInf(p.ETA, 1) {
+		t.Fatalf("got loss %v, eta %v; want NaN, +Inf", p.Loss, p.ETA)
+	}
+}
+
+// A float array takes 8 bytes per element plus a short prefix: no per-element overhead.
+func TestFloatsAreCompact(t *testing.T) {
+	curve := make([]float64, 2001)
+	b, err := Encode(Result{Run: 1, Method: "kde", Curve: curve})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 8*len(curve) + 32; len(b) > want {
+		t.Fatalf("encoded %d floats in %d bytes; want at most %d", len(curve), len(b), want)
+	}
+}
+
+func TestDecodeRejectsTruncated(t *testing.T) {
+	b, err := Encode(Result{Run: 1, Method: "kde", Curve: []float64{1, 2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(b); n++ {
+		if _, err := Decode(b[:n]); err == nil {
+			t.Fatalf("decoding the first %d of %d bytes succeeded", n, len(b))
+		} else if n > 0 && !errors.Is(err, ErrShort) {
+			t.Fatalf("prefix %d: error %v does not wrap ErrShort", n, err)
+		}
+	}
+	if _, err := Decode(append(b, 0)); err == nil {
+		t.Fatal("a trailing byte was accepted")
+	}
+	if _, err := Decode([]byte{200}); err == nil {
+		t.Fatal("an unknown kind was accepted")
+	}
+}
+
+func ExampleEncode() {
+	b, _ := Encode(Cancel{Run: 300})
+	m, _ := Decode(b)
+	fmt.Printf("% x -> %+v\n", b, m)
+	// Output: 09 ac 02 -> {Run:300}
+}
