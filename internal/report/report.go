@@ -1,0 +1,219 @@
+// Package report turns a set of predicted curves into what the app shows and
+// exports: the results table (each method's predicted accuracy at k1, 2k1,
+// 5k1, 10k1 and k2, and its RMSE against the truth when known) and the
+// curves CSV of FORMATS.md §3.
+package report
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+)
+
+// Order is the column order of the methods in tables and CSV files.
+var Order = []string{"plugin", "kde", "regression", "cleanex"}
+
+// Method is one method's fit.
+type Method struct {
+	// Name is the method's registry name.
+	Name string
+	// Curve is its predicted curve for k = 0..K2.
+	Curve accuracy.Curve
+	// C holds its per-point C_x estimates (nil when it has none).
+	C []float64
+	// Losses is its training loss per step (nil when it has none).
+	Losses []float64
+	// Seconds is how long the fit took.
+	Seconds float64
+}
+
+// Curves is everything known about one analysis.
+type Curves struct {
+	// K1 is the pilot's number of classes, K2 the number extrapolated to.
+	K1, K2 int
+	// Observed is the pilot's observed curve for k = 0..K1.
+	Observed accuracy.Curve
+	// Truth is the true curve for k = 0..K2 or beyond when known, else nil.
+	Truth accuracy.Curve
+	// Methods holds the fits, in any order (Sorted orders them).
+	Methods []Method
+}
+
+// Sorted returns the methods in Order (unknown names last, by name).
+func (c Curves) Sorted() []Method {
+	ms := slices.Clone(c.Methods)
+	rank := func(n string) int {
+		if i := slices.Index(Order, n); i >= 0 {
+			return i
+		}
+		return len(Order)
+	}
+	slices.SortStableFunc(ms, func(a, b Method) int {
+		if d := rank(a.Name) - rank(b.Name); d != 0 {
+			return d
+		}
+		if a.Name < b.Name {
+			return -1
+		}
+		if a.Name > b.Name {
+			return 1
+		}
+		return 0
+	})
+	return ms
+}
+
+// Ks returns the table's columns: k1, 2k1, 5k1, 10k1 (those below k2) and k2.
+func (c Curves) Ks() []int {
+	var ks []int
+	for _, m := range []int{1, 2, 5, 10} {
+		if k := m * c.K1; k >= 2 && k < c.K2 {
+			ks = append(ks, k)
+		}
+	}
+	return append(ks, c.K2)
+}
+
+// Row is one line of the results table.
+type Row struct {
+	// Name is the method's name, or "observed" / "truth".
+	Name string
+	// At holds the curve's value at each of Ks(), NaN where it has none.
+	At []float64
+	// RMSE is sqrt(mean_{k=2..K2} (pred_k - truth_k)^2), NaN without truth.
+	RMSE float64
+	// Seconds is the fit's time, NaN for observed and truth.
+	Seconds float64
+}
+
+// Table returns the rows: observed, each method in Order, and truth when known.
+func (c Curves) Table() []Row {
+	ks := c.Ks()
+	at := func(curve accuracy.Curve) []float64 {
+		v := make([]float64, len(ks))
+		for i, k := range ks {
+			v[i] = value(curve, k)
+		}
+		return v
+	}
+	rows := []Row{{Name: "observed", At: at(c.Observed), RMSE: math.NaN(), Seconds: math.NaN()}}
+	for _, m := range c.Sorted() {
+		r := Row{Name: m.Name, At: at(m.Curve), RMSE: math.NaN(), Seconds: m.Seconds}
+		if c.Truth != nil {
+			r.RMSE = RMSE(m.Curve, c.Truth, c.K2)
+		}
+		rows = append(rows, r)
+	}
+	if c.Truth != nil {
+		rows = append(rows, Row{Name: "truth", At: at(c.Truth), RMSE: math.NaN(), Seconds: math.NaN()})
+	}
+	return rows
+}
+
+// RMSE returns sqrt(mean_{k=2..kmax} (a_k - b_k)^2) with kmax the smallest
+// of k2 and both curves' ends (FORMATS.md §2); NaN when kmax < 2.
+func RMSE(a, b accuracy.Curve, k2 int) float64 {
+	kmax := min(k2, a.Max(), b.Max())
+	if kmax < 2 {
+		return math.NaN()
+	}
+	var s float64
+	for k := 2; k <= kmax; k++ {
+		d := a[k] - b[k]
+		s += d * d
+	}
+	return math.Sqrt(s / float64(kmax-1))
+}
+
+func value(c accuracy.Curve, k int) float64 {
+	if k < 0 || k > c.Max() {
+		return math.NaN()
+	}
+	return c[k]
+}
+
+// Columns returns the CSV's column names: k, observed, the methods in
+// Order, then truth when known.
+func (c Curves) Columns() []string {
+	cols := []string{"k", "observed"}
+	for _, m := range c.Sorted() {
+		cols = append(cols, m.Name)
+	}
+	if c.Truth != nil {
+		cols = append(cols, "truth")
+	}
+	return cols
+}
+
+// Column returns one column's values for k = 2..K2 and whether each is
+// present (observed is empty above K1).
+func (c Curves) Column(name string) (vals []float64, ok []bool) {
+	n := max(c.K2-1, 0)
+	vals, ok = make([]float64, n), make([]bool, n)
+	var curve accuracy.Curve
+	switch name {
+	case "k":
+		for i := range vals {
+			vals[i], ok[i] = float64(i+2), true
+		}
+		return vals, ok
+	case "observed":
+		curve = c.Observed
+	case "truth":
+		curve = c.Truth
+	default:
+		for _, m := range c.Methods {
+			if m.Name == name {
+				curve = m.Curve
+			}
+		}
+	}
+	for i := range vals {
+		if k := i + 2; k <= curve.Max() {
+			vals[i], ok[i] = curve[k], true
+		}
+	}
+	return vals, ok
+}
+
+// WriteCSV writes the curves CSV of FORMATS.md §3: one row per k = 2..K2,
+// numbers in the shortest form that parses back to the same float64 (at
+// least 6 significant digits whenever the value needs them), empty cells
+// where a column has no value.
+func (c Curves) WriteCSV(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	cols := c.Columns()
+	vals := make([][]float64, len(cols))
+	oks := make([][]bool, len(cols))
+	for j, name := range cols {
+		vals[j], oks[j] = c.Column(name)
+		if j > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString(name)
+	}
+	bw.WriteByte('\n')
+	var buf []byte
+	for i := 0; i < c.K2-1; i++ {
+		buf = buf[:0]
+		for j := range cols {
+			if j > 0 {
+				buf = append(buf, ',')
+			}
+			if j == 0 {
+				buf = strconv.AppendInt(buf, int64(i+2), 10)
+			} else if oks[j][i] {
+				buf = strconv.AppendFloat(buf, vals[j][i], 'g', -1, 64)
+			}
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

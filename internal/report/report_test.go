@@ -1,0 +1,92 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+)
+
+func example() Curves {
+	return Curves{
+		K1:       2,
+		K2:       5,
+		Observed: accuracy.Curve{1, 1, 0.9},
+		Truth:    accuracy.Curve{1, 1, 0.9, 0.8, 0.7, 0.6},
+		Methods: []Method{
+			{Name: "cleanex", Curve: accuracy.Curve{1, 1, 0.9, 0.8, 0.7, 0.5}, Seconds: 2},
+			{Name: "plugin", Curve: accuracy.Curve{1, 1, 0.9, 0.81, 0.72, 0.625}, Seconds: 0.5},
+		},
+	}
+}
+
+func TestKs(t *testing.T) {
+	for _, tc := range []struct {
+		k1, k2 int
+		want   string
+	}{
+		{100, 2000, "[100 200 500 1000 2000]"},
+		{100, 500, "[100 200 500]"},
+		{2, 5, "[2 4 5]"},
+		{10, 10, "[10]"},
+	} {
+		if got := fmt.Sprint(Curves{K1: tc.k1, K2: tc.k2}.Ks()); got != tc.want {
+			t.Errorf("Ks(%d, %d) = %s, want %s", tc.k1, tc.k2, got, tc.want)
+		}
+	}
+}
+
+func TestTable(t *testing.T) {
+	rows := example().Table()
+	names := []string{"observed", "plugin", "cleanex", "truth"}
+	if len(rows) != len(names) {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for i, r := range rows {
+		if r.Name != names[i] {
+			t.Fatalf("row %d is %s, want %s", i, r.Name, names[i])
+		}
+	}
+	// cleanex differs from the truth only at k = 5 by 0.1: RMSE = sqrt(0.01/4) = 0.05.
+	if got := rows[2].RMSE; math.Abs(got-0.05) > 1e-12 {
+		t.Errorf("cleanex RMSE %v, want 0.05", got)
+	}
+	// observed has values at k = 2 only.
+	if o := rows[0].At; o[0] != 0.9 || !math.IsNaN(o[1]) || !math.IsNaN(o[2]) {
+		t.Errorf("observed row %v", o)
+	}
+	if p := rows[1].At; p[1] != 0.72 || p[2] != 0.625 {
+		t.Errorf("plugin row %v", p)
+	}
+}
+
+func TestWriteCSV(t *testing.T) {
+	var b strings.Builder
+	if err := example().WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `k,observed,plugin,cleanex,truth
+2,0.9,0.9,0.9,0.9
+3,,0.81,0.8,0.8
+4,,0.72,0.7,0.7
+5,,0.625,0.5,0.6
+`
+	if b.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func ExampleCurves_WriteCSV() {
+	c := Curves{K1: 2, K2: 3, Observed: accuracy.Curve{1, 1, 0.75},
+		Methods: []Method{{Name: "plugin", Curve: accuracy.Curve{1, 1, 0.75, 0.5625}}}}
+	if err := c.WriteCSV(os.Stdout); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// k,observed,plugin
+	// 2,0.75,0.75
+	// 3,,0.5625
+}
