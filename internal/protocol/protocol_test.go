@@ -16,7 +16,7 @@ func TestRoundTrip(t *testing.T) {
 		Load{Dataset: 1 << 40},
 		Simulate{Dataset: 3, Config: SimConfig{Classes: "normal", Points: "uniform", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 42}, WantSummary: true},
 		Summary{Dataset: 3, N: 1000, K: 100, MinPoints: 10, MaxPoints: 10, Direction: "lower", Detected: "lower",
-			Wins: 712, Top1: 0.712, Observed: curve, Truth: []float64{}, Seconds: 0.25},
+			Wins: 712, Top1: 0.712, Observed: curve, Truth: []float64{}, Weights: []float64{0.001}, ObservedC: []float64{0.5}, Seconds: 0.25},
 		Summary{Dataset: 4, Observed: curve},
 		Run{Dataset: 3, Run: 9, Method: "cleanex", K2: 2000, Preset: "fast", Seed: math.MaxUint64, KDEBandwidth: "lcv"},
 		Progress{Run: 9, Method: "kde", Step: 3, Total: -1, Loss: 0.5, ETA: 1.25},

@@ -1,0 +1,292 @@
+// Package compute is what a compute worker does with the messages of package
+// protocol: it parses or simulates a data set, keeps it, fits the requested
+// methods on it with throttled progress, and stops a fit when asked. It is
+// plain Go, so the browser worker (wasm/worker) is a thin loop around a
+// Server and the whole behaviour is tested natively.
+package compute
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/simulate"
+)
+
+// Dataset is a loaded or simulated pilot.
+type Dataset struct {
+	// Sample is the pilot, oriented higher-is-better.
+	Sample *accuracy.Sample
+	// Truth is the true curve up to the full class count when known, else nil.
+	Truth accuracy.Curve
+}
+
+// LoadCSV parses a score-matrix CSV (FORMATS.md §1) under direction dir
+// ("auto", "higher" or "lower") and summarises it. Parse errors are the
+// scores package's *scores.ParseError (row, column, cause).
+func LoadCSV(csv []byte, dir string) (*Dataset, protocol.Summary, error) {
+	d, err := scores.ParseDirection(dir)
+	if err != nil {
+		return nil, protocol.Summary{}, err
+	}
+	m, err := scores.Parse(bytes.NewReader(csv))
+	if err != nil {
+		return nil, protocol.Summary{}, err
+	}
+	return fromMatrix(m, d)
+}
+
+func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summary, error) {
+	detected := m.Resolve(scores.Auto)
+	s, used, err := accuracy.NewSample(m, d)
+	if err != nil {
+		return nil, protocol.Summary{}, err
+	}
+	sizes := m.ClassSizes()
+	sum := protocol.Summary{
+		N:         m.N(),
+		K:         m.K(),
+		MinPoints: slices.Min(sizes),
+		MaxPoints: slices.Max(sizes),
+		Direction: used.String(),
+		Detected:  detected.String(),
+		Wins:      m.Wins(used),
+		Top1:      s.Observed[m.K()],
+		Observed:  s.Observed,
+		Weights:   s.Weight,
+		ObservedC: s.PluginC(),
+	}
+	return &Dataset{Sample: s}, sum, nil
+}
+
+// Simulate generates the problem of cfg (FORMATS.md §4): a world of K2
+// classes, of which a pilot of K1 classes (drawn with the same seed) is the
+// data set. With truth, it also streams the exact curve over all K2 classes.
+func Simulate(cfg protocol.SimConfig, truth bool) (*Dataset, protocol.Summary, error) {
+	cd, err := simulate.ParseDist(cfg.Classes)
+	if err != nil {
+		return nil, protocol.Summary{}, fmt.Errorf("class distribution: %w", err)
+	}
+	pd, err := simulate.ParseDist(cfg.Points)
+	if err != nil {
+		return nil, protocol.Summary{}, fmt.Errorf("point distribution: %w", err)
+	}
+	if cfg.K1 < 2 || cfg.K1 > cfg.K2 {
+		return nil, protocol.Summary{}, fmt.Errorf("simulate: k1 = %d pilot classes: it must be between 2 and k2 = %d", cfg.K1, cfg.K2)
+	}
+	w, err := simulate.Generate(simulate.Config{Classes: cd, Points: pd, D: cfg.D, Sigma2: cfg.Sigma2, K: cfg.K2, R: cfg.R, Seed: cfg.Seed})
+	if err != nil {
+		return nil, protocol.Summary{}, err
+	}
+	m, err := w.Pilot(cfg.K1, cfg.Seed)
+	if err != nil {
+		return nil, protocol.Summary{}, err
+	}
+	ds, sum, err := fromMatrix(m, scores.Lower)
+	if err != nil {
+		return nil, protocol.Summary{}, err
+	}
+	if truth {
+		ds.Truth = w.Truth()
+		sum.Truth = ds.Truth
+	}
+	return ds, sum, nil
+}
+
+// Server handles the messages a worker receives. Post sends a reply; it is
+// called from the goroutine that handles the message or runs the fit.
+type Server struct {
+	post  func(protocol.Message)
+	yield func()
+	now   func() time.Time
+
+	mu       sync.Mutex
+	datasets map[uint64]*Dataset
+	runs     map[uint64]context.CancelFunc
+}
+
+// Options tune a Server.
+type Options struct {
+	// Yield, when set, is called from a running fit at most every YieldEvery,
+	// so a single-threaded host (Go in a Web Worker) can deliver incoming
+	// messages such as Cancel while the fit computes.
+	Yield func()
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// YieldEvery is the longest a fit runs without calling Options.Yield.
+const YieldEvery = 40 * time.Millisecond
+
+// ProgressEvery is the shortest interval between two posted Progress
+// messages of one fit (the first and the last are always posted).
+const ProgressEvery = 150 * time.Millisecond
+
+// keepDatasets is how many data sets a Server keeps (the newest ones).
+const keepDatasets = 2
+
+// NewServer returns a Server that replies through post.
+func NewServer(post func(protocol.Message), o Options) *Server {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Yield == nil {
+		o.Yield = func() {}
+	}
+	return &Server{post: post, yield: o.Yield, now: o.Now, datasets: map[uint64]*Dataset{}, runs: map[uint64]context.CancelFunc{}}
+}
+
+// Handle processes one message. Load and Simulate complete before Handle
+// returns; Run starts the fit on its own goroutine and returns at once, so
+// a later Cancel can stop it. Messages a worker never receives are ignored.
+func (s *Server) Handle(m protocol.Message) {
+	switch m := m.(type) {
+	case protocol.Load:
+		start := s.now()
+		ds, sum, err := LoadCSV(m.CSV, m.Direction)
+		s.finishLoad(m.Dataset, m.WantSummary, ds, sum, err, start)
+	case protocol.Simulate:
+		start := s.now()
+		ds, sum, err := Simulate(m.Config, m.WantSummary)
+		s.finishLoad(m.Dataset, m.WantSummary, ds, sum, err, start)
+	case protocol.Run:
+		s.mu.Lock()
+		ds := s.datasets[m.Dataset]
+		ctx, cancel := context.WithCancel(context.Background())
+		s.runs[m.Run] = cancel
+		s.mu.Unlock()
+		if ds == nil {
+			s.endRun(m.Run, cancel)
+			s.post(protocol.Error{Run: m.Run, Method: m.Method, Message: fmt.Sprintf("data set %d is not loaded in this worker", m.Dataset)})
+			return
+		}
+		go func() {
+			defer s.endRun(m.Run, cancel)
+			s.post(s.fit(ctx, ds, m))
+		}()
+	case protocol.Cancel:
+		s.mu.Lock()
+		cancel := s.runs[m.Run]
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	}
+}
+
+// Busy reports whether a fit is running.
+func (s *Server) Busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.runs) > 0
+}
+
+func (s *Server) endRun(run uint64, cancel context.CancelFunc) {
+	cancel()
+	s.mu.Lock()
+	delete(s.runs, run)
+	s.mu.Unlock()
+}
+
+func (s *Server) finishLoad(id uint64, reply bool, ds *Dataset, sum protocol.Summary, err error, start time.Time) {
+	if err != nil {
+		s.post(protocol.Error{Dataset: id, Message: err.Error()})
+		return
+	}
+	s.mu.Lock()
+	s.datasets[id] = ds
+	for len(s.datasets) > keepDatasets {
+		delete(s.datasets, slices.Min(mapKeys(s.datasets)))
+	}
+	s.mu.Unlock()
+	if reply {
+		sum.Dataset = id
+		sum.Seconds = s.now().Sub(start).Seconds()
+		s.post(sum)
+	}
+}
+
+func mapKeys(m map[uint64]*Dataset) []uint64 {
+	keys := make([]uint64, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// fit runs one method and returns its Result or an Error.
+func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.Message {
+	fail := func(err error) protocol.Message {
+		return protocol.Error{Run: m.Run, Method: m.Method, Message: fmt.Sprintf("%s: %v", m.Method, err),
+			Cancelled: errors.Is(err, context.Canceled)}
+	}
+	if m.K2 < 2 {
+		return fail(fmt.Errorf("k2 = %d: it must be at least 2", m.K2))
+	}
+	est, err := newEstimator(m)
+	if err != nil {
+		return fail(err)
+	}
+	start := s.now()
+	t := &throttle{s: s, run: m.Run, method: m.Method, start: start, lastYield: start}
+	res, err := est.Fit(ctx, ds.Sample, m.K2, t.progress)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return fail(err)
+	}
+	t.flush()
+	return protocol.Result{Run: m.Run, Method: m.Method, Curve: res.Curve, C: res.C, Losses: res.Losses,
+		Seconds: s.now().Sub(start).Seconds()}
+}
+
+// throttle turns an estimator's progress calls into Progress messages at
+// most every ProgressEvery, with an ETA, and yields to the host every
+// YieldEvery.
+type throttle struct {
+	s                *Server
+	run              uint64
+	method           string
+	start, lastYield time.Time
+	lastPost         time.Time
+	posted           bool
+	pending          protocol.Progress
+	havePending      bool
+}
+
+func (t *throttle) progress(p estimate.Progress) {
+	now := t.s.now()
+	msg := protocol.Progress{Run: t.run, Method: t.method, Step: p.Step, Total: p.Total, Loss: p.Loss, ETA: math.NaN()}
+	if p.Step > 0 && p.Total >= p.Step {
+		elapsed := now.Sub(t.start).Seconds()
+		msg.ETA = elapsed * float64(p.Total-p.Step) / float64(p.Step)
+	}
+	if !t.posted || now.Sub(t.lastPost) >= ProgressEvery {
+		t.s.post(msg)
+		t.posted, t.lastPost, t.havePending = true, now, false
+	} else {
+		t.pending, t.havePending = msg, true
+	}
+	if now.Sub(t.lastYield) >= YieldEvery {
+		t.s.yield()
+		t.lastYield = t.s.now()
+	}
+}
+
+// flush posts the last progress call if the throttle held it back.
+func (t *throttle) flush() {
+	if t.havePending {
+		t.s.post(t.pending)
+		t.havePending = false
+	}
+}

@@ -1,0 +1,161 @@
+package compute
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cleanex/cleanex/internal/estimate/plugin"
+	"github.com/cleanex/cleanex/internal/protocol"
+)
+
+const small = `label,a,b,c
+a,0.9,0.1,0.2
+a,0.4,0.5,0.1
+b,0.2,0.8,0.3
+c,0.1,0.2,0.7
+c,0.3,0.6,0.5
+`
+
+// collector gathers posted messages; wait returns once one of kind k arrives.
+type collector struct {
+	mu   sync.Mutex
+	msgs []protocol.Message
+	ch   chan protocol.Message
+}
+
+func newCollector() *collector { return &collector{ch: make(chan protocol.Message, 100)} }
+
+func (c *collector) post(m protocol.Message) {
+	c.mu.Lock()
+	c.msgs = append(c.msgs, m)
+	c.mu.Unlock()
+	c.ch <- m
+}
+
+func (c *collector) wait(t *testing.T, k protocol.Kind) protocol.Message {
+	t.Helper()
+	for {
+		select {
+		case m := <-c.ch:
+			if m.Kind() == k || m.Kind() == protocol.KindError {
+				return m
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no message of kind %d", k)
+		}
+	}
+}
+
+func TestLoadSummary(t *testing.T) {
+	_, sum, err := LoadCSV([]byte(small), "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Under "higher" points 1, 3 and 4 win (point 2 loses to b, point 5 to b);
+	// class weights 1/(3·2), 1/3, 1/(3·2): top-1 accuracy 1/6 + 1/3 + 1/6 = 2/3.
+	if sum.N != 5 || sum.K != 3 || sum.MinPoints != 1 || sum.MaxPoints != 2 || sum.Direction != "higher" || sum.Wins != 3 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if d := sum.Top1 - 2.0/3; d > 1e-12 || d < -1e-12 {
+		t.Fatalf("top-1 %v, want 2/3", sum.Top1)
+	}
+	_, sum, err = LoadCSV([]byte(small), "lower")
+	if err != nil || sum.Direction != "lower" || sum.Detected != "higher" {
+		t.Fatalf("override: %+v, %v", sum, err)
+	}
+}
+
+func TestLoadErrorNamesRowAndColumn(t *testing.T) {
+	s := newCollector()
+	srv := NewServer(s.post, Options{})
+	srv.Handle(protocol.Load{Dataset: 1, CSV: []byte(strings.Replace(small, "0.8", "x", 1)), Direction: "auto", WantSummary: true})
+	e, ok := s.wait(t, protocol.KindSummary).(protocol.Error)
+	if !ok || !strings.Contains(e.Message, "row 4") || !strings.Contains(e.Message, `"b"`) || e.Dataset != 1 {
+		t.Fatalf("got %#v", e)
+	}
+}
+
+func TestRunMatchesEstimator(t *testing.T) {
+	s := newCollector()
+	srv := NewServer(s.post, Options{})
+	srv.Handle(protocol.Load{Dataset: 5, CSV: []byte(small), Direction: "auto"})
+	srv.Handle(protocol.Run{Dataset: 5, Run: 8, Method: "plugin", K2: 10})
+	r, ok := s.wait(t, protocol.KindResult).(protocol.Result)
+	if !ok {
+		t.Fatalf("got %#v", r)
+	}
+	ds, _, _ := LoadCSV([]byte(small), "auto")
+	want, err := plugin.Estimator{}.Fit(context.Background(), ds.Sample, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Run != 8 || r.Method != "plugin" || len(r.Curve) != len(want.Curve) {
+		t.Fatalf("result %+v", r)
+	}
+	for k := range want.Curve {
+		if r.Curve[k] != want.Curve[k] {
+			t.Fatalf("k=%d: %v, want %v", k, r.Curve[k], want.Curve[k])
+		}
+	}
+	var progress int
+	for _, m := range s.msgs {
+		if p, ok := m.(protocol.Progress); ok && p.Run == 8 {
+			progress++
+		}
+	}
+	if progress == 0 {
+		t.Fatal("no progress message")
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	s := newCollector()
+	srv := NewServer(s.post, Options{})
+	srv.Handle(protocol.Run{Dataset: 99, Run: 1, Method: "plugin", K2: 10})
+	if e, ok := s.wait(t, protocol.KindResult).(protocol.Error); !ok || e.Run != 1 {
+		t.Fatalf("missing data set: got %#v", e)
+	}
+	srv.Handle(protocol.Load{Dataset: 2, CSV: []byte(small), Direction: "auto"})
+	srv.Handle(protocol.Run{Dataset: 2, Run: 2, Method: "nosuch", K2: 10})
+	if e, ok := s.wait(t, protocol.KindResult).(protocol.Error); !ok || !strings.Contains(e.Message, "nosuch") {
+		t.Fatalf("unknown method: got %#v", e)
+	}
+	if srv.Busy() {
+		t.Fatal("server busy after its runs ended")
+	}
+}
+
+func TestSimulateTruth(t *testing.T) {
+	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 3, Sigma2: 0.2, R: 3, K1: 10, K2: 40, Seed: 1}
+	ds, sum, err := Simulate(cfg, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.K != 10 || sum.N != 30 || sum.Direction != "lower" || len(sum.Truth) != 41 || ds.Truth == nil {
+		t.Fatalf("summary %+v", sum)
+	}
+	if _, _, err := Simulate(protocol.SimConfig{Classes: "normal", Points: "normal", D: 3, Sigma2: 0.2, R: 3, K1: 50, K2: 40}, false); err == nil {
+		t.Fatal("k1 > k2 was accepted")
+	}
+}
+
+// A cancelled fit ends with a Cancelled error soon after Cancel arrives.
+func TestCancel(t *testing.T) {
+	s := newCollector()
+	srv := NewServer(s.post, Options{})
+	srv.Handle(protocol.Simulate{Dataset: 1, Config: protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1}})
+	srv.Handle(protocol.Run{Dataset: 1, Run: 2, Method: "cleanex", K2: 2000, Preset: "paper", Seed: 1})
+	s.wait(t, protocol.KindProgress)
+	start := time.Now()
+	srv.Handle(protocol.Cancel{Run: 2})
+	e, ok := s.wait(t, protocol.KindResult).(protocol.Error)
+	if !ok || !e.Cancelled || e.Run != 2 {
+		t.Fatalf("got %#v", e)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+}
