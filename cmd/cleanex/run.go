@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/backtest"
+	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/report"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/simulate"
+)
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitFailure = 1 // a method failed, an output could not be written, or the run was interrupted
+	exitInput   = 2 // bad flags or bad input data
+)
+
+const usage = `usage:
+  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] FILE.csv
+  cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth FILE]
+  cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction ...] [--seed S] [--preset ...] [--kde-bandwidth ...] FILE.csv
+FILE - reads standard input. Run "cleanex COMMAND -h" for a command's flags.`
+
+// inputError marks an error caused by the user's flags or data (exit status 2).
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+func badInput(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
+
+// run is the command without signal handling; see runContext.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runContext runs the command line args (without the program name) and
+// returns the exit status. Errors are one line on stderr.
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "cleanex: no command: use predict, simulate or backtest (cleanex -h for help)")
+		return exitInput
+	}
+	var err error
+	cmd := args[0]
+	switch cmd {
+	case "predict":
+		err = predict(ctx, args[1:], stdin, stdout, stderr)
+	case "simulate":
+		err = simulateCmd(args[1:], stdout, stderr)
+	case "backtest":
+		err = backtestCmd(ctx, args[1:], stdin, stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "cleanex: unknown command %q: use predict, simulate or backtest (cleanex -h for help)\n", cmd)
+		return exitInput
+	}
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "cleanex %s: %s\n", cmd, oneLine(err.Error()))
+	var ie inputError
+	var pe *scores.ParseError
+	if errors.As(err, &ie) || errors.As(err, &pe) {
+		return exitInput
+	}
+	return exitFailure
+}
+
+// oneLine keeps a message on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+// newFlags returns a flag set that reports errors through parse instead of printing.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parse parses args allowing flags before and after the positional
+// arguments ("predict data.csv --k2 100"), and returns the positionals.
+// -h prints the flags to stderr and returns flag.ErrHelp.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(stderr, "usage of cleanex %s:\n", fs.Name())
+				fs.SetOutput(stderr)
+				fs.PrintDefaults()
+				return nil, err
+			}
+			return nil, badInput("%v (cleanex %s -h lists the flags)", err, fs.Name())
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		// "--" ends the flags: everything after it is positional.
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// methodFlags are the flags predict and backtest share.
+type methodFlags struct {
+	methods, direction, preset, bandwidth string
+	seed                                  uint64
+}
+
+func (m *methodFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&m.methods, "methods", strings.Join(methods.Names, ","), "comma-separated methods, from "+strings.Join(methods.Names, ", "))
+	fs.StringVar(&m.direction, "direction", "auto", "score direction: auto, higher (similarities) or lower (distances)")
+	fs.Uint64Var(&m.seed, "seed", 1, "random seed")
+	fs.StringVar(&m.preset, "preset", "fast", "CleaneX preset: fast or paper")
+	fs.StringVar(&m.bandwidth, "kde-bandwidth", "lcv", "KDE bandwidth selector: lcv or ucv")
+}
+
+func (m *methodFlags) build() ([]estimate.Estimator, scores.Direction, error) {
+	dir, err := scores.ParseDirection(m.direction)
+	if err != nil {
+		return nil, 0, badInput("--direction: %v", err)
+	}
+	ests, err := methods.NewList(m.methods, methods.Options{Seed: m.seed, Preset: m.preset, KDEBandwidth: m.bandwidth})
+	if err != nil {
+		return nil, 0, badInput("--methods: %v", err)
+	}
+	return ests, dir, nil
+}
+
+// readSample reads the score-matrix CSV named by the single positional
+// argument ("-" for stdin).
+func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
+	if len(pos) != 1 {
+		return nil, 0, badInput("want exactly one input file (or - for standard input), got %d arguments", len(pos))
+	}
+	name := pos[0]
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, 0, inputError{err}
+		}
+		defer f.Close()
+		r = f
+	} else {
+		name = "standard input"
+	}
+	m, err := scores.Parse(r)
+	if err != nil {
+		return nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
+	}
+	s, used, err := accuracy.NewSample(m, dir)
+	if err != nil {
+		return nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
+	}
+	return s, used, nil
+}
+
+func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("predict")
+	k2 := fs.Int("k2", 0, "number of classes to predict the accuracy for (required, at least 2)")
+	var mf methodFlags
+	mf.register(fs)
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if *k2 < 2 {
+		return badInput("--k2 %d: give the number of classes to predict for, at least 2", *k2)
+	}
+	ests, dir, err := mf.build()
+	if err != nil {
+		return err
+	}
+	s, _, err := readSample(pos, stdin, dir)
+	if err != nil {
+		return err
+	}
+	prog := newProgress(stderr, "predict")
+	curves := report.Curves{K1: s.K, K2: *k2, Observed: s.Observed}
+	for i, e := range ests {
+		start := time.Now()
+		res, err := e.Fit(ctx, s, *k2, func(p estimate.Progress) {
+			prog.update(fraction(i, len(ests), p), p.Method)
+		})
+		if err != nil {
+			prog.done()
+			if ctx.Err() != nil {
+				return fmt.Errorf("interrupted: %w", ctx.Err())
+			}
+			return fmt.Errorf("method %s: %w", e.Name(), err)
+		}
+		curves.Methods = append(curves.Methods, report.Method{Name: e.Name(), Curve: res.Curve, C: res.C, Losses: res.Losses, Seconds: time.Since(start).Seconds()})
+	}
+	prog.done()
+	return curves.WriteCSV(stdout)
+}
+
+// fraction is the share of the work done when method i of n reports p.
+func fraction(i, n int, p estimate.Progress) float64 {
+	f := 0.0
+	if p.Total > 0 {
+		f = float64(p.Step) / float64(p.Total)
+	}
+	return (float64(i) + min(max(f, 0), 1)) / float64(n)
+}
+
+func simulateCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("simulate")
+	classes := fs.String("classes", "normal", "distribution of the class centres: normal or uniform")
+	points := fs.String("points", "normal", "distribution of the points around their centre: normal or uniform")
+	d := fs.Int("d", 5, "dimension")
+	sigma2 := fs.Float64("sigma2", 0.1, "variance of the points around their centre")
+	k := fs.Int("k", 2000, "number of classes K")
+	r := fs.Int("r", 10, "points per class")
+	seed := fs.Uint64("seed", 1, "random seed")
+	k1 := fs.Int("k1", 0, "write the pilot of k1 classes drawn at random (default: all K)")
+	truth := fs.String("truth", "", "also write the exact accuracy curve k,truth for k = 2..K to this file")
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return badInput("unexpected argument %q: simulate takes only flags", pos[0])
+	}
+	cfg := simulate.Config{D: *d, Sigma2: *sigma2, K: *k, R: *r, Seed: *seed}
+	if cfg.Classes, err = simulate.ParseDist(*classes); err != nil {
+		return badInput("--classes: %v", err)
+	}
+	if cfg.Points, err = simulate.ParseDist(*points); err != nil {
+		return badInput("--points: %v", err)
+	}
+	w, err := simulate.Generate(cfg)
+	if err != nil {
+		return badInput("%s", strings.TrimPrefix(err.Error(), "simulate: "))
+	}
+	cls := w.AllClasses()
+	if *k1 != 0 {
+		if cls, err = w.SampleClasses(*k1, *seed); err != nil {
+			return badInput("--k1: %v", err)
+		}
+	}
+	if *truth != "" {
+		if err := writeTruth(*truth, w.Truth()); err != nil {
+			return err
+		}
+	}
+	return w.WriteCSV(stdout, cls)
+}
+
+// writeTruth writes "k,truth" rows for k = 2..K, numbers in the shortest form
+// that parses back to the same float64.
+func writeTruth(name string, c accuracy.Curve) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return inputError{fmt.Errorf("--truth: %w", err)}
+	}
+	bw := bufio.NewWriter(f)
+	bw.WriteString("k,truth\n")
+	var buf []byte
+	for k := 2; k <= c.Max(); k++ {
+		buf = strconv.AppendInt(buf[:0], int64(k), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendFloat(buf, c[k], 'g', -1, 64)
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("--truth %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--truth %s: %w", name, err)
+	}
+	return nil
+}
+
+func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("backtest")
+	k1 := fs.Int("k1", 100, "classes per pilot")
+	reps := fs.Int("reps", 10, "number of pilots")
+	var mf methodFlags
+	mf.register(fs)
+	pos, err := parse(fs, args, stderr)
+	if err != nil {
+		return err
+	}
+	if *reps < 1 {
+		return badInput("--reps %d: at least 1 is needed", *reps)
+	}
+	ests, dir, err := mf.build()
+	if err != nil {
+		return err
+	}
+	s, _, err := readSample(pos, stdin, dir)
+	if err != nil {
+		return err
+	}
+	if *k1 < 2 || *k1 > s.K {
+		return badInput("--k1 %d: it must be between 2 and the file's %d classes", *k1, s.K)
+	}
+	prog := newProgress(stderr, "backtest")
+	res, err := backtest.Run(ctx, s, backtest.Config{K1: *k1, Reps: *reps, Seed: mf.seed}, ests, func(p backtest.Progress) {
+		f := 0.0
+		if p.Fit.Total > 0 && p.Done < p.Total {
+			f = min(max(float64(p.Fit.Step)/float64(p.Fit.Total), 0), 1)
+		}
+		prog.update((float64(p.Done)+f)/float64(p.Total), fmt.Sprintf("pilot %d/%d %s", p.Rep+1, *reps, p.Fit.Method))
+	})
+	prog.done()
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: %w", ctx.Err())
+		}
+		return err
+	}
+	bw := bufio.NewWriter(stdout)
+	fmt.Fprintf(bw, "rep,method,rmse,predicted_at_%d,true_at_%d,seconds\n", res.K, res.K)
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+	for _, r := range res.Rows {
+		fmt.Fprintf(bw, "%d,%s,%s,%s,%s,%s\n", r.Rep+1, r.Method, g(r.RMSE), g(r.Predicted), g(r.True), strconv.FormatFloat(r.Seconds, 'f', 3, 64))
+	}
+	for _, m := range res.Medians {
+		fmt.Fprintf(bw, "median,%s,%s,%s,%s,%s\n", m.Method, g(m.RMSE), g(m.Predicted), g(m.True), strconv.FormatFloat(m.Seconds, 'f', 3, 64))
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/simulate"
+)
+
+// cli runs the command with stdin and returns its exit status, stdout and stderr.
+func cli(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readCSV parses a CSV written by the command.
+func readCSV(t *testing.T, s string) [][]string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(s)).ReadAll()
+	if err != nil {
+		t.Fatalf("output is not CSV: %v\n%s", err, s)
+	}
+	return recs
+}
+
+const small = "label,a,b,c\na,0.9,0.1,0.2\nb,0.5,0.4,0.6\nc,0.3,0.7,0.5\n"
+
+// TestErrors checks the exit status and the single stderr line of bad
+// invocations and bad input.
+func TestErrors(t *testing.T) {
+	good := writeFile(t, "good.csv", small)
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string // part of the one stderr line
+	}{
+		{"no command", "", nil, 2, "no command"},
+		{"unknown command", "", []string{"fit"}, 2, `unknown command "fit"`},
+		{"k2 missing", "", []string{"predict", good}, 2, "--k2 0"},
+		{"k2 one", "", []string{"predict", "--k2", "1", good}, 2, "--k2 1"},
+		{"k2 not a number", "", []string{"predict", "--k2", "many", good}, 2, `invalid value "many" for flag -k2`},
+		{"unknown flag", "", []string{"predict", "--k2", "5", "--speed", good}, 2, "flag provided but not defined: -speed"},
+		{"unknown method", "", []string{"predict", "--k2", "5", "--methods", "plugin,svm", good}, 2, `unknown method "svm"`},
+		{"unknown preset", "", []string{"predict", "--k2", "5", "--preset", "slow", good}, 2, `unknown preset "slow"`},
+		{"bad direction", "", []string{"predict", "--k2", "5", "--direction", "up", good}, 2, `direction "up"`},
+		{"no file", "", []string{"predict", "--k2", "5"}, 2, "exactly one input file"},
+		{"two files", "", []string{"predict", "--k2", "5", good, good}, 2, "exactly one input file"},
+		{"missing file", "", []string{"predict", "--k2", "5", filepath.Join(t.TempDir(), "none.csv")}, 2, "none.csv"},
+		{"text in a score", "label,a,b\na,1,x\nb,2,3\n", []string{"predict", "--k2", "5", "-"}, 2, `standard input: row 2, column "b": not a number`},
+		{"ragged row", "label,a,b\na,1,2\nb,2\n", []string{"predict", "--k2", "5", "-"}, 2, "row 3: wrong number of fields"},
+		{"unknown label", "label,a,b\na,1,2\nz,2,3\n", []string{"predict", "--k2", "5", "-"}, 2, `row 3, column "label": unknown label "z"`},
+		{"empty input", "", []string{"predict", "--k2", "5", "-"}, 2, "the file is empty"},
+		{"class without points", "label,a,b,c\na,1,2,3\nb,2,3,4\n", []string{"predict", "--k2", "5", "-"}, 2, `classes without test points: "c"`},
+		{"simulate d", "", []string{"simulate", "--d", "0"}, 2, "dimension d = 0"},
+		{"simulate sigma2", "", []string{"simulate", "--sigma2", "-1"}, 2, "sigma2 = -1"},
+		{"simulate k", "", []string{"simulate", "--k", "1"}, 2, "K = 1 classes"},
+		{"simulate r", "", []string{"simulate", "--r", "0"}, 2, "r = 0 points"},
+		{"simulate huge", "", []string{"simulate", "--k", "1000000", "--r", "1000"}, 2, "point coordinates"},
+		{"simulate dist", "", []string{"simulate", "--classes", "cauchy"}, 2, `--classes: distribution "cauchy"`},
+		{"simulate k1", "", []string{"simulate", "--k", "10", "--k1", "11"}, 2, "k1 = 11"},
+		{"simulate argument", "", []string{"simulate", "extra"}, 2, `unexpected argument "extra"`},
+		{"simulate truth dir", "", []string{"simulate", "--k", "5", "--r", "1", "--truth", t.TempDir()}, 2, "--truth"},
+		{"backtest k1 above K", "", []string{"backtest", "--k1", "4", good}, 2, "--k1 4: it must be between 2 and the file's 3 classes"},
+		{"backtest reps", "", []string{"backtest", "--k1", "2", "--reps", "0", good}, 2, "--reps 0"},
+		{"backtest bad csv", "label;a;b\na;1;2\nb;2;nan\n", []string{"backtest", "--k1", "2", "-"}, 2, `row 3, column "b": not a finite number`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := cli(t, tc.stdin, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit status %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			if strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
+				t.Errorf("stderr is not one line: %q", errs)
+			}
+			if !strings.Contains(errs, tc.want) {
+				t.Errorf("stderr %q does not contain %q", errs, tc.want)
+			}
+			if out != "" {
+				t.Errorf("stdout not empty on error: %q", out)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := cli(t, "", "-h")
+	if code != 0 || !strings.Contains(out, "cleanex predict --k2 N") {
+		t.Errorf("cleanex -h: status %d, stdout %q", code, out)
+	}
+	code, _, errs := cli(t, "", "predict", "-h")
+	if code != 0 || !strings.Contains(errs, "-k2 int") {
+		t.Errorf("cleanex predict -h: status %d, stderr %q", code, errs)
+	}
+}
+
+// TestPredictCSV checks the curves CSV of FORMATS.md §3 on a 3-class matrix
+// whose plug-in curve is known in closed form: R = (2, 0, 1), so
+// E_k = (1 + 0 + 0.5^(k-1)) / 3 and Abar_2 = (1 + 0 + 0.5) / 3, Abar_3 = 1/3.
+func TestPredictCSV(t *testing.T) {
+	// flags after the file are accepted too
+	code, out, errs := cli(t, small, "predict", "-", "--k2", "6", "--methods", "plugin", "--direction", "higher")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	recs := readCSV(t, out)
+	if got := strings.Join(recs[0], ","); got != "k,observed,plugin" {
+		t.Fatalf("header %q, want k,observed,plugin", got)
+	}
+	if len(recs) != 6 {
+		t.Fatalf("%d rows, want a header and k = 2..6", len(recs))
+	}
+	for i, rec := range recs[1:] {
+		k := i + 2
+		if rec[0] != strconv.Itoa(k) {
+			t.Errorf("row %d: k = %q", i+2, rec[0])
+		}
+		wantObs := map[int]string{2: "0.5", 3: "0.3333333333333333"}[k]
+		if k <= 3 {
+			if v, err := strconv.ParseFloat(rec[1], 64); err != nil || math.Abs(v-mustFloat(wantObs)) > 1e-15 {
+				t.Errorf("k=%d: observed %q, want %s", k, rec[1], wantObs)
+			}
+		} else if rec[1] != "" {
+			t.Errorf("k=%d: observed %q, want empty above k1 = 3", k, rec[1])
+		}
+		want := (1 + math.Pow(0.5, float64(k-1))) / 3
+		if v, err := strconv.ParseFloat(rec[2], 64); err != nil || math.Abs(v-want) > 1e-15 {
+			t.Errorf("k=%d: plugin %q, want %v", k, rec[2], want)
+		}
+	}
+	// auto direction picks higher here, so the output is the same
+	_, auto, _ := cli(t, small, "predict", "--k2", "6", "--methods", "plugin", "-")
+	if auto != out {
+		t.Errorf("auto direction output differs from higher:\n%s\n%s", auto, out)
+	}
+	// k2 below K is allowed
+	code, out, _ = cli(t, small, "predict", "--k2", "2", "--methods", "plugin", "-")
+	if recs := readCSV(t, out); code != 0 || len(recs) != 2 || recs[1][0] != "2" {
+		t.Errorf("k2 = 2: status %d, output %q", code, out)
+	}
+}
+
+func mustFloat(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// TestSimulatePredictRoundTrip simulates a pilot, predicts with the plug-in,
+// and checks the column against an independent computation from the raw
+// distances: R_x by direct counting, E_k = mean_x (R_x/(k1-1))^(k-1) by math.Pow.
+func TestSimulatePredictRoundTrip(t *testing.T) {
+	args := []string{"simulate", "--classes", "uniform", "--points", "normal", "--d", "3", "--sigma2", "0.2", "--k", "60", "--r", "4", "--seed", "7", "--k1", "12"}
+	code, pilot, errs := cli(t, "", args...)
+	if code != 0 {
+		t.Fatalf("simulate: status %d: %s", code, errs)
+	}
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Uniform, Points: simulate.Normal, D: 3, Sigma2: 0.2, K: 60, R: 4, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := w.Pilot(12, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := scores.Parse(strings.NewReader(pilot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Classes, want.Classes) || !slices.Equal(m.Labels, want.Labels) || !slices.Equal(m.Scores, want.Scores) {
+		t.Fatal("simulate --k1 output differs from World.Pilot")
+	}
+
+	code, out, errs := cli(t, pilot, "predict", "--k2", "60", "--methods", "plugin", "-")
+	if code != 0 {
+		t.Fatalf("predict: status %d: %s", code, errs)
+	}
+	recs := readCSV(t, out)
+	if strings.Join(recs[0], ",") != "k,observed,plugin" || len(recs) != 60 {
+		t.Fatalf("header %v, %d rows", recs[0], len(recs))
+	}
+	k1 := m.K()
+	var rs []float64
+	for i := 0; i < m.N(); i++ {
+		row, y := m.Row(i), m.Labels[i]
+		r := 0
+		for j, v := range row {
+			if j != y && v > row[y] { // distances: lower is better, ties lose
+				r++
+			}
+		}
+		rs = append(rs, float64(r))
+	}
+	for _, rec := range recs[1:] {
+		k, _ := strconv.Atoi(rec[0])
+		e := 0.0
+		for _, r := range rs {
+			e += math.Pow(r/float64(k1-1), float64(k-1))
+		}
+		e /= float64(len(rs))
+		got, err := strconv.ParseFloat(rec[2], 64)
+		if err != nil || math.Abs(got-e) > 1e-12 {
+			t.Errorf("k=%d: plugin %q, independent %v", k, rec[2], e)
+		}
+		if (k <= k1) != (rec[1] != "") {
+			t.Errorf("k=%d: observed %q (k1 = %d)", k, rec[1], k1)
+		}
+	}
+}
+
+// TestSimulateTruth checks that simulate --truth writes simulate.Truth
+// exactly and that the full matrix's observed curve is that truth.
+func TestSimulateTruth(t *testing.T) {
+	truthFile := filepath.Join(t.TempDir(), "truth.csv")
+	code, full, errs := cli(t, "", "simulate", "--d", "2", "--sigma2", "0.3", "--k", "25", "--r", "3", "--seed", "5", "--points", "uniform", "--truth", truthFile)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Uniform, D: 2, Sigma2: 0.3, K: 25, R: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := w.Truth()
+	b, err := os.ReadFile(truthFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, string(b))
+	if strings.Join(recs[0], ",") != "k,truth" || len(recs) != 25 {
+		t.Fatalf("truth file header %v, %d rows; want k,truth and k = 2..25", recs[0], len(recs))
+	}
+	for i, rec := range recs[1:] {
+		if v, err := strconv.ParseFloat(rec[1], 64); rec[0] != strconv.Itoa(i+2) || err != nil || v != truth[i+2] {
+			t.Errorf("truth row %v, want %d,%v", rec, i+2, truth[i+2])
+		}
+	}
+	m, err := scores.Parse(strings.NewReader(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.K() != 25 || m.N() != 75 {
+		t.Fatalf("full matrix %d x %d, want 75 x 25", m.N(), m.K())
+	}
+	// predict on the full matrix: its observed column is the truth
+	code, out, _ := cli(t, full, "predict", "--k2", "25", "--methods", "plugin", "-")
+	if code != 0 {
+		t.Fatal("predict failed")
+	}
+	for i, rec := range readCSV(t, out)[1:] {
+		if v, _ := strconv.ParseFloat(rec[1], 64); math.Abs(v-truth[i+2]) > 1e-15 {
+			t.Errorf("k=%d: observed %v, truth %v", i+2, v, truth[i+2])
+		}
+	}
+}
+
+func TestBacktestOutput(t *testing.T) {
+	_, full, _ := cli(t, "", "simulate", "--d", "2", "--k", "30", "--r", "2", "--seed", "2")
+	code, out, errs := cli(t, full, "backtest", "--k1", "10", "--reps", "3", "--methods", "plugin", "-")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	recs := readCSV(t, out)
+	if got := strings.Join(recs[0], ","); got != "rep,method,rmse,predicted_at_30,true_at_30,seconds" {
+		t.Fatalf("header %q", got)
+	}
+	if len(recs) != 5 || recs[4][0] != "median" || recs[1][1] != "plugin" {
+		t.Fatalf("rows %v, want 3 reps and a median", recs)
+	}
+	var rmse []float64
+	for _, rec := range recs[1:4] {
+		v, err := strconv.ParseFloat(rec[2], 64)
+		if err != nil || !(v >= 0 && v <= 1) {
+			t.Errorf("rmse %q", rec[2])
+		}
+		rmse = append(rmse, v)
+		if rec[4] != recs[1][4] {
+			t.Errorf("true accuracy at K differs between reps: %q %q", rec[4], recs[1][4])
+		}
+	}
+	slices.Sort(rmse)
+	if med, _ := strconv.ParseFloat(recs[4][2], 64); med != rmse[1] {
+		t.Errorf("median rmse %v, want %v", med, rmse[1])
+	}
+}
