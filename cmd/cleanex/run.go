@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,7 +30,7 @@ const (
 )
 
 const usage = `usage:
-  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] FILE.csv
+  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth K_TRUTH.csv] FILE.csv
   cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth FILE]
   cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction ...] [--seed S] [--preset ...] [--kde-bandwidth ...] FILE.csv
 FILE - reads standard input. Run "cleanex COMMAND -h" for a command's flags.`
@@ -183,6 +184,7 @@ func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.
 func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("predict")
 	k2 := fs.Int("k2", 0, "number of classes to predict the accuracy for (required, at least 2)")
+	truthFile := fs.String("truth", "", "a k,truth CSV (as simulate --truth writes) to add as the truth column")
 	var mf methodFlags
 	mf.register(fs)
 	pos, err := parse(fs, args, stderr)
@@ -200,8 +202,13 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	prog := newProgress(stderr, "predict")
 	curves := report.Curves{K1: s.K, K2: *k2, Observed: s.Observed}
+	if *truthFile != "" {
+		if curves.Truth, err = readTruth(*truthFile); err != nil {
+			return err
+		}
+	}
+	prog := newProgress(stderr, "predict")
 	for i, e := range ests {
 		start := time.Now()
 		res, err := e.Fit(ctx, s, *k2, func(p estimate.Progress) {
@@ -270,6 +277,46 @@ func simulateCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return w.WriteCSV(stdout, cls)
+}
+
+// readTruth reads a "k,truth" CSV whose rows give k = 2, 3, ... in order.
+func readTruth(name string) (accuracy.Curve, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, badInput("--truth: %v", err)
+	}
+	defer f.Close()
+	cr := csv.NewReader(bufio.NewReader(f))
+	cr.FieldsPerRecord = 2
+	c := accuracy.Curve{1, 1}
+	for row := 1; ; row++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, badInput("--truth %s: row %d: %v; want two columns k,truth", name, row, err)
+		}
+		if row == 1 {
+			if strings.TrimSpace(rec[0]) != "k" {
+				return nil, badInput("--truth %s: row 1: header %q, want k,truth", name, strings.Join(rec, ","))
+			}
+			continue
+		}
+		k, err := strconv.Atoi(strings.TrimSpace(rec[0]))
+		if err != nil || k != len(c) {
+			return nil, badInput("--truth %s: row %d: k = %q, want %d (rows must give k = 2, 3, ... in order)", name, row, rec[0], len(c))
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(rec[1]), 64)
+		if err != nil || !(v >= 0 && v <= 1) {
+			return nil, badInput("--truth %s: row %d: truth %q is not an accuracy between 0 and 1", name, row, rec[1])
+		}
+		c = append(c, v)
+	}
+	if c.Max() < 2 {
+		return nil, badInput("--truth %s: no rows after the header", name)
+	}
+	return c, nil
 }
 
 // writeTruth writes "k,truth" rows for k = 2..K, numbers in the shortest form

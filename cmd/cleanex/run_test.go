@@ -72,6 +72,12 @@ func TestErrors(t *testing.T) {
 		{"unknown label", "label,a,b\na,1,2\nz,2,3\n", []string{"predict", "--k2", "5", "-"}, 2, `row 3, column "label": unknown label "z"`},
 		{"empty input", "", []string{"predict", "--k2", "5", "-"}, 2, "the file is empty"},
 		{"class without points", "label,a,b,c\na,1,2,3\nb,2,3,4\n", []string{"predict", "--k2", "5", "-"}, 2, `classes without test points: "c"`},
+		{"truth missing", "", []string{"predict", "--k2", "5", "--truth", filepath.Join(t.TempDir(), "t.csv"), good}, 2, "--truth"},
+		{"truth header", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "x,y\n2,0.5\n"), good}, 2, "row 1: header"},
+		{"truth gap", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n2,0.5\n4,0.3\n"), good}, 2, `row 3: k = "4", want 3`},
+		{"truth value", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n2,1.5\n"), good}, 2, `row 2: truth "1.5"`},
+		{"truth ragged", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n2\n"), good}, 2, "row 2:"},
+		{"truth empty", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n"), good}, 2, "no rows"},
 		{"simulate d", "", []string{"simulate", "--d", "0"}, 2, "dimension d = 0"},
 		{"simulate sigma2", "", []string{"simulate", "--sigma2", "-1"}, 2, "sigma2 = -1"},
 		{"simulate k", "", []string{"simulate", "--k", "1"}, 2, "K = 1 classes"},
@@ -261,14 +267,21 @@ func TestSimulateTruth(t *testing.T) {
 	if m.K() != 25 || m.N() != 75 {
 		t.Fatalf("full matrix %d x %d, want 75 x 25", m.N(), m.K())
 	}
-	// predict on the full matrix: its observed column is the truth
-	code, out, _ := cli(t, full, "predict", "--k2", "25", "--methods", "plugin", "-")
+	// predict on the full matrix: its observed column is the truth, and
+	// --truth adds the truth column
+	code, out, _ := cli(t, full, "predict", "--k2", "25", "--methods", "plugin", "--truth", truthFile, "-")
 	if code != 0 {
 		t.Fatal("predict failed")
 	}
-	for i, rec := range readCSV(t, out)[1:] {
-		if v, _ := strconv.ParseFloat(rec[1], 64); math.Abs(v-truth[i+2]) > 1e-15 {
-			t.Errorf("k=%d: observed %v, truth %v", i+2, v, truth[i+2])
+	recs = readCSV(t, out)
+	if strings.Join(recs[0], ",") != "k,observed,plugin,truth" {
+		t.Fatalf("predict --truth header %v", recs[0])
+	}
+	for i, rec := range recs[1:] {
+		obs, _ := strconv.ParseFloat(rec[1], 64)
+		tr, _ := strconv.ParseFloat(rec[3], 64)
+		if math.Abs(obs-truth[i+2]) > 1e-15 || tr != truth[i+2] {
+			t.Errorf("k=%d: observed %v, truth column %v, truth %v", i+2, obs, tr, truth[i+2])
 		}
 	}
 }
