@@ -43,10 +43,23 @@ type Preset struct {
 	LearningRate float64
 	// Steps is the number of full-batch Adam steps per network.
 	Steps int
+	// Optimizer is Adam (Steps full-batch steps at LearningRate) or LBFGS
+	// (at most Steps loss evaluations, float64).
+	Optimizer Optimizer
 	// Networks is how many networks (seeds Seed, Seed+1, ...) are fitted;
 	// the estimate averages their C_x.
 	Networks int
 }
+
+// Optimizer selects the training algorithm.
+type Optimizer int
+
+const (
+	// Adam is full-batch Adam (the paper's).
+	Adam Optimizer = iota
+	// LBFGS is full-batch limited-memory BFGS (gonum/optimize) in float64.
+	LBFGS
+)
 
 // Paper returns the published configuration (Section 5): all K sorted scores
 // in, hidden layers 512 and 128 with ReLU, sigmoid output, Glorot-uniform
@@ -77,13 +90,15 @@ func PresetByName(name string) (Preset, error) {
 // validate checks p's fields.
 func (p Preset) validate() error {
 	switch {
-	case p.Inputs != AllScores && p.Inputs != TailGaps:
+	case p.Inputs < AllScores || p.Inputs > LogTail:
 		return fmt.Errorf("cleanex: preset %q: unknown input encoding %d", p.Name, p.Inputs)
 	case p.Inputs == TailGaps && !(p.TailRatio > 1):
 		return fmt.Errorf("cleanex: preset %q: tail ratio %g must exceed 1", p.Name, p.TailRatio)
 	case p.Steps < 1 || p.Networks < 1:
 		return fmt.Errorf("cleanex: preset %q: steps %d and networks %d must be positive", p.Name, p.Steps, p.Networks)
-	case !(p.LearningRate > 0):
+	case p.Optimizer != Adam && p.Optimizer != LBFGS:
+		return fmt.Errorf("cleanex: preset %q: unknown optimizer %d", p.Name, p.Optimizer)
+	case p.Optimizer == Adam && !(p.LearningRate > 0):
 		return fmt.Errorf("cleanex: preset %q: learning rate %g must be positive", p.Name, p.LearningRate)
 	}
 	for _, h := range p.Hidden {
@@ -132,6 +147,10 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	}
 	n := s.N()
 	x := encode[float32](s, p.Inputs, p.TailRatio)
+	var x64 []float64
+	if p.Optimizer == LBFGS {
+		x64 = encode[float64](s, p.Inputs, p.TailRatio)
+	}
 	sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})
 	omega := make([]float64, s.K+1)
 	for k := range omega {
@@ -143,16 +162,40 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	cx := make([]float64, n)
 	for member := range p.Networks {
 		rng := rand.New(rand.NewPCG(e.Seed+uint64(member), 0x636c65616e6578))
-		net := newMLP[float32](sizes, rng)
-		z, err := train(ctx, net, x, n, cl, p, func(step int, loss float64) {
+		done := func(step int, loss float64) {
 			losses = append(losses, loss)
 			if step%progressEvery == 0 || step == p.Steps {
 				estimate.Report(progress, estimate.Progress{Method: e.Name(),
 					Step: member*p.Steps + step, Total: total, Loss: loss})
 			}
-		})
-		if err != nil {
-			return estimate.Result{}, err
+		}
+		// Outside the published preset, the output bias starts at
+		// logit(Abar_2), so the initial mean C_x is the observed rAUC.
+		b0 := 0.0
+		if p.Inputs != AllScores {
+			a2 := min(max(s.Observed[2], 1e-6), 1-1e-6)
+			b0 = math.Log(a2 / (1 - a2))
+		}
+		var z []float64
+		if p.Optimizer == LBFGS {
+			net := newMLP[float64](sizes, rng)
+			net.b[len(net.b)-1][0] = b0
+			zz, err := trainLBFGS(ctx, net, x64, n, cl, p.Steps, done)
+			if err != nil {
+				return estimate.Result{}, err
+			}
+			z = zz
+		} else {
+			net := newMLP[float32](sizes, rng)
+			net.b[len(net.b)-1][0] = float32(b0)
+			zz, err := train(ctx, net, x, n, cl, p, done)
+			if err != nil {
+				return estimate.Result{}, err
+			}
+			z = make([]float64, n)
+			for i, v := range zz {
+				z[i] = float64(v)
+			}
 		}
 		for i, zi := range z {
 			cx[i] += math.Exp(logSigmoid(float64(zi))) / float64(p.Networks)
@@ -197,4 +240,129 @@ func train[T float](ctx context.Context, net *mlp[T], x []T, n int, cl *curveLos
 		return nil, err
 	}
 	return z, nil
+}
+
+// trainLBFGS minimises the loss over net's parameters with limited-memory
+// BFGS (two-loop recursion, memory lbfgsMemory, backtracking Armijo line
+// search), using at most maxEvals loss-and-gradient evaluations, and returns
+// the final logits; done(eval, loss) is called after each evaluation.
+// Hand-written because gonum/optimize pulls in golang.org/x/tools, which the
+// module does not require.
+func trainLBFGS(ctx context.Context, net *mlp[float64], x []float64, n int, cl *curveLoss, maxEvals int,
+	done func(step int, loss float64)) ([]float64, error) {
+	ws := newWorkspace(net, n)
+	ws.act[0] = x
+	dz := make([]float64, n)
+	z := ws.act[len(ws.act)-1]
+	evals := 0
+	eval := func() (float64, error) {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		net.forward(ws, 0, n)
+		l := lossGrad(cl, z, dz)
+		net.backward(dz, ws, 0, n, true)
+		evals++
+		done(evals, l)
+		return l, nil
+	}
+	dim := len(net.params)
+	p := net.params
+	f, err := eval()
+	if err != nil {
+		return nil, err
+	}
+	g := slices.Clone(ws.grad)
+	var sMem, yMem [][]float64
+	var rho []float64
+	d := make([]float64, dim)
+	alpha := make([]float64, lbfgsMemory)
+	x0 := make([]float64, dim)
+	for evals < maxEvals {
+		// d = -H g by the two-loop recursion.
+		for i := range d {
+			d[i] = -g[i]
+		}
+		for j := len(sMem) - 1; j >= 0; j-- {
+			alpha[j] = rho[j] * dot(sMem[j], d)
+			axpy(-alpha[j], yMem[j], d)
+		}
+		step := 1.0
+		if m := len(sMem); m > 0 {
+			axpyScale(dot(sMem[m-1], yMem[m-1])/dot(yMem[m-1], yMem[m-1]), d)
+		} else {
+			step = min(1, 1/math.Max(math.Sqrt(dot(g, g)), 1e-12))
+		}
+		for j := range sMem {
+			b := rho[j] * dot(yMem[j], d)
+			axpy(alpha[j]-b, sMem[j], d)
+		}
+		slope := dot(g, d)
+		if !(slope < 0) {
+			break
+		}
+		copy(x0, p)
+		f0 := f
+		accepted := false
+		for evals < maxEvals {
+			for i := range p {
+				p[i] = x0[i] + step*d[i]
+			}
+			if f, err = eval(); err != nil {
+				return nil, err
+			}
+			if f <= f0+1e-4*step*slope {
+				accepted = true
+				break
+			}
+			step *= 0.3
+		}
+		if !accepted {
+			copy(p, x0)
+			f = f0
+			break
+		}
+		sv, yv := make([]float64, dim), make([]float64, dim)
+		for i := range p {
+			sv[i] = p[i] - x0[i]
+			yv[i] = ws.grad[i] - g[i]
+		}
+		copy(g, ws.grad)
+		if sy := dot(sv, yv); sy > 1e-12*dot(yv, yv) {
+			if len(sMem) == lbfgsMemory {
+				sMem, yMem, rho = sMem[1:], yMem[1:], rho[1:]
+			}
+			sMem, yMem, rho = append(sMem, sv), append(yMem, yv), append(rho, 1/sy)
+		}
+		if f0-f <= 1e-10*math.Abs(f0) {
+			break
+		}
+	}
+	net.forward(ws, 0, n)
+	return slices.Clone(z), nil
+}
+
+// lbfgsMemory is the number of correction pairs L-BFGS keeps.
+const lbfgsMemory = 10
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// axpy sets y += a x.
+func axpy(a float64, x, y []float64) {
+	for i, v := range x {
+		y[i] += a * v
+	}
+}
+
+// axpyScale sets y *= a.
+func axpyScale(a float64, y []float64) {
+	for i := range y {
+		y[i] *= a
+	}
 }

@@ -23,7 +23,11 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/estimate/kde"
+	"github.com/cleanex/cleanex/internal/estimate/regress"
 	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/simulate"
 )
 
 const benchDir = "/work/shared/benchmark/sim-d5-k100"
@@ -92,17 +96,42 @@ func logLine(t testing.TB, line string) {
 
 // studyPresets are the configurations compared in the research log.
 func studyPresets() map[string]Preset {
-	return map[string]Preset{
+	m := map[string]Preset{
 		"paper": Paper(),
 		"fast":  Fast(),
 	}
+	for _, in := range []struct {
+		name string
+		in   Inputs
+	}{{"gap", TailGaps}, {"gaploc", TailGapsLocal}, {"logtail", LogTail}} {
+		for _, h := range []struct {
+			name string
+			h    []int
+		}{{"h32x16", []int{32, 16}}, {"h16x8", []int{16, 8}}, {"h64x32", []int{64, 32}}} {
+			for _, st := range []int{300, 500, 1000, 2000} {
+				m[fmt.Sprintf("%s_%s_lbfgs%d", in.name, h.name, st)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
+					Hidden: h.h, Optimizer: LBFGS, Steps: st, Networks: 1}
+				for _, lr := range []float64{1e-3, 3e-3, 1e-2} {
+					m[fmt.Sprintf("%s_%s_adam%g_%d", in.name, h.name, lr, st)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
+						Hidden: h.h, Optimizer: Adam, LearningRate: lr, Steps: st, Networks: 1}
+				}
+			}
+		}
+	}
+	return m
 }
 
 func TestStudy(t *testing.T) {
-	name := os.Getenv("CLEANEX_PRESET")
-	if name == "" {
-		name = "fast"
+	names := os.Getenv("CLEANEX_PRESET")
+	if names == "" {
+		names = "fast"
 	}
+	for _, name := range strings.Split(names, ",") {
+		study(t, name)
+	}
+}
+
+func study(t *testing.T, name string) {
 	p, ok := studyPresets()[name]
 	if !ok {
 		t.Fatalf("unknown study preset %q", name)
@@ -125,7 +154,7 @@ func TestStudy(t *testing.T) {
 			secs += time.Since(start).Seconds()
 			r := accuracy.RMSE(res.Curve, truth)
 			rs = append(rs, r)
-			logLine(t, fmt.Sprintf("%s\t%s\tseed=%d\trmse=%.6f\tsecs=%.2f\tfinal_loss=%.3g", name, c, seed, r, time.Since(start).Seconds(), res.Losses[len(res.Losses)-1]))
+			logLine(t, fmt.Sprintf("%s\t%s\tseed=%d\trmse=%.6f\tsecs=%.2f\tfinal_loss=%.3g\tevals=%d", name, c, seed, r, time.Since(start).Seconds(), res.Losses[len(res.Losses)-1], len(res.Losses)))
 		}
 		mean := 0.0
 		for _, r := range rs {
@@ -152,4 +181,106 @@ func median(sorted []float64) float64 {
 		return sorted[n/2]
 	}
 	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+func envInt(name string, def int) int {
+	if v := os.Getenv(name); v != "" {
+		n, err := strconv.Atoi(v)
+		if err == nil {
+			return n
+		}
+	}
+	return def
+}
+
+// TestSimStudy runs the methods in CLEANEX_PRESET (study presets, or kde,
+// regression) on fresh simulations: the 8 settings at dimension CLEANEX_SIM_D
+// (default 5) with sigma^2 from CLEANEX_SIM_S2 (default "0.1,0.2"), k2 = 2000,
+// r = 10, k1 = CLEANEX_SIM_K1 (default 100), CLEANEX_SIM_REPS pilots
+// (default 2), world seeds offset by CLEANEX_SIM_SEED (default 9000).
+func TestSimStudy(t *testing.T) {
+	d := envInt("CLEANEX_SIM_D", 5)
+	k1 := envInt("CLEANEX_SIM_K1", 100)
+	reps := envInt("CLEANEX_SIM_REPS", 2)
+	base := uint64(envInt("CLEANEX_SIM_SEED", 9000))
+	seeds := envInt("CLEANEX_SEEDS", 1)
+	s2s := []float64{0.1, 0.2}
+	if v := os.Getenv("CLEANEX_SIM_S2"); v != "" {
+		s2s = nil
+		for _, f := range strings.Split(v, ",") {
+			x, _ := strconv.ParseFloat(f, 64)
+			s2s = append(s2s, x)
+		}
+	}
+	names := strings.Split(os.Getenv("CLEANEX_PRESET"), ",")
+	per := map[string][]float64{}
+	idx := uint64(0)
+	for _, cd := range []simulate.Dist{simulate.Normal, simulate.Uniform} {
+		for _, pd := range []simulate.Dist{simulate.Normal, simulate.Uniform} {
+			for _, s2 := range s2s {
+				idx++
+				w, err := simulate.Generate(simulate.Config{Classes: cd, Points: pd, D: d, Sigma2: s2, K: 2000, R: 10, Seed: base + idx})
+				if err != nil {
+					t.Fatal(err)
+				}
+				truth := w.Truth()
+				for rep := range reps {
+					m, err := w.Pilot(k1, uint64(rep)+1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s, _, err := accuracy.NewSample(m, scores.Lower)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cname := fmt.Sprintf("d%d_%s_%s_s%g_k%d_rep%d", d, cd, pd, s2, k1, rep)
+					for _, name := range names {
+						var ests []estimate.Estimator
+						switch name {
+						case "kde":
+							ests = []estimate.Estimator{kde.Estimator{}}
+						case "regression":
+							ests = []estimate.Estimator{regress.Estimator{Seed: 1}}
+						default:
+							p, ok := studyPresets()[name]
+							if !ok {
+								t.Fatalf("unknown study preset %q", name)
+							}
+							for seed := range seeds {
+								ests = append(ests, Estimator{Preset: p, Seed: uint64(seed)})
+							}
+						}
+						var rs []float64
+						secs := 0.0
+						for _, e := range ests {
+							start := time.Now()
+							res, err := e.Fit(context.Background(), s, 2000, nil)
+							if err != nil {
+								t.Fatal(err)
+							}
+							secs += time.Since(start).Seconds()
+							rs = append(rs, accuracy.RMSE(res.Curve, truth))
+						}
+						mean := 0.0
+						for _, r := range rs {
+							mean += r
+						}
+						mean /= float64(len(rs))
+						per[name] = append(per[name], mean)
+						logLine(t, fmt.Sprintf("SIM\t%s\t%s\tmean=%.4f\tspread=%.4f\tsecs/fit=%.2f\tobs_k1=%.3f\ttruth_k2=%.3f",
+							name, cname, mean, slices.Max(rs)-slices.Min(rs), secs/float64(len(rs)), s.Observed[k1], truth[2000]))
+					}
+				}
+			}
+		}
+	}
+	for _, name := range names {
+		rm := slices.Sorted(slices.Values(per[name]))
+		mean := 0.0
+		for _, r := range rm {
+			mean += r
+		}
+		logLine(t, fmt.Sprintf("SIMTOTAL\t%s\td=%d\tk1=%d\ts2=%v\tmedian=%.4f\tmean=%.4f\tworst=%.4f\tcases=%d",
+			name, d, k1, s2s, median(rm), mean/float64(len(rm)), rm[len(rm)-1], len(rm)))
+	}
 }
