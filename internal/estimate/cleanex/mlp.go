@@ -83,10 +83,10 @@ func (m *mlp[T]) macs() int {
 // workspace holds the activations and gradients of one batch of n points, so
 // that training allocates nothing per step.
 type workspace[T float] struct {
-	n     int
-	act   [][]T // act[l]: n x sizes[l]; act[0] is the input (set by the caller, not owned), act[L-1] the logits z
-	delta [][]T // delta[l]: dLoss/d(pre-activation of layer l), n x sizes[l], l >= 1
-	grad  []T   // dLoss/dparams, laid out like params
+	n      int
+	act    [][]T // act[l]: n x sizes[l]; act[0] is the input (set by the caller, not owned), act[L-1] the logits z
+	delta  [][]T // delta[l]: dLoss/d(pre-activation of layer l), n x sizes[l], l >= 1
+	grad   []T   // dLoss/dparams, laid out like params
 	gw, gb [][]T
 }
 
