@@ -370,7 +370,9 @@ func (w *World) weightByR() []float64 {
 func (w *World) squaredDistances(i int, sq []float64) {
 	d := w.Config.D
 	x := w.Points[i*d : (i+1)*d]
+	c := w.Centres[:len(sq)*d]
 	for j := range sq {
-		sq[j] = squared(x, w.Centres[j*d:(j+1)*d])
+		sq[j] = squared(x, c[:d])
+		c = c[d:]
 	}
 }
