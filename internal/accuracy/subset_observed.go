@@ -1,0 +1,53 @@
+package accuracy
+
+import "fmt"
+
+// SubsetObserved returns the observed curve Abar_k, k = 0..len(classes), of
+// the Sample restricted to the given classes: the same curve as
+// s.Subset(classes).Observed, with R_x and w_x = 1/(h r_y) recomputed against
+// the h = len(classes) classes, but in O(N_sub h) time without building the
+// sub-Sample (no sorting), for methods that resample classes many times.
+func (s *Sample) SubsetObserved(classes []int) (Curve, error) {
+	h := len(classes)
+	if h < 2 {
+		return nil, ErrTooFewClasses
+	}
+	newIndex := make([]int, s.K)
+	for i := range newIndex {
+		newIndex[i] = -1
+	}
+	for j, c := range classes {
+		if c < 0 || c >= s.K || newIndex[c] >= 0 {
+			return nil, fmt.Errorf("subset: class index %d is out of range or repeated", c)
+		}
+		newIndex[c] = j
+	}
+	sizes := make([]int, h)
+	for _, y := range s.Labels {
+		if j := newIndex[y]; j >= 0 {
+			sizes[j]++
+		}
+	}
+	for j, r := range sizes {
+		if r == 0 {
+			return nil, fmt.Errorf("class %d has no points", j)
+		}
+	}
+	byR := make([]float64, h)
+	for i, y := range s.Labels {
+		if newIndex[y] < 0 {
+			continue
+		}
+		row := s.scores[i*s.K : (i+1)*s.K]
+		c := row[y]
+		r := 0
+		for _, c2 := range classes {
+			// R_x: incorrect scores strictly below c (ties lose); c2 == y never counts.
+			if row[c2] < c {
+				r++
+			}
+		}
+		byR[r] += 1 / float64(h*sizes[newIndex[y]])
+	}
+	return ObservedByR(byR, h), nil
+}
