@@ -61,7 +61,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case "predict":
 		err = predict(ctx, args[1:], stdin, stdout, stderr)
 	case "simulate":
-		err = simulateCmd(args[1:], stdout, stderr)
+		err = simulateCmd(ctx, args[1:], stdout, stderr)
 	case "backtest":
 		err = backtestCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
@@ -236,7 +236,7 @@ func fraction(i, n int, p estimate.Progress) float64 {
 	return (float64(i) + min(max(f, 0), 1)) / float64(n)
 }
 
-func simulateCmd(args []string, stdout, stderr io.Writer) error {
+func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("simulate")
 	classes := fs.String("classes", "normal", "distribution of the class centres: normal or uniform")
 	points := fs.String("points", "normal", "distribution of the points around their centre: normal or uniform")
@@ -272,7 +272,15 @@ func simulateCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *truth != "" {
-		if err := writeTruth(*truth, w.Truth()); err != nil {
+		prog := newProgress(stderr, "simulate")
+		c, err := w.TruthContext(ctx, func(done, total int) {
+			prog.update(float64(done)/float64(total), "truth curve")
+		})
+		prog.done()
+		if err != nil {
+			return fmt.Errorf("interrupted: %w", err)
+		}
+		if err := writeTruth(*truth, c); err != nil {
 			return err
 		}
 	}

@@ -20,6 +20,7 @@
 package simulate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -334,7 +335,23 @@ func (w *World) checkClasses(classes []int) error {
 // curve goes through accuracy.ObservedByR, whose math.Exp is assembly on
 // amd64, so native and wasm curves may differ in the last bits (a few ulps).
 func (w *World) Truth() accuracy.Curve {
-	return accuracy.ObservedByR(w.weightByR(), w.Config.K)
+	c, _ := w.TruthContext(context.Background(), nil)
+	return c
+}
+
+// truthBlock is how many points TruthContext handles between checks of the
+// context and calls of progress (about 2.5 ms natively at K = 2000, d = 5).
+const truthBlock = 256
+
+// TruthContext is Truth, stopping with ctx.Err() once ctx is done and calling
+// progress (may be nil) with the points done so far out of K·r every few
+// hundred points, from the calling goroutine.
+func (w *World) TruthContext(ctx context.Context, progress func(done, total int)) (accuracy.Curve, error) {
+	byR, err := w.weightByR(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	return accuracy.ObservedByR(byR, w.Config.K), nil
 }
 
 // weightByR returns, for R = 0..K-1, the total weight of the points with R_x = R.
@@ -343,12 +360,20 @@ func (w *World) Truth() accuracy.Curve {
 // rounded, so s_j ≤ s_y gives sqrt(s_j) ≤ sqrt(s_y), and s_j > s_y (1 + 1e-14)
 // puts sqrt(s_j) many ulps above sqrt(s_y); R_x is therefore exactly the count
 // on the distances Score returns (the ones written to the CSV).
-func (w *World) weightByR() []float64 {
+func (w *World) weightByR(ctx context.Context, progress func(done, total int)) ([]float64, error) {
 	k := w.Config.K
 	byR := make([]float64, k)
 	sq := make([]float64, k)
 	wx := 1 / float64(k*w.Config.R)
 	for i := 0; i < w.N(); i++ {
+		if i%truthBlock == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(i, w.N())
+			}
+		}
 		y := w.Label(i)
 		w.squaredDistances(i, sq)
 		sy := sq[y]
@@ -362,7 +387,10 @@ func (w *World) weightByR() []float64 {
 		}
 		byR[rx] += wx
 	}
-	return byR
+	if progress != nil {
+		progress(w.N(), w.N())
+	}
+	return byR, nil
 }
 
 // squaredDistances writes the squared distances from point i to every centre

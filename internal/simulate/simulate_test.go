@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/fnv"
@@ -90,7 +91,8 @@ func worldHash(w *World) uint64 {
 	for i := 0; i < w.N(); i += 7 {
 		put(w.Score(i, (i*13)%w.Config.K))
 	}
-	for _, v := range w.weightByR() {
+	byR, _ := w.weightByR(context.Background(), nil)
+	for _, v := range byR {
 		put(v)
 	}
 	return h.Sum64()
@@ -229,6 +231,28 @@ func TestTruthBruteForce(t *testing.T) {
 				t.Errorf("seed %d k=%d: Truth %v, brute force %v", seed, kk, truth[kk], want)
 			}
 		}
+	}
+}
+
+func TestTruthContext(t *testing.T) {
+	w := mustGenerate(t, Config{D: 2, Sigma2: 0.1, K: 300, R: 2, Seed: 1})
+	var calls, last int
+	c, err := w.TruthContext(context.Background(), func(done, total int) {
+		if total != 600 || done < last || done > total {
+			t.Errorf("progress(%d, %d) after %d", done, total, last)
+		}
+		calls, last = calls+1, done
+	})
+	if err != nil || !slices.Equal(c, w.Truth()) {
+		t.Fatalf("TruthContext = %v, %v; differs from Truth", c, err)
+	}
+	if calls != 4 || last != 600 { // at 0, 256, 512 and the end
+		t.Errorf("%d progress calls ending at %d, want 4 ending at 600", calls, last)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := w.TruthContext(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled TruthContext error = %v", err)
 	}
 }
 
