@@ -10,10 +10,11 @@ import (
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/cleanex"
 	"github.com/cleanex/cleanex/internal/estimate/plugin"
+	"github.com/cleanex/cleanex/internal/estimate/regress"
 )
 
 // Names lists the registered methods in their display order.
-var Names = []string{"plugin", "cleanex"}
+var Names = []string{"plugin", "regression", "cleanex"}
 
 // Options configure the methods; each method reads the fields it uses.
 type Options struct {
@@ -42,6 +43,8 @@ func New(name string, o Options) (estimate.Estimator, error) {
 	switch name {
 	case "plugin":
 		return plugin.Estimator{}, nil
+	case "regression":
+		return regress.Estimator{Boot: regress.DefaultBoot, Seed: o.Seed}, nil
 	case "cleanex":
 		p := cleanex.Fast()
 		if o.Preset != "" {
