@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
@@ -127,8 +128,8 @@ func TestHelp(t *testing.T) {
 func TestPredictCSV(t *testing.T) {
 	// flags after the file are accepted too
 	code, out, errs := cli(t, small, "predict", "-", "--k2", "6", "--methods", "plugin", "--direction", "higher")
-	if code != 0 {
-		t.Fatalf("status %d: %s", code, errs)
+	if code != 0 || errs != "" {
+		t.Fatalf("status %d, stderr %q", code, errs)
 	}
 	recs := readCSV(t, out)
 	if got := strings.Join(recs[0], ","); got != "k,observed,plugin" {
@@ -313,5 +314,29 @@ func TestBacktestOutput(t *testing.T) {
 	slices.Sort(rmse)
 	if med, _ := strconv.ParseFloat(recs[4][2], 64); med != rmse[1] {
 		t.Errorf("median rmse %v, want %v", med, rmse[1])
+	}
+}
+
+// TestProgressSilentOffTerminal checks that progress writes nothing when
+// stderr is a regular file, and draws a line with an ETA on a writer marked
+// as a terminal.
+func TestProgressSilentOffTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := newProgress(f, "predict")
+	p.update(0.5, "plugin")
+	p.done()
+	if fi, _ := f.Stat(); fi.Size() != 0 {
+		t.Errorf("progress wrote %d bytes to a regular file", fi.Size())
+	}
+	var buf bytes.Buffer
+	p = &progress{w: &buf, label: "predict", start: time.Now().Add(-10 * time.Second)}
+	p.update(0.25, "cleanex")
+	p.done()
+	if got := buf.String(); !strings.Contains(got, "predict:  25.0%  cleanex  elapsed 10s  ETA 30s") {
+		t.Errorf("progress line %q", got)
 	}
 }
