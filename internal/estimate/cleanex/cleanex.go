@@ -73,7 +73,7 @@ func Paper() Preset {
 // in /work/notes/cleanex-research.md for how it was chosen).
 func Fast() Preset {
 	return Preset{Name: "fast", Inputs: TailGaps, TailRatio: 1.5, Hidden: []int{32, 16},
-		LearningRate: 3e-3, Steps: 1000, Networks: 1}
+		Optimizer: LBFGS, Steps: 300, Networks: 1}
 }
 
 // PresetByName returns the preset called name ("fast" or "paper").
@@ -147,16 +147,8 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	}
 	n := s.N()
 	x := encode[float32](s, p.Inputs, p.TailRatio)
-	var x64 []float64
-	if p.Optimizer == LBFGS {
-		x64 = encode[float64](s, p.Inputs, p.TailRatio)
-	}
 	sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})
-	omega := make([]float64, s.K+1)
-	for k := range omega {
-		omega[k] = 1
-	}
-	cl := newCurveLoss(s.Weight, s.Observed, omega, s.K)
+	cl := newCurveLoss(s.Weight, s.Observed, ones(s.K+1), s.K)
 	total := p.Steps * p.Networks
 	losses := make([]float64, 0, total)
 	cx := make([]float64, n)
@@ -176,26 +168,17 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			a2 := min(max(s.Observed[2], 1e-6), 1-1e-6)
 			b0 = math.Log(a2 / (1 - a2))
 		}
-		var z []float64
+		net := newMLP[float32](sizes, rng)
+		net.b[len(net.b)-1][0] = float32(b0)
+		var z []float32
+		var err error
 		if p.Optimizer == LBFGS {
-			net := newMLP[float64](sizes, rng)
-			net.b[len(net.b)-1][0] = b0
-			zz, err := trainLBFGS(ctx, net, x64, n, cl, p.Steps, done)
-			if err != nil {
-				return estimate.Result{}, err
-			}
-			z = zz
+			z, err = trainLBFGS(ctx, net, x, n, cl, p.Steps, done)
 		} else {
-			net := newMLP[float32](sizes, rng)
-			net.b[len(net.b)-1][0] = float32(b0)
-			zz, err := train(ctx, net, x, n, cl, p, done)
-			if err != nil {
-				return estimate.Result{}, err
-			}
-			z = make([]float64, n)
-			for i, v := range zz {
-				z[i] = float64(v)
-			}
+			z, err = train(ctx, net, x, n, cl, p, done)
+		}
+		if err != nil {
+			return estimate.Result{}, err
 		}
 		for i, zi := range z {
 			cx[i] += math.Exp(logSigmoid(float64(zi))) / float64(p.Networks)
@@ -245,34 +228,44 @@ func train[T float](ctx context.Context, net *mlp[T], x []T, n int, cl *curveLos
 // trainLBFGS minimises the loss over net's parameters with limited-memory
 // BFGS (two-loop recursion, memory lbfgsMemory, backtracking Armijo line
 // search), using at most maxEvals loss-and-gradient evaluations, and returns
-// the final logits; done(eval, loss) is called after each evaluation.
+// the final logits; done(eval, loss) is called after each evaluation. The
+// network runs in T; the optimiser's vectors are float64. It stops early when
+// an accepted step improves the loss by less than a relative 1e-10.
 // Hand-written because gonum/optimize pulls in golang.org/x/tools, which the
 // module does not require.
-func trainLBFGS(ctx context.Context, net *mlp[float64], x []float64, n int, cl *curveLoss, maxEvals int,
-	done func(step int, loss float64)) ([]float64, error) {
+func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, cl *curveLoss, maxEvals int,
+	done func(step int, loss float64)) ([]T, error) {
 	ws := newWorkspace(net, n)
 	ws.act[0] = x
-	dz := make([]float64, n)
+	dz := make([]T, n)
 	z := ws.act[len(ws.act)-1]
+	dim := len(net.params)
+	p := net.params
 	evals := 0
+	g := make([]float64, dim)
 	eval := func() (float64, error) {
-		if err := ctx.Err(); err != nil {
-			return 0, err
+		for lo := 0; lo < n; lo += rowBlock {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			net.forward(ws, lo, min(lo+rowBlock, n))
 		}
-		net.forward(ws, 0, n)
 		l := lossGrad(cl, z, dz)
-		net.backward(dz, ws, 0, n, true)
+		for lo := 0; lo < n; lo += rowBlock {
+			net.backward(dz, ws, lo, min(lo+rowBlock, n), lo == 0)
+		}
+		for i, v := range ws.grad {
+			g[i] = float64(v)
+		}
 		evals++
 		done(evals, l)
 		return l, nil
 	}
-	dim := len(net.params)
-	p := net.params
 	f, err := eval()
 	if err != nil {
 		return nil, err
 	}
-	g := slices.Clone(ws.grad)
+	gPrev := slices.Clone(g)
 	var sMem, yMem [][]float64
 	var rho []float64
 	d := make([]float64, dim)
@@ -281,7 +274,7 @@ func trainLBFGS(ctx context.Context, net *mlp[float64], x []float64, n int, cl *
 	for evals < maxEvals {
 		// d = -H g by the two-loop recursion.
 		for i := range d {
-			d[i] = -g[i]
+			d[i] = -gPrev[i]
 		}
 		for j := len(sMem) - 1; j >= 0; j-- {
 			alpha[j] = rho[j] * dot(sMem[j], d)
@@ -289,24 +282,26 @@ func trainLBFGS(ctx context.Context, net *mlp[float64], x []float64, n int, cl *
 		}
 		step := 1.0
 		if m := len(sMem); m > 0 {
-			axpyScale(dot(sMem[m-1], yMem[m-1])/dot(yMem[m-1], yMem[m-1]), d)
+			scale(dot(sMem[m-1], yMem[m-1])/dot(yMem[m-1], yMem[m-1]), d)
 		} else {
-			step = min(1, 1/math.Max(math.Sqrt(dot(g, g)), 1e-12))
+			step = min(1, 1/math.Max(math.Sqrt(dot(gPrev, gPrev)), 1e-12))
 		}
 		for j := range sMem {
 			b := rho[j] * dot(yMem[j], d)
 			axpy(alpha[j]-b, sMem[j], d)
 		}
-		slope := dot(g, d)
+		slope := dot(gPrev, d)
 		if !(slope < 0) {
 			break
 		}
-		copy(x0, p)
+		for i, v := range p {
+			x0[i] = float64(v)
+		}
 		f0 := f
 		accepted := false
 		for evals < maxEvals {
 			for i := range p {
-				p[i] = x0[i] + step*d[i]
+				p[i] = T(x0[i] + step*d[i])
 			}
 			if f, err = eval(); err != nil {
 				return nil, err
@@ -318,16 +313,23 @@ func trainLBFGS(ctx context.Context, net *mlp[float64], x []float64, n int, cl *
 			step *= 0.3
 		}
 		if !accepted {
-			copy(p, x0)
+			for i := range p {
+				p[i] = T(x0[i])
+			}
 			f = f0
-			break
+			if len(sMem) == 0 {
+				break
+			}
+			// restart from steepest descent with an empty memory
+			sMem, yMem, rho = nil, nil, nil
+			continue
 		}
 		sv, yv := make([]float64, dim), make([]float64, dim)
 		for i := range p {
-			sv[i] = p[i] - x0[i]
-			yv[i] = ws.grad[i] - g[i]
+			sv[i] = float64(p[i]) - x0[i]
+			yv[i] = g[i] - gPrev[i]
 		}
-		copy(g, ws.grad)
+		copy(gPrev, g)
 		if sy := dot(sv, yv); sy > 1e-12*dot(yv, yv) {
 			if len(sMem) == lbfgsMemory {
 				sMem, yMem, rho = sMem[1:], yMem[1:], rho[1:]
@@ -338,7 +340,9 @@ func trainLBFGS(ctx context.Context, net *mlp[float64], x []float64, n int, cl *
 			break
 		}
 	}
-	net.forward(ws, 0, n)
+	for lo := 0; lo < n; lo += rowBlock {
+		net.forward(ws, lo, min(lo+rowBlock, n))
+	}
 	return slices.Clone(z), nil
 }
 
@@ -360,9 +364,18 @@ func axpy(a float64, x, y []float64) {
 	}
 }
 
-// axpyScale sets y *= a.
-func axpyScale(a float64, y []float64) {
+// scale sets y *= a.
+func scale(a float64, y []float64) {
 	for i := range y {
 		y[i] *= a
 	}
+}
+
+// ones returns n ones (the paper's equal weights omega_k of the loss terms).
+func ones(n int) []float64 {
+	o := make([]float64, n)
+	for i := range o {
+		o[i] = 1
+	}
+	return o
 }

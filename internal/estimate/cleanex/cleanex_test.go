@@ -152,17 +152,28 @@ func TestEncode(t *testing.T) {
 	}
 	size := inputSize(TailGaps, 5, 1.5)
 	g := encode[float64](s, TailGaps, 1.5)
-	for j := range size {
+	ranks := tailRanks(4, 1.5)
+	for i := range s.N() {
+		inc := s.IncorrectRow(i)
+		for j, rk := range ranks {
+			if w := (s.Correct[i] - inc[len(inc)-rk]) / sd; math.Abs(g[i*size+1+j]-w) > 1e-12 {
+				t.Fatalf("TailGaps row %d gap %d = %g, want %g", i, j, g[i*size+1+j], w)
+			}
+		}
+	}
+	lsize := inputSize(LogTail, 5, 0)
+	lt := encode[float64](s, LogTail, 0)
+	for j := range lsize {
 		m, v := 0.0, 0.0
 		for i := range s.N() {
-			m += g[i*size+j]
+			m += lt[i*lsize+j]
 		}
 		m /= float64(s.N())
 		for i := range s.N() {
-			v += (g[i*size+j] - m) * (g[i*size+j] - m)
+			v += (lt[i*lsize+j] - m) * (lt[i*lsize+j] - m)
 		}
 		if math.Abs(m) > 1e-12 || math.Abs(v/float64(s.N())-1) > 1e-12 {
-			t.Errorf("TailGaps column %d: mean %g variance %g, want 0 and 1", j, m, v/float64(s.N()))
+			t.Errorf("LogTail column %d: mean %g variance %g, want 0 and 1", j, m, v/float64(s.N()))
 		}
 	}
 	// The gap to the highest incorrect score orders points like c - max(incorrect).

@@ -14,8 +14,9 @@ const (
 	// K-1 incorrect scores sorted, z-normalised by the mean and standard
 	// deviation of all N x K scores of the sample (input size K).
 	AllScores Inputs = iota
-	// The encodings other than AllScores have each input column standardised
-	// to mean 0 and standard deviation 1 over the points (standardizeColumns).
+	// TailGapsLocal and LogTail, whose inputs have different units, have each
+	// input column standardised to mean 0 and standard deviation 1 over the
+	// points (standardizeColumns); TailGaps keeps one unit for all its gaps.
 
 	// TailGaps is the fast encoding: the z-normalised correct score followed
 	// by the gaps s_c - s_(j) between the correct score and the j-th highest
@@ -135,7 +136,7 @@ func encode[T float](s *accuracy.Sample, in Inputs, ratio float64) []T {
 			}
 		}
 	}
-	if in != AllScores {
+	if in == TailGapsLocal || in == LogTail {
 		standardizeColumns(x, size)
 	}
 	return x

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -282,5 +283,42 @@ func TestSimStudy(t *testing.T) {
 		}
 		logLine(t, fmt.Sprintf("SIMTOTAL\t%s\td=%d\tk1=%d\ts2=%v\tmedian=%.4f\tmean=%.4f\tworst=%.4f\tcases=%d",
 			name, d, k1, s2s, median(rm), mean/float64(len(rm)), rm[len(rm)-1], len(rm)))
+	}
+}
+
+// TestPaperTrajectory trains the paper preset exactly as Fit does (same
+// seed stream, encoding and steps) on the cases in CLEANEX_CASES and logs the
+// RMSE against the truth every CLEANEX_EVERY steps (default 500), so a run
+// that cannot finish still shows where it was going.
+func TestPaperTrajectory(t *testing.T) {
+	every := envInt("CLEANEX_EVERY", 500)
+	seed := uint64(envInt("CLEANEX_SEED", 0))
+	p := Paper()
+	for _, c := range benchCases() {
+		s, truth := loadCase(t, c)
+		n := s.N()
+		x := encode[float32](s, p.Inputs, p.TailRatio)
+		sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})
+		cl := newCurveLoss(s.Weight, s.Observed, ones(s.K+1), s.K)
+		rng := rand.New(rand.NewPCG(seed, 0x636c65616e6578))
+		net := newMLP[float32](sizes, rng)
+		ws := newWorkspace(net, n)
+		ws.act[0] = x
+		start := time.Now()
+		_, err := train(context.Background(), net, x, n, cl, p, func(step int, loss float64) {
+			if step%every != 0 {
+				return
+			}
+			net.forward(ws, 0, n)
+			cx := make([]float64, n)
+			for i, z := range ws.act[len(ws.act)-1] {
+				cx[i] = math.Exp(logSigmoid(float64(z)))
+			}
+			r := accuracy.RMSE(accuracy.Expected(cx, s.Weight, truth.Max()), truth)
+			logLine(t, fmt.Sprintf("paper\t%s\tseed=%d\tstep=%d\trmse=%.6f\tloss=%.3g\tsecs=%.0f", c, seed, step, r, loss, time.Since(start).Seconds()))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
