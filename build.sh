@@ -58,9 +58,11 @@ ensure_tools() {
 app_present() { [ -d "$ROOT/wasm/app" ]; }
 
 # build_dist OUT — writes the static app into the directory OUT: index.html, assets/
-# (with Go's wasm_exec.js), and the compiled wasm of wasm/app (and wasm/worker when it
-# exists). Only relative URLs, so OUT can be served from any path. Returns 1 until the
-# app has landed.
+# (with Go's wasm_exec.js and Vugu's renderer helper, which the page loads as a file
+# because its CSP forbids eval), app.wasm (wasm/app: the Vugu UI) and worker.wasm
+# (wasm/worker: the compute worker). The Vugu components' generated Go (web/*_gen.go)
+# is committed and regenerated here, so a clean clone builds. Only relative URLs, so
+# OUT can be served from any path. Prints the wasm sizes, raw and gzipped.
 build_dist() {
 	local out=$1
 	if ! app_present; then
@@ -68,15 +70,17 @@ build_dist() {
 		return 1
 	fi
 	mkdir -p "$out/assets"
+	(cd "$ROOT" && go tool vugugen -skip-go-mod -skip-main web)
 	cp "$ROOT/index.html" "$out/index.html"
-	if [ -d "$ROOT/assets" ]; then
-		cp -R "$ROOT/assets/." "$out/assets/"
-	fi
+	cp -R "$ROOT/assets/." "$out/assets/"
 	cp "$GOROOT_DIR/lib/wasm/wasm_exec.js" "$out/assets/wasm_exec.js"
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/app.wasm" ./wasm/app
-	if [ -d "$ROOT/wasm/worker" ]; then
-		GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/worker.wasm" ./wasm/worker
-	fi
+	(cd "$ROOT" && go run ./wasm/vugujs -o "$out/assets/vugu-render.js")
+	(cd "$ROOT" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/app.wasm" ./wasm/app)
+	(cd "$ROOT" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/worker.wasm" ./wasm/worker)
+	local f
+	for f in "$out/app.wasm" "$out/worker.wasm"; do
+		echo "$(basename "$f"): $(wc -c <"$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
+	done
 }
 
 # bench_browser OUTFILE — chromedp timings of the full pipeline in the page (issue 5),

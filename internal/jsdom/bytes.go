@@ -1,0 +1,111 @@
+//go:build js && wasm
+
+package jsdom
+
+import (
+	"fmt"
+
+	"github.com/hack-pad/safejs"
+)
+
+// BytesToJS copies b into a new Uint8Array in one block.
+func BytesToJS(b []byte) (Value, error) {
+	u8, err := safejs.MustGetGlobal("Uint8Array").New(len(b))
+	if err != nil {
+		return u8, err
+	}
+	if _, err := safejs.CopyBytesToJS(u8, b); err != nil {
+		return u8, err
+	}
+	return u8, nil
+}
+
+// BytesFromJS copies a Uint8Array or ArrayBuffer into a new Go slice in one block.
+func BytesFromJS(v Value) ([]byte, error) {
+	isBuf, err := v.InstanceOf(safejs.MustGetGlobal("ArrayBuffer"))
+	if err != nil {
+		return nil, err
+	}
+	if isBuf {
+		if v, err = safejs.MustGetGlobal("Uint8Array").New(v); err != nil {
+			return nil, err
+		}
+	}
+	n, err := v.Length()
+	if err != nil {
+		return nil, fmt.Errorf("not a byte array: %w", err)
+	}
+	b := make([]byte, n)
+	if _, err := safejs.CopyBytesToGo(b, v); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// ReadFile reads a File or Blob through blob.arrayBuffer() and returns its bytes.
+func ReadFile(file Value) ([]byte, error) {
+	p, err := file.Call("arrayBuffer")
+	if err != nil {
+		return nil, fmt.Errorf("reading the file: %w", err)
+	}
+	buf, err := Await(p)
+	if err != nil {
+		return nil, fmt.Errorf("reading the file: %w", err)
+	}
+	return BytesFromJS(buf)
+}
+
+// Download offers data to the user as a file named name, through a Blob, an
+// object URL and a temporary <a download> element.
+func Download(name, mime string, data []byte) error {
+	u8, err := BytesToJS(data)
+	if err != nil {
+		return err
+	}
+	blob, err := safejs.MustGetGlobal("Blob").New([]any{u8}, map[string]any{"type": mime})
+	if err != nil {
+		return err
+	}
+	return DownloadBlob(name, blob)
+}
+
+// DownloadBlob offers an existing Blob to the user as a file named name.
+func DownloadBlob(name string, blob Value) error {
+	url := safejs.MustGetGlobal("URL")
+	href, err := url.Call("createObjectURL", blob)
+	if err != nil {
+		return err
+	}
+	doc, err := Path(Global(), "document")
+	if err != nil {
+		return err
+	}
+	a, err := doc.Call("createElement", "a")
+	if err != nil {
+		return err
+	}
+	if err := a.Set("href", href); err != nil {
+		return err
+	}
+	if err := a.Set("download", name); err != nil {
+		return err
+	}
+	if _, err := a.Call("click"); err != nil {
+		return err
+	}
+	_, err = url.Call("revokeObjectURL", href)
+	return err
+}
+
+// FirstFile returns list[0] of a FileList (from an input's files or a
+// drop's dataTransfer.files), or an error when it is empty.
+func FirstFile(list Value) (Value, error) {
+	n, err := list.Length()
+	if err != nil {
+		return list, fmt.Errorf("no file list: %w", err)
+	}
+	if n == 0 {
+		return list, fmt.Errorf("no file was given")
+	}
+	return list.Index(0)
+}

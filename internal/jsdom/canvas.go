@@ -1,0 +1,186 @@
+//go:build js && wasm
+
+package jsdom
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cleanex/cleanex/internal/chart"
+)
+
+// Canvas implements chart.Canvas over a CanvasRenderingContext2D. The first
+// failing call is kept and reported by Err; later calls do nothing.
+type Canvas struct {
+	ctx Value
+	err error
+	// Width and Height are the canvas's CSS size, the chart's coordinate range.
+	Width, Height float64
+}
+
+var _ chart.Canvas = (*Canvas)(nil)
+
+// NewCanvas prepares the <canvas> element el for drawing at its laid-out CSS
+// size: its backing store is sized to CSS size x devicePixelRatio and the
+// context is scaled by that ratio, so lines and text are sharp on high-DPI
+// screens. Call it again after a resize.
+func NewCanvas(el Value) (*Canvas, error) {
+	w := Float(el, "clientWidth", 0)
+	h := Float(el, "clientHeight", 0)
+	if w <= 0 || h <= 0 {
+		return nil, fmt.Errorf("canvas has no size (%gx%g): is it hidden?", w, h)
+	}
+	dpr := DevicePixelRatio()
+	pw, ph := int(math.Round(w*dpr)), int(math.Round(h*dpr))
+	if int(Float(el, "width", 0)) != pw {
+		if err := el.Set("width", pw); err != nil {
+			return nil, err
+		}
+	}
+	if int(Float(el, "height", 0)) != ph {
+		if err := el.Set("height", ph); err != nil {
+			return nil, err
+		}
+	}
+	ctx, err := el.Call("getContext", "2d")
+	if err != nil {
+		return nil, err
+	}
+	if ctx.IsNull() {
+		return nil, fmt.Errorf("canvas has no 2D context")
+	}
+	c := &Canvas{ctx: ctx, Width: w, Height: h}
+	c.call("setTransform", dpr, 0, 0, dpr, 0, 0)
+	c.ClearRect(0, 0, w, h)
+	return c, c.err
+}
+
+func (c *Canvas) call(m string, args ...any) Value {
+	if c.err != nil {
+		return Value{}
+	}
+	v, err := c.ctx.Call(m, args...)
+	if err != nil {
+		c.err = fmt.Errorf("canvas %s: %w", m, err)
+	}
+	return v
+}
+
+func (c *Canvas) set(p string, v any) {
+	if c.err != nil {
+		return
+	}
+	if err := c.ctx.Set(p, v); err != nil {
+		c.err = fmt.Errorf("canvas %s: %w", p, err)
+	}
+}
+
+// SetStrokeStyle sets strokeStyle.
+func (c *Canvas) SetStrokeStyle(css string) { c.set("strokeStyle", css) }
+
+// SetFillStyle sets fillStyle.
+func (c *Canvas) SetFillStyle(css string) { c.set("fillStyle", css) }
+
+// SetLineWidth sets lineWidth.
+func (c *Canvas) SetLineWidth(w float64) { c.set("lineWidth", w) }
+
+// SetLineDash calls setLineDash.
+func (c *Canvas) SetLineDash(segments []float64) {
+	a := make([]any, len(segments))
+	for i, s := range segments {
+		a[i] = s
+	}
+	c.call("setLineDash", a)
+}
+
+// SetFont sets font.
+func (c *Canvas) SetFont(css string) { c.set("font", css) }
+
+// SetTextAlign sets textAlign.
+func (c *Canvas) SetTextAlign(align string) { c.set("textAlign", align) }
+
+// SetTextBaseline sets textBaseline.
+func (c *Canvas) SetTextBaseline(baseline string) { c.set("textBaseline", baseline) }
+
+// Save calls save.
+func (c *Canvas) Save() { c.call("save") }
+
+// Restore calls restore.
+func (c *Canvas) Restore() { c.call("restore") }
+
+// Translate calls translate.
+func (c *Canvas) Translate(x, y float64) { c.call("translate", x, y) }
+
+// Rotate calls rotate.
+func (c *Canvas) Rotate(angle float64) { c.call("rotate", angle) }
+
+// BeginPath calls beginPath.
+func (c *Canvas) BeginPath() { c.call("beginPath") }
+
+// MoveTo calls moveTo.
+func (c *Canvas) MoveTo(x, y float64) { c.call("moveTo", x, y) }
+
+// LineTo calls lineTo.
+func (c *Canvas) LineTo(x, y float64) { c.call("lineTo", x, y) }
+
+// Rect calls rect.
+func (c *Canvas) Rect(x, y, w, h float64) { c.call("rect", x, y, w, h) }
+
+// Arc calls arc.
+func (c *Canvas) Arc(x, y, r, start, end float64) { c.call("arc", x, y, r, start, end) }
+
+// Clip calls clip.
+func (c *Canvas) Clip() { c.call("clip") }
+
+// Stroke calls stroke.
+func (c *Canvas) Stroke() { c.call("stroke") }
+
+// Fill calls fill.
+func (c *Canvas) Fill() { c.call("fill") }
+
+// FillRect calls fillRect.
+func (c *Canvas) FillRect(x, y, w, h float64) { c.call("fillRect", x, y, w, h) }
+
+// ClearRect calls clearRect.
+func (c *Canvas) ClearRect(x, y, w, h float64) { c.call("clearRect", x, y, w, h) }
+
+// FillText calls fillText.
+func (c *Canvas) FillText(s string, x, y float64) { c.call("fillText", s, x, y) }
+
+// MeasureText returns measureText(s).width.
+func (c *Canvas) MeasureText(s string) float64 {
+	m := c.call("measureText", s)
+	if c.err != nil {
+		return 0
+	}
+	return Float(m, "width", 0)
+}
+
+// Err returns the first error met.
+func (c *Canvas) Err() error { return c.err }
+
+// ToPNG returns the canvas element's content as a PNG Blob (canvas.toBlob).
+func ToPNG(el Value) (Value, error) {
+	type out struct {
+		v   Value
+		err error
+	}
+	ch := make(chan out, 1)
+	f, err := funcOf(func(args []Value) {
+		b := arg0(args)
+		if b.IsNull() {
+			ch <- out{err: fmt.Errorf("the canvas could not be encoded as PNG")}
+			return
+		}
+		ch <- out{v: b}
+	})
+	if err != nil {
+		return Value{}, err
+	}
+	defer f.Release()
+	if _, err := el.Call("toBlob", f, "image/png"); err != nil {
+		return Value{}, err
+	}
+	o := <-ch
+	return o.v, o.err
+}

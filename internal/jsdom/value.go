@@ -1,0 +1,199 @@
+//go:build js && wasm
+
+package jsdom
+
+import (
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"github.com/hack-pad/safejs"
+)
+
+// Value is a JavaScript value (an alias of safejs.Value, so other packages
+// need not import safejs).
+type Value = safejs.Value
+
+// Global returns the global object (window on a page, self in a worker).
+func Global() Value { return safejs.Global() }
+
+// FromJS wraps a syscall/js value, such as one that Vugu hands to an event handler.
+func FromJS(v js.Value) Value { return safejs.Safe(v) }
+
+// Path follows properties from v, as v.a.b.c in JavaScript.
+func Path(v Value, props ...string) (Value, error) {
+	var err error
+	for _, p := range props {
+		if v.IsUndefined() || v.IsNull() {
+			return v, fmt.Errorf("reading %q of undefined", p)
+		}
+		v, err = v.Get(p)
+		if err != nil {
+			return v, fmt.Errorf("reading %q: %w", p, err)
+		}
+	}
+	return v, nil
+}
+
+// ByID returns document.getElementById(id), or an error when there is none.
+func ByID(id string) (Value, error) {
+	doc, err := Path(Global(), "document")
+	if err != nil {
+		return doc, err
+	}
+	el, err := doc.Call("getElementById", id)
+	if err != nil {
+		return el, err
+	}
+	if el.IsNull() || el.IsUndefined() {
+		return el, fmt.Errorf("no element #%s", id)
+	}
+	return el, nil
+}
+
+// Float reads v.prop as a number, or def when it is missing.
+func Float(v Value, prop string, def float64) float64 {
+	x, err := v.Get(prop)
+	if err != nil || x.Type() != safejs.TypeNumber {
+		return def
+	}
+	f, err := x.Float()
+	if err != nil {
+		return def
+	}
+	return f
+}
+
+// String reads v.prop as a string, or "" when it is missing.
+func String(v Value, prop string) string {
+	x, err := v.Get(prop)
+	if err != nil || x.Type() != safejs.TypeString {
+		return ""
+	}
+	s, _ := x.String()
+	return s
+}
+
+// Await blocks the calling goroutine (never the JavaScript event loop) until
+// the promise p settles, and returns its value or its rejection as an error.
+func Await(p Value) (Value, error) {
+	type outcome struct {
+		v   Value
+		err error
+	}
+	ch := make(chan outcome, 1)
+	var onOK, onErr safejs.Func
+	var err error
+	onOK, err = safejs.FuncOf(func(_ Value, args []Value) any {
+		ch <- outcome{v: arg0(args)}
+		return nil
+	})
+	if err != nil {
+		return Value{}, err
+	}
+	defer onOK.Release()
+	onErr, err = safejs.FuncOf(func(_ Value, args []Value) any {
+		ch <- outcome{err: jsError(arg0(args))}
+		return nil
+	})
+	if err != nil {
+		return Value{}, err
+	}
+	defer onErr.Release()
+	if _, err := p.Call("then", onOK, onErr); err != nil {
+		return Value{}, err
+	}
+	o := <-ch
+	return o.v, o.err
+}
+
+func arg0(args []Value) Value {
+	if len(args) == 0 {
+		return safejs.Undefined()
+	}
+	return args[0]
+}
+
+// jsError turns a rejection value into a Go error with its message.
+func jsError(v Value) error {
+	if msg := String(v, "message"); msg != "" {
+		return errors.New(msg)
+	}
+	if s, err := v.String(); err == nil && s != "" {
+		return errors.New(s)
+	}
+	return errors.New("JavaScript error")
+}
+
+// Now returns performance.now() in milliseconds.
+func Now() float64 {
+	p, err := Path(Global(), "performance")
+	if err != nil {
+		return 0
+	}
+	v, err := p.Call("now")
+	if err != nil {
+		return 0
+	}
+	f, _ := v.Float()
+	return f
+}
+
+// HardwareConcurrency returns navigator.hardwareConcurrency (1 when unknown).
+func HardwareConcurrency() int {
+	nav, err := Path(Global(), "navigator")
+	if err != nil {
+		return 1
+	}
+	n := int(Float(nav, "hardwareConcurrency", 1))
+	return max(n, 1)
+}
+
+// DevicePixelRatio returns window.devicePixelRatio (1 when unknown).
+func DevicePixelRatio() float64 {
+	r := Float(Global(), "devicePixelRatio", 1)
+	if r <= 0 {
+		return 1
+	}
+	return r
+}
+
+// Listen adds an event listener for typ on target that calls fn
+// synchronously (so fn may call preventDefault); the returned function
+// removes it.
+func Listen(target Value, typ string, fn func(event Value)) (func(), error) {
+	f, err := safejs.FuncOf(func(_ Value, args []Value) any {
+		fn(arg0(args))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := target.Call("addEventListener", typ, f); err != nil {
+		f.Release()
+		return nil, err
+	}
+	return func() {
+		if _, err := target.Call("removeEventListener", typ, f); err == nil {
+			f.Release()
+		}
+	}, nil
+}
+
+// Log writes a line to the console.
+func Log(args ...any) {
+	c, err := Path(Global(), "console")
+	if err == nil {
+		_, _ = c.Call("log", fmt.Sprint(args...))
+	}
+}
+
+// Bool reads v.prop as a truth value (false when missing).
+func Bool(v Value, prop string) bool {
+	x, err := v.Get(prop)
+	if err != nil {
+		return false
+	}
+	b, err := x.Truthy()
+	return err == nil && b
+}

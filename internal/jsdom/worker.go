@@ -1,0 +1,120 @@
+//go:build js && wasm
+
+package jsdom
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hack-pad/go-webworkers/worker"
+	"github.com/hack-pad/safejs"
+)
+
+// Worker is a Web Worker that exchanges byte messages (Uint8Arrays whose
+// buffers are transferred, not copied element by element).
+type Worker struct {
+	w      *worker.Worker
+	cancel context.CancelFunc
+	// Messages delivers each message's bytes; a message that is not bytes
+	// arrives as an error. It is closed when the worker is terminated.
+	Messages <-chan Message
+}
+
+// Message is one message received from a worker or by a worker.
+type Message struct {
+	// Data is the message's bytes.
+	Data []byte
+	// Err is set when the message could not be read, or when the worker
+	// stopped (a Go panic, out of memory): its script posts a text message then.
+	Err error
+	// Stopped is true when the worker's Go program has ended.
+	Stopped bool
+}
+
+// NewWorker starts the worker script at url (relative to the page).
+func NewWorker(url, name string) (*Worker, error) {
+	w, err := worker.New(url, worker.Options{Name: name})
+	if err != nil {
+		return nil, fmt.Errorf("starting worker %s: %w", url, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	events, err := w.Listen(ctx)
+	if err != nil {
+		cancel()
+		_ = w.Terminate()
+		return nil, err
+	}
+	out := make(chan Message, 64)
+	ww := &Worker{w: w, cancel: cancel, Messages: out}
+	go func() {
+		defer close(out)
+		for ev := range events {
+			out <- readEvent(ev)
+		}
+	}()
+	return ww, nil
+}
+
+// Post sends b to the worker, transferring its buffer.
+func (w *Worker) Post(b []byte) error { return post(w.w.PostMessage, b) }
+
+// Terminate stops the worker at once.
+func (w *Worker) Terminate() error {
+	w.cancel()
+	return w.w.Terminate()
+}
+
+// Self is the worker side: the messages the page posts, and Post to reply.
+type Self struct {
+	s *worker.GlobalSelf
+	// Messages delivers each message's bytes.
+	Messages <-chan Message
+}
+
+// ListenSelf starts listening for the page's messages inside a worker.
+func ListenSelf() (*Self, error) {
+	s, err := worker.Self()
+	if err != nil {
+		return nil, err
+	}
+	events, err := s.Listen(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan Message, 64)
+	go func() {
+		defer close(out)
+		for ev := range events {
+			out <- readEvent(ev)
+		}
+	}()
+	return &Self{s: s, Messages: out}, nil
+}
+
+// Post sends b to the page, transferring its buffer.
+func (s *Self) Post(b []byte) error { return post(s.s.PostMessage, b) }
+
+func post(pm func(safejs.Value, []safejs.Value) error, b []byte) error {
+	u8, err := BytesToJS(b)
+	if err != nil {
+		return err
+	}
+	buf, err := u8.Get("buffer")
+	if err != nil {
+		return err
+	}
+	return pm(u8, []safejs.Value{buf})
+}
+
+func readEvent(ev worker.MessageEvent) Message {
+	data, err := ev.Data()
+	if err != nil {
+		return Message{Err: err}
+	}
+	if data.Type() == safejs.TypeString {
+		text, _ := data.String()
+		return Message{Err: fmt.Errorf("the compute worker stopped: %s", text), Stopped: true}
+	}
+	b, err := BytesFromJS(data)
+	return Message{Data: b, Err: err}
+}

@@ -1,0 +1,268 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"math"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/report"
+)
+
+// registerAPI sets window.cleanex (README: "JavaScript API"):
+//
+//	load(csvText, {direction}) -> Promise<summary>
+//	simulate({classes, points, d, sigma2, r, k1, k2, seed}) -> Promise<summary>
+//	run({k2, methods, preset, seed, onProgress}) -> Promise<{curves, seconds}>
+//	cancel()
+//
+// The page shows whatever the API does, as if the user had done it.
+func (a *app) registerAPI() error {
+	return jsdom.Register("cleanex", map[string]jsdom.AsyncFunc{
+		"load": func(args []jsdom.Value) (any, error) {
+			if len(args) == 0 {
+				return nil, errors.New("load(csvText, {direction}): csvText is missing")
+			}
+			text, err := args[0].String()
+			if err != nil {
+				return nil, errors.New("load: csvText must be a string")
+			}
+			dir := "auto"
+			if len(args) > 1 && jsdom.IsObject(args[1]) {
+				if d := jsdom.String(args[1], "direction"); d != "" {
+					dir = d
+				}
+			}
+			sum, err := a.load(loadRequest{csv: []byte(text), dir: dir, source: "data from window.cleanex.load"})
+			if err != nil {
+				return nil, err
+			}
+			return summaryJS(sum), nil
+		},
+		"simulate": func(args []jsdom.Value) (any, error) {
+			a.env.RLock()
+			cfg := a.st.Sim
+			a.env.RUnlock()
+			if len(args) > 0 && jsdom.IsObject(args[0]) {
+				o := args[0]
+				cfg.Classes = orString(jsdom.String(o, "classes"), cfg.Classes)
+				cfg.Points = orString(jsdom.String(o, "points"), cfg.Points)
+				cfg.D = int(jsdom.Float(o, "d", float64(cfg.D)))
+				cfg.Sigma2 = jsdom.Float(o, "sigma2", cfg.Sigma2)
+				cfg.R = int(jsdom.Float(o, "r", float64(cfg.R)))
+				cfg.K1 = int(jsdom.Float(o, "k1", float64(cfg.K1)))
+				cfg.K2 = int(jsdom.Float(o, "k2", float64(cfg.K2)))
+				cfg.Seed = uint64(jsdom.Float(o, "seed", float64(cfg.Seed)))
+			}
+			a.env.Lock()
+			a.st.Sim = cfg
+			a.env.UnlockRender()
+			sum, err := a.simulate(cfg, "")
+			if err != nil {
+				return nil, err
+			}
+			return summaryJS(sum), nil
+		},
+		"run": func(args []jsdom.Value) (any, error) {
+			a.env.RLock()
+			req := runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed}
+			a.env.RUnlock()
+			if len(args) > 0 && jsdom.IsObject(args[0]) {
+				o := args[0]
+				req.k2 = int(jsdom.Float(o, "k2", float64(req.k2)))
+				req.preset = orString(jsdom.String(o, "preset"), req.preset)
+				req.seed = uint64(jsdom.Float(o, "seed", float64(req.seed)))
+				if ms, err := o.Get("methods"); err == nil && !ms.IsUndefined() && !ms.IsNull() {
+					list, err := stringList(ms)
+					if err != nil {
+						return nil, err
+					}
+					req.methods = list
+				}
+				if f, err := o.Get("onProgress"); err == nil && jsdom.IsFunction(f) {
+					req.onProgress = f
+				}
+			}
+			a.env.Lock()
+			a.st.K2, a.st.Preset, a.st.Seed = req.k2, req.preset, req.seed
+			for i := range a.st.Methods {
+				a.st.Methods[i].On = contains(req.methods, a.st.Methods[i].Name)
+			}
+			a.env.UnlockRender()
+			r, err := a.runMethods(req)
+			if err != nil {
+				return nil, err
+			}
+			a.env.RLock()
+			defer a.env.RUnlock()
+			return runResultJS(r)
+		},
+	}, map[string]func(args []jsdom.Value) any{
+		"cancel": func([]jsdom.Value) any {
+			go func() {
+				a.env.Lock()
+				a.cancelRun("window.cleanex.cancel()")
+				a.env.UnlockRender()
+			}()
+			return nil
+		},
+	})
+}
+
+func orString(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// stringList reads an array of strings, or a comma-separated string.
+func stringList(v jsdom.Value) ([]string, error) {
+	if s, err := v.String(); err == nil && !jsdom.IsObject(v) {
+		var out []string
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out, nil
+	}
+	n, err := v.Length()
+	if err != nil {
+		return nil, errors.New("methods must be an array of names")
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		x, err := v.Index(i)
+		if err != nil {
+			return nil, err
+		}
+		s, err := x.String()
+		if err != nil {
+			return nil, errors.New("methods must be an array of names")
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func summaryJS(s protocol.Summary) map[string]any {
+	return map[string]any{
+		"n": s.N, "k": s.K, "minPoints": s.MinPoints, "maxPoints": s.MaxPoints,
+		"direction": s.Direction, "detected": s.Detected, "wins": s.Wins, "top1": s.Top1,
+		"truthKnown": s.Truth != nil, "seconds": s.Seconds,
+	}
+}
+
+// runResultJS builds {curves: {k, observed, <method>..., truth}, seconds, errors}
+// with the columns of FORMATS.md §3 (null where a column is empty).
+func runResultJS(r *runState) (any, error) {
+	c := r.results
+	if c.Truth != nil && c.Truth.Max() < c.K2 {
+		c.Truth = nil
+	}
+	curves, err := jsdom.NewObject()
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range c.Columns() {
+		vals, ok := c.Column(name)
+		arr, err := jsdom.Float64Array(vals, func(i int) bool { return ok[i] && !math.IsNaN(vals[i]) })
+		if err != nil {
+			return nil, err
+		}
+		if err := curves.Set(name, arr); err != nil {
+			return nil, err
+		}
+	}
+	seconds := map[string]any{}
+	for _, m := range c.Methods {
+		seconds[m.Name] = m.Seconds
+	}
+	errs := map[string]any{}
+	for k, v := range r.errs {
+		errs[k] = v
+	}
+	out, err := jsdom.ValueOf(map[string]any{"seconds": seconds, "errors": errs, "rmse": rmseJS(c)})
+	if err != nil {
+		return nil, err
+	}
+	if err := out.Set("curves", curves); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func rmseJS(c report.Curves) map[string]any {
+	out := map[string]any{}
+	if c.Truth == nil {
+		return out
+	}
+	for _, m := range c.Methods {
+		out[m.Name] = report.RMSE(m.Curve, c.Truth, c.K2)
+	}
+	return out
+}
+
+// reportProgress calls the run's onProgress callback, if any.
+func (a *app) reportProgress(r *runState, m protocol.Progress) {
+	if !jsdom.IsFunction(r.onProgress) {
+		return
+	}
+	nan := func(x float64) any {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return x
+	}
+	obj, err := jsdom.ValueOf(map[string]any{"method": m.Method, "step": m.Step, "total": m.Total, "loss": nan(m.Loss), "eta": nan(m.ETA)})
+	if err == nil {
+		_ = jsdom.Invoke(r.onProgress, obj)
+	}
+}
+
+// hookPage makes the drop zone accept dragged files.
+func (a *app) hookPage() {
+	el, err := jsdom.ByID("dropzone")
+	if err != nil {
+		jsdom.Log("cleanex: ", err)
+		return
+	}
+	setOver := func(on bool) {
+		if cl, err := el.Get("classList"); err == nil {
+			_, _ = cl.Call("toggle", "over", on)
+		}
+	}
+	for _, typ := range []string{"dragenter", "dragover"} {
+		_, _ = jsdom.Listen(el, typ, func(ev jsdom.Value) {
+			_, _ = ev.Call("preventDefault")
+			setOver(true)
+		})
+	}
+	_, _ = jsdom.Listen(el, "dragleave", func(jsdom.Value) { setOver(false) })
+	_, _ = jsdom.Listen(el, "drop", func(ev jsdom.Value) {
+		_, _ = ev.Call("preventDefault")
+		setOver(false)
+		files, err := jsdom.Path(ev, "dataTransfer", "files")
+		if err != nil {
+			return
+		}
+		file, err := jsdom.FirstFile(files)
+		if err != nil {
+			return
+		}
+		go a.loadFile(file)
+	})
+}

@@ -1,0 +1,480 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/report"
+	"github.com/cleanex/cleanex/web"
+	"github.com/vugu/vugu"
+)
+
+// errCancelled rejects a run that was cancelled.
+var errCancelled = errors.New("cancelled")
+
+// stopGrace is how long a cancelled worker may take to go idle before it is
+// terminated and replaced.
+const stopGrace = 1500 * time.Millisecond
+
+// app owns the workers and the data; it implements web.Backend. Every field
+// is read and written with env locked (state changes end in UnlockRender).
+type app struct {
+	env vugu.EventEnv
+	st  *web.State
+
+	slots  []*slot
+	inbox  chan inbound
+	nextID uint64
+
+	// The current data set: its id, the message that loads it (replayed to
+	// replaced workers), its CSV (for Reload), and what the worker said.
+	dataset uint64
+	loadMsg protocol.Message
+	csv     []byte
+	summary protocol.Summary
+	loads   map[uint64]chan loadOutcome
+
+	run      *runState
+	liveLoss []float64
+	charts   charts
+}
+
+type loadOutcome struct {
+	sum protocol.Summary
+	err error
+}
+
+// runState is one Run of several methods.
+type runState struct {
+	id, dataset uint64
+	k2          int
+	preset      string
+	seed        uint64
+	queue       []string
+	active      int
+	errs        map[string]string
+	start       time.Time
+	onProgress  jsdom.Value
+	done        chan struct{}
+	err         error
+	finished    bool
+	results     report.Curves
+}
+
+func newApp(env vugu.EventEnv, st *web.State) *app {
+	a := &app{env: env, st: st, inbox: make(chan inbound, 256), loads: map[uint64]chan loadOutcome{}}
+	a.charts.logX = true
+	return a
+}
+
+func (a *app) id() uint64 { a.nextID++; return a.nextID }
+
+// start launches the workers, the dispatcher, the JS API and the example.
+func (a *app) start() {
+	n := min(max(jsdom.HardwareConcurrency()-1, 1), len(a.st.Methods))
+	a.env.Lock()
+	for i := 0; i < n; i++ {
+		s, err := startSlot(i, 0, a.inbox)
+		if err != nil {
+			a.st.Error = "Could not start the compute worker: " + err.Error()
+			a.env.UnlockRender()
+			return
+		}
+		a.slots = append(a.slots, s)
+	}
+	a.st.Busy = "Starting…"
+	a.env.UnlockRender()
+	go a.dispatch()
+	if err := a.registerAPI(); err != nil {
+		jsdom.Log("cleanex: registering window.cleanex: ", err)
+	}
+	// The example: the paper's setting with k1 = 100, k2 = 2000, all methods
+	// (skipped with ?example=0, which the browser tests use).
+	if loc, err := jsdom.Path(jsdom.Global(), "location"); err == nil && strings.Contains(jsdom.String(loc, "search"), "example=0") {
+		return
+	}
+	if _, err := a.simulate(a.st.Sim, "Example: simulated data (paper's setting)"); err == nil {
+		_, _ = a.runMethods(runRequest{k2: a.st.Sim.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
+	}
+}
+
+// dispatch handles the workers' messages, one at a time.
+func (a *app) dispatch() {
+	for in := range a.inbox {
+		a.env.Lock()
+		a.handle(in)
+		a.env.UnlockRender()
+	}
+}
+
+func (a *app) handle(in inbound) {
+	if in.idx >= len(a.slots) || a.slots[in.idx].gen != in.gen {
+		return // from a replaced worker
+	}
+	s := a.slots[in.idx]
+	if in.stopped {
+		a.replace(s, in.err.Error())
+		return
+	}
+	if in.err != nil {
+		jsdom.Log("cleanex: ", in.err)
+		return
+	}
+	switch m := in.m.(type) {
+	case protocol.Ready:
+		if err := s.markReady(); err != nil {
+			jsdom.Log("cleanex: ", err)
+		}
+		if a.st.Busy == "Starting…" {
+			a.st.Busy = ""
+		}
+		a.fill()
+	case protocol.Summary:
+		if ch := a.loads[m.Dataset]; ch != nil {
+			delete(a.loads, m.Dataset)
+			ch <- loadOutcome{sum: m}
+		}
+	case protocol.Error:
+		if m.Run == 0 {
+			if ch := a.loads[m.Dataset]; ch != nil && in.idx == 0 {
+				delete(a.loads, m.Dataset)
+				ch <- loadOutcome{err: errors.New(m.Message)}
+			}
+			return
+		}
+		if s.run == m.Run {
+			s.run, s.method = 0, ""
+		}
+		if r := a.run; r != nil && r.id == m.Run && !r.finished {
+			r.active--
+			r.errs[m.Method] = m.Message
+			a.setBar(m.Method, func(p *web.MethodProgress) { p.Failed, p.Text = true, m.Message })
+		}
+		a.fill()
+	case protocol.Progress:
+		r := a.run
+		if r == nil || r.id != m.Run || r.finished {
+			return
+		}
+		a.setBar(m.Method, func(p *web.MethodProgress) {
+			p.Step, p.Total = m.Step, m.Total
+			p.Text = progressText(m)
+		})
+		if m.Method == "cleanex" && !math.IsNaN(m.Loss) {
+			a.liveLoss = append(a.liveLoss, m.Loss)
+			a.charts.dirty = true
+		}
+		a.reportProgress(r, m)
+	case protocol.Result:
+		if s.run == m.Run {
+			s.run, s.method = 0, ""
+		}
+		r := a.run
+		if r == nil || r.id != m.Run || r.finished {
+			a.fill()
+			return
+		}
+		r.active--
+		r.results.Methods = append(r.results.Methods, report.Method{Name: m.Method, Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
+		a.st.Results = r.results
+		a.charts.dirty = true
+		a.setBar(m.Method, func(p *web.MethodProgress) {
+			p.Done, p.Step = true, p.Total
+			p.Text = fmt.Sprintf("done in %.2f s", m.Seconds)
+		})
+		a.fill()
+	}
+}
+
+// fill starts queued methods on idle workers, and ends the run when all are done.
+func (a *app) fill() {
+	r := a.run
+	if r == nil || r.finished {
+		return
+	}
+	for _, s := range a.slots {
+		if len(r.queue) == 0 {
+			break
+		}
+		if !s.ready || s.run != 0 {
+			continue
+		}
+		method := r.queue[0]
+		r.queue = r.queue[1:]
+		b, err := protocol.Encode(protocol.Run{Dataset: r.dataset, Run: r.id, Method: method, K2: r.k2, Preset: r.preset, Seed: r.seed})
+		if err == nil {
+			err = s.send(b)
+		}
+		if err != nil {
+			r.errs[method] = err.Error()
+			continue
+		}
+		s.run, s.method = r.id, method
+		r.active++
+		a.setBar(method, func(p *web.MethodProgress) { p.Text = "starting…" })
+	}
+	if len(r.queue) == 0 && r.active == 0 {
+		r.finished = true
+		a.st.Running = false
+		secs := time.Since(r.start).Seconds()
+		a.st.Status = fmt.Sprintf("Finished in %.1f s.", secs)
+		if len(r.errs) > 0 {
+			a.st.Status += fmt.Sprintf(" %d method(s) failed.", len(r.errs))
+			if len(r.errs) == len(r.results.Methods)+len(r.errs) {
+				r.err = errors.New(firstErr(r.errs))
+			}
+		}
+		close(r.done)
+	}
+}
+
+func firstErr(errs map[string]string) string {
+	var keys []string
+	for k := range errs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, errs[k])
+	}
+	return strings.Join(parts, "; ")
+}
+
+func progressText(m protocol.Progress) string {
+	var parts []string
+	if m.Total > 1 {
+		parts = append(parts, fmt.Sprintf("%d / %d", m.Step, m.Total))
+	}
+	if !math.IsNaN(m.Loss) {
+		parts = append(parts, fmt.Sprintf("loss %.4g", m.Loss))
+	}
+	if !math.IsNaN(m.ETA) && m.Step < m.Total {
+		parts = append(parts, fmt.Sprintf("about %.0f s left", math.Ceil(m.ETA)))
+	}
+	if len(parts) == 0 {
+		return "running…"
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (a *app) setBar(method string, fn func(p *web.MethodProgress)) {
+	for i := range a.st.Progress {
+		if a.st.Progress[i].Name == method {
+			fn(&a.st.Progress[i])
+		}
+	}
+}
+
+// replace terminates worker s and starts a new one with the current data set.
+func (a *app) replace(s *slot, why string) {
+	_ = s.w.Terminate()
+	ns, err := startSlot(s.idx, s.gen+1, a.inbox)
+	if err != nil {
+		a.st.Error = "A compute worker stopped and could not be restarted: " + err.Error()
+		return
+	}
+	a.slots[s.idx] = ns
+	if a.loadMsg != nil {
+		if b, err := protocol.Encode(a.loadMsg); err == nil {
+			_ = ns.send(b)
+		}
+	}
+	if r := a.run; r != nil && !r.finished && s.run == r.id {
+		r.active--
+		msg := "the compute worker stopped (" + why + "); it was restarted"
+		r.errs[s.method] = msg
+		a.setBar(s.method, func(p *web.MethodProgress) { p.Failed, p.Text = true, msg })
+		a.st.Error = "A compute worker stopped while running " + s.method + " (" + why + "). It was restarted; your data and results are kept."
+	}
+}
+
+// loadRequest is a data set to load: a CSV or a simulation.
+type loadRequest struct {
+	csv    []byte
+	dir    string
+	sim    *protocol.SimConfig
+	source string
+}
+
+// load sends a data set to every worker, waits for the summary, and on
+// success makes it current. On failure the error is shown and everything
+// on screen stays.
+func (a *app) load(req loadRequest) (protocol.Summary, error) {
+	a.env.Lock()
+	a.cancelRun("new data")
+	id := a.id()
+	ch := make(chan loadOutcome, 1)
+	a.loads[id] = ch
+	var base protocol.Message
+	if req.sim != nil {
+		a.st.Busy = "Simulating " + req.source + "…"
+	} else {
+		a.st.Busy = "Reading " + req.source + "…"
+	}
+	a.st.Error = ""
+	for i, s := range a.slots {
+		var m protocol.Message
+		if req.sim != nil {
+			m = protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: i == 0}
+			base = protocol.Simulate{Dataset: id, Config: *req.sim}
+		} else {
+			m = protocol.Load{Dataset: id, CSV: req.csv, Direction: req.dir, WantSummary: i == 0}
+			base = protocol.Load{Dataset: id, CSV: req.csv, Direction: req.dir}
+		}
+		b, err := protocol.Encode(m)
+		if err == nil {
+			err = s.send(b)
+		}
+		if err != nil {
+			delete(a.loads, id)
+			a.st.Busy, a.st.Error = "", "Could not send the data to the worker: "+err.Error()
+			a.env.UnlockRender()
+			return protocol.Summary{}, err
+		}
+	}
+	a.env.UnlockRender()
+
+	out := <-ch
+
+	a.env.Lock()
+	defer a.env.UnlockRender()
+	a.st.Busy = ""
+	if out.err != nil {
+		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
+		return protocol.Summary{}, out.err
+	}
+	sum := out.sum
+	a.dataset, a.loadMsg, a.summary = id, base, sum
+	a.csv = req.csv
+	if req.csv != nil {
+		a.st.Direction = req.dir
+	}
+	a.st.Summary = &sum
+	a.st.Source = req.source
+	k2 := 10 * sum.K
+	if req.sim != nil {
+		k2 = req.sim.K2
+	}
+	a.st.K2 = k2
+	a.st.Progress = nil
+	a.st.Status = ""
+	a.liveLoss = nil
+	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
+	a.charts.dirty = true
+	return sum, nil
+}
+
+func (a *app) simulate(cfg protocol.SimConfig, source string) (protocol.Summary, error) {
+	if source == "" {
+		source = fmt.Sprintf("Simulation (d = %d, σ² = %g, r = %d, k1 = %d of %d classes, seed %d)", cfg.D, cfg.Sigma2, cfg.R, cfg.K1, cfg.K2, cfg.Seed)
+	}
+	return a.load(loadRequest{sim: &cfg, source: source})
+}
+
+// runRequest is what a Run asks for.
+type runRequest struct {
+	k2         int
+	methods    []string
+	preset     string
+	seed       uint64
+	onProgress jsdom.Value
+}
+
+// runMethods starts a run and waits for it to end.
+func (a *app) runMethods(req runRequest) (*runState, error) {
+	a.env.Lock()
+	r, err := a.startRun(req)
+	a.env.UnlockRender()
+	if err != nil {
+		return nil, err
+	}
+	<-r.done
+	return r, r.err
+}
+
+func (a *app) startRun(req runRequest) (*runState, error) {
+	if a.dataset == 0 {
+		err := errors.New("load a CSV or simulate data first")
+		a.st.Error = err.Error()
+		return nil, err
+	}
+	if req.k2 < 2 {
+		err := fmt.Errorf("k2 = %d: it must be at least 2", req.k2)
+		a.st.Error = err.Error()
+		return nil, err
+	}
+	if len(req.methods) == 0 {
+		err := errors.New("choose at least one method")
+		a.st.Error = err.Error()
+		return nil, err
+	}
+	a.cancelRun("a new run")
+	queue := slices.Clone(req.methods)
+	if len(a.slots) > 1 && slices.Contains(queue, "cleanex") {
+		// The slowest method first, so it overlaps with the others.
+		queue = append([]string{"cleanex"}, slices.DeleteFunc(queue, func(s string) bool { return s == "cleanex" })...)
+	}
+	r := &runState{id: a.id(), dataset: a.dataset, k2: req.k2, preset: req.preset, seed: req.seed,
+		queue: queue, errs: map[string]string{}, start: time.Now(), onProgress: req.onProgress, done: make(chan struct{})}
+	r.results = report.Curves{K1: a.summary.K, K2: req.k2, Observed: a.summary.Observed, Truth: a.summary.Truth}
+	a.run = r
+	a.st.Error = ""
+	a.st.K2 = req.k2
+	a.st.Results = r.results
+	a.st.Running = true
+	a.st.Status = "Running…"
+	a.st.Progress = nil
+	for _, m := range req.methods {
+		a.st.Progress = append(a.st.Progress, web.MethodProgress{Name: m, Text: "waiting"})
+	}
+	a.liveLoss = nil
+	a.charts.dirty = true
+	a.fill()
+	return r, nil
+}
+
+// cancelRun stops the current run: every worker running it is told to stop
+// and, if it has not gone idle after stopGrace, is replaced. The run settles
+// at once.
+func (a *app) cancelRun(why string) {
+	r := a.run
+	if r == nil || r.finished {
+		return
+	}
+	r.finished = true
+	r.err = errCancelled
+	for _, s := range a.slots {
+		if s.run != r.id {
+			continue
+		}
+		if b, err := protocol.Encode(protocol.Cancel{Run: r.id}); err == nil {
+			_ = s.send(b)
+		}
+		s2, gen, id := s, s.gen, r.id
+		time.AfterFunc(stopGrace, func() {
+			a.env.Lock()
+			if cur := a.slots[s2.idx]; cur.gen == gen && cur.run == id {
+				a.replace(cur, "it did not stop when asked")
+				a.fill()
+			}
+			a.env.UnlockRender()
+		})
+	}
+	a.st.Running = false
+	a.st.Status = "Cancelled (" + why + ")."
+	for i := range a.st.Progress {
+		if p := &a.st.Progress[i]; !p.Done && !p.Failed {
+			p.Text = "cancelled"
+		}
+	}
+	close(r.done)
+}

@@ -1,0 +1,185 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"syscall/js"
+
+	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/vugu/vugu"
+)
+
+// exampleURL is the bundled example CSV, relative to the page.
+const exampleURL = "assets/example.csv"
+
+// LoadFile reads the file picked in the file input.
+func (a *app) LoadFile(event vugu.DOMEvent) {
+	target := jsdom.FromJS(js.Value(event.JSEventTarget()))
+	files, err := jsdom.Path(target, "files")
+	if err != nil {
+		a.st.Error = err.Error()
+		return
+	}
+	file, err := jsdom.FirstFile(files)
+	if err != nil {
+		return // the picker was closed without a choice
+	}
+	go a.loadFile(file)
+	// Let the same file be picked again later.
+	_ = target.Set("value", "")
+}
+
+// loadFile reads a File and loads it.
+func (a *app) loadFile(file jsdom.Value) {
+	name := jsdom.String(file, "name")
+	if name == "" {
+		name = "the file"
+	}
+	a.env.Lock()
+	a.st.Busy = "Reading " + name + "…"
+	a.env.UnlockRender()
+	b, err := jsdom.ReadFile(file)
+	if err != nil {
+		a.env.Lock()
+		a.st.Busy, a.st.Error = "", "Could not read "+name+": "+err.Error()
+		a.env.UnlockRender()
+		return
+	}
+	a.env.RLock()
+	dir := a.st.Direction
+	a.env.RUnlock()
+	_, _ = a.load(loadRequest{csv: b, dir: dir, source: name})
+}
+
+// LoadExample fetches the bundled example (same origin) and loads it.
+func (a *app) LoadExample() {
+	go func() {
+		a.env.Lock()
+		a.st.Busy = "Loading the example…"
+		a.env.UnlockRender()
+		b, err := fetch(exampleURL)
+		if err != nil {
+			a.env.Lock()
+			a.st.Busy, a.st.Error = "", "Could not load the example: "+err.Error()
+			a.env.UnlockRender()
+			return
+		}
+		if _, err := a.load(loadRequest{csv: b, dir: "auto", source: "example.csv (simulated, 50 classes)"}); err == nil {
+			a.Run()
+		}
+	}()
+}
+
+// fetch GETs a same-origin URL.
+func fetch(url string) ([]byte, error) {
+	p, err := jsdom.Global().Call("fetch", url)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := jsdom.Await(p)
+	if err != nil {
+		return nil, err
+	}
+	if !jsdom.Bool(resp, "ok") {
+		return nil, fmt.Errorf("%s: HTTP %v", url, jsdom.Float(resp, "status", 0))
+	}
+	return jsdom.ReadFile(resp) // Response has arrayBuffer() too
+}
+
+// Reload parses the current CSV again with the chosen direction.
+func (a *app) Reload() {
+	csv, src, dir := a.csv, a.st.Source, a.st.Direction
+	if csv == nil {
+		a.st.Error = "The direction applies to CSV files; simulated scores are distances (lower is better)."
+		return
+	}
+	go func() {
+		if _, err := a.load(loadRequest{csv: csv, dir: dir, source: src}); err == nil {
+			a.Run()
+		}
+	}()
+}
+
+// Simulate generates the form's simulation and runs the selected methods.
+func (a *app) Simulate() {
+	cfg := a.st.Sim
+	go func() {
+		if _, err := a.simulate(cfg, ""); err == nil {
+			a.Run()
+		}
+	}()
+}
+
+// Run fits the selected methods with the page's settings.
+func (a *app) Run() {
+	go func() {
+		a.env.RLock()
+		req := runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed}
+		a.env.RUnlock()
+		_, _ = a.runMethods(req)
+	}()
+}
+
+// Cancel stops the running methods.
+func (a *app) Cancel() { a.cancelRun("you cancelled") }
+
+// ExportCSV downloads the curves CSV (FORMATS.md §3).
+func (a *app) ExportCSV() {
+	var b bytes.Buffer
+	if err := a.st.Results.WriteCSV(&b); err != nil {
+		a.st.Error = "Export failed: " + err.Error()
+		return
+	}
+	if err := jsdom.Download(exportName(a.st.Source)+"-curves.csv", "text/csv", b.Bytes()); err != nil {
+		a.st.Error = "Export failed: " + err.Error()
+	}
+}
+
+// ExportPNG downloads the accuracy chart.
+func (a *app) ExportPNG() {
+	name := exportName(a.st.Source) + "-accuracy.png"
+	go func() {
+		el, err := jsdom.ByID("chart-acc")
+		if err == nil {
+			var blob jsdom.Value
+			if blob, err = jsdom.ToPNG(el); err == nil {
+				err = jsdom.DownloadBlob(name, blob)
+			}
+		}
+		if err != nil {
+			a.env.Lock()
+			a.st.Error = "Export failed: " + err.Error()
+			a.env.UnlockRender()
+		}
+	}()
+}
+
+func exportName(source string) string {
+	s := strings.ToLower(source)
+	if i := strings.LastIndex(s, "."); i > 0 && !strings.Contains(s[i:], " ") {
+		s = s[:i]
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	if out == "" {
+		return "cleanex"
+	}
+	return out
+}
+
+// Redraw redraws the charts after a display toggle.
+func (a *app) Redraw() { a.charts.dirty = true }

@@ -1,0 +1,53 @@
+//go:build js && wasm
+
+// Command app is the page's entry point: it mounts the Vugu root component
+// (package web) on #app, starts the compute workers, registers the
+// window.cleanex API, draws the charts after each render, and on first open
+// analyses a small simulated example so the page is never empty.
+package main
+
+import (
+	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/web"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/domrender"
+)
+
+func main() {
+	var renderer *domrender.JSRenderer
+	var err error
+	// domrender evals its helper script, which the page's CSP forbids; the
+	// page has already loaded it from assets/vugu-render.js.
+	if e := jsdom.NoEval(func() { renderer, err = domrender.New("#app") }); e != nil {
+		err = e
+	}
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer renderer.Release()
+	buildEnv, err := vugu.NewBuildEnv(renderer.EventEnv())
+	if err != nil {
+		fail(err)
+		return
+	}
+	st := web.NewState()
+	a := newApp(renderer.EventEnv(), st)
+	root := &web.Root{S: st, B: a}
+	go a.start()
+	for ok := true; ok; ok = renderer.EventWait() {
+		if err := renderer.Render(buildEnv.RunBuild(root)); err != nil {
+			fail(err)
+			return
+		}
+		a.afterRender()
+	}
+}
+
+// fail shows a start-up error in the page's #app element.
+func fail(err error) {
+	jsdom.Log("cleanex: ", err)
+	if el, e := jsdom.ByID("app"); e == nil {
+		_ = el.Set("textContent", "The app could not start: "+err.Error())
+	}
+}

@@ -1,0 +1,75 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/protocol"
+)
+
+// workerURL is the worker script, relative to the page.
+const workerURL = "assets/worker.js"
+
+// slot is one compute worker and what it is doing.
+type slot struct {
+	idx int
+	gen int // bumped when the worker is replaced; older messages are dropped
+	w   *jsdom.Worker
+	// ready is set once the worker posted Ready; until then posts queue in pending.
+	ready   bool
+	pending [][]byte
+	// run and method are the fit it is running (run 0: idle).
+	run    uint64
+	method string
+}
+
+// inbound is a message from a worker.
+type inbound struct {
+	idx, gen int
+	m        protocol.Message
+	err      error
+	stopped  bool
+}
+
+// startSlot starts worker idx (generation gen) and forwards its messages to inbox.
+func startSlot(idx, gen int, inbox chan<- inbound) (*slot, error) {
+	w, err := jsdom.NewWorker(workerURL, "cleanex-"+strconv.Itoa(idx))
+	if err != nil {
+		return nil, err
+	}
+	s := &slot{idx: idx, gen: gen, w: w}
+	go func() {
+		for msg := range w.Messages {
+			in := inbound{idx: idx, gen: gen, err: msg.Err, stopped: msg.Stopped}
+			if msg.Err == nil {
+				in.m, in.err = protocol.Decode(msg.Data)
+			}
+			inbox <- in
+		}
+	}()
+	return s, nil
+}
+
+// send posts b now, or queues it until the worker is ready.
+func (s *slot) send(b []byte) error {
+	if !s.ready {
+		s.pending = append(s.pending, b)
+		return nil
+	}
+	return s.w.Post(b)
+}
+
+// markReady flushes the queued posts.
+func (s *slot) markReady() error {
+	s.ready = true
+	q := s.pending
+	s.pending = nil
+	for _, b := range q {
+		if err := s.w.Post(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+//go:build js && wasm
+
+// Command worker is the app's compute worker: a Go wasm program started by
+// assets/worker.js inside a Web Worker. It reads protocol messages from the
+// page, hands them to a compute.Server (which parses, simulates and fits),
+// and posts the replies back as bytes.
+package main
+
+import (
+	"time"
+
+	"github.com/cleanex/cleanex/internal/compute"
+	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/protocol"
+)
+
+func main() {
+	self, err := jsdom.ListenSelf()
+	if err != nil {
+		jsdom.Log("cleanex worker: ", err)
+		return
+	}
+	post := func(m protocol.Message) {
+		b, err := protocol.Encode(m)
+		if err == nil {
+			err = self.Post(b)
+		}
+		if err != nil {
+			jsdom.Log("cleanex worker: posting a reply: ", err)
+		}
+	}
+	// Go in a worker runs on one thread: while a fit computes, messages
+	// (such as Cancel) are delivered only when every goroutine is blocked.
+	// A 1 ms sleep every compute.YieldEvery lets the event loop deliver them.
+	srv := compute.NewServer(post, compute.Options{Yield: func() { time.Sleep(time.Millisecond) }})
+	post(protocol.Ready{})
+	for msg := range self.Messages {
+		if msg.Err != nil {
+			jsdom.Log("cleanex worker: ", msg.Err)
+			continue
+		}
+		m, err := protocol.Decode(msg.Data)
+		if err != nil {
+			jsdom.Log("cleanex worker: ", err)
+			continue
+		}
+		srv.Handle(m)
+	}
+}

@@ -1,0 +1,71 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/vugu/vugu"
+)
+
+// Root is the page's root component.
+type Root struct {
+	// S is the page state, B does the work.
+	S *State
+	B Backend
+
+	showSim bool
+}
+
+func itoa(k int) string { return strconv.Itoa(k) }
+
+func (c *Root) toggleSim() { c.showSim = !c.showSim }
+
+func (c *Root) simButton() string {
+	if c.showSim {
+		return "Hide simulation"
+	}
+	return "Simulate data…"
+}
+
+func (c *Root) submitSim(event vugu.DOMEvent) {
+	event.PreventDefault()
+	c.B.Simulate()
+}
+
+func (c *Root) setDirection(event vugu.DOMEvent) {
+	c.S.Direction = event.PropString("target", "value")
+	c.B.Reload()
+}
+
+func (c *Root) setLogX(event vugu.DOMEvent) {
+	c.S.LogX = event.PropBool("target", "checked")
+	c.B.Redraw()
+}
+
+func (c *Root) barClass(p MethodProgress) string {
+	switch {
+	case p.Failed:
+		return "bar-text failed"
+	case p.Done:
+		return "bar-text done"
+	}
+	return "bar-text"
+}
+
+// setInt, setFloat and setUint store a number input's value when it parses.
+func (c *Root) setInt(dst *int, event vugu.DOMEvent) {
+	if v, err := strconv.Atoi(event.PropString("target", "value")); err == nil {
+		*dst = v
+	}
+}
+
+func (c *Root) setFloat(dst *float64, event vugu.DOMEvent) {
+	if v, err := strconv.ParseFloat(event.PropString("target", "value"), 64); err == nil {
+		*dst = v
+	}
+}
+
+func (c *Root) setUint(dst *uint64, event vugu.DOMEvent) {
+	if v, err := strconv.ParseUint(event.PropString("target", "value"), 10, 64); err == nil {
+		*dst = v
+	}
+}

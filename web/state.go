@@ -1,0 +1,212 @@
+// Package web holds the app's Vugu components. They are thin: they show a
+// State and forward the user's actions to a Backend (wasm/app), which owns
+// the workers and does every computation off the page thread.
+package web
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/report"
+	"github.com/vugu/vugu"
+)
+
+// Backend carries out what the user asks for. Its methods return at once;
+// the work runs on goroutines and updates the State under the event lock.
+type Backend interface {
+	// LoadFile reads the file chosen in the <input type=file> of the event.
+	LoadFile(event vugu.DOMEvent)
+	// LoadExample loads the bundled example CSV.
+	LoadExample()
+	// Reload loads the current CSV again under the State's Direction.
+	Reload()
+	// Simulate generates the State's simulation form.
+	Simulate()
+	// Run fits the selected methods with the State's settings.
+	Run()
+	// Cancel stops the running fits.
+	Cancel()
+	// ExportCSV downloads the curves CSV; ExportPNG the accuracy chart.
+	ExportCSV()
+	ExportPNG()
+	// Redraw asks for the charts to be drawn again (after a toggle).
+	Redraw()
+}
+
+// MethodChoice is one method's checkbox.
+type MethodChoice struct {
+	// Name is the registry name, Label what the page shows.
+	Name, Label string
+	// On is whether it runs.
+	On bool
+}
+
+// MethodProgress is one method's progress bar.
+type MethodProgress struct {
+	// Name is the method.
+	Name string
+	// Step out of Total; Total 0 means not started.
+	Step, Total int
+	// Text is the line under the bar (loss, ETA, time, error).
+	Text string
+	// Done and Failed mark the end.
+	Done, Failed bool
+}
+
+// Percent returns the bar's value in 0..100.
+func (p MethodProgress) Percent() int {
+	if p.Done {
+		return 100
+	}
+	if p.Total <= 0 {
+		return 0
+	}
+	return int(math.Round(100 * float64(p.Step) / float64(p.Total)))
+}
+
+// State is everything the page shows.
+type State struct {
+	// Busy says what is loading ("" when idle); Error is the last error.
+	Busy, Error string
+	// Source names the data set ("example.csv", "simulation ...").
+	Source string
+	// Summary describes the data set (nil before the first one).
+	Summary *protocol.Summary
+	// Direction is the direction setting: auto, higher or lower.
+	Direction string
+	// K2, Preset and Seed are the run settings.
+	K2     int
+	Preset string
+	Seed   uint64
+	// Methods are the method checkboxes.
+	Methods []MethodChoice
+	// Sim is the simulation form.
+	Sim protocol.SimConfig
+	// Running is true while methods are fitting; Progress holds their bars.
+	Running  bool
+	Progress []MethodProgress
+	// Status is the line under the Run button.
+	Status string
+	// Results holds the curves drawn and tabulated (empty K2 before any run).
+	Results report.Curves
+	// LogX selects a logarithmic k axis on the accuracy chart.
+	LogX bool
+	// Hover is the hover readout of the accuracy chart.
+	Hover string
+}
+
+// NewState returns the initial state: all methods, CleaneX fast, the
+// paper's simulation setting.
+func NewState() *State {
+	return &State{
+		Direction: "auto",
+		Preset:    "fast",
+		Seed:      1,
+		LogX:      true,
+		Methods: []MethodChoice{
+			{Name: "plugin", Label: "plug-in", On: true},
+			{Name: "kde", Label: "KDE (Kay et al.)", On: true},
+			{Name: "regression", Label: "regression (Zheng et al.)", On: true},
+			{Name: "cleanex", Label: "CleaneX", On: true},
+		},
+		Sim: protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1},
+	}
+}
+
+// SelectedMethods returns the names of the checked methods.
+func (s *State) SelectedMethods() []string {
+	var out []string
+	for _, m := range s.Methods {
+		if m.On {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// SummaryLine describes the data set in one sentence.
+func (s *State) SummaryLine() string {
+	m := s.Summary
+	if m == nil {
+		return ""
+	}
+	pts := strconv.Itoa(m.MinPoints)
+	if m.MaxPoints != m.MinPoints {
+		pts += "–" + strconv.Itoa(m.MaxPoints)
+	}
+	return fmt.Sprintf("%s points, %s classes (%s per class); top-1 accuracy at %s classes: %.3f",
+		thousands(m.N), thousands(m.K), pts, thousands(m.K), m.Top1)
+}
+
+// DirectionLine says which score direction is used and what auto detected.
+func (s *State) DirectionLine() string {
+	m := s.Summary
+	if m == nil {
+		return ""
+	}
+	word := map[string]string{"higher": "higher is better (similarities)", "lower": "lower is better (distances)"}
+	if s.Direction == "auto" {
+		return "Scores: " + word[m.Direction] + ", detected automatically."
+	}
+	line := "Scores: " + word[m.Direction] + ", as you set it"
+	if m.Detected != m.Direction {
+		line += " (auto would pick " + m.Detected + ")"
+	}
+	return line + "."
+}
+
+// HasResults reports whether there is a table to show.
+func (s *State) HasResults() bool { return len(s.Results.Methods) > 0 }
+
+// Ks returns the table's k columns.
+func (s *State) Ks() []int { return s.Results.Ks() }
+
+// Rows returns the results table.
+func (s *State) Rows() []report.Row { return s.Results.Table() }
+
+// HasTruth reports whether the truth is known.
+func (s *State) HasTruth() bool { return s.Results.Truth != nil }
+
+// Cell formats a table value (blank for NaN).
+func Cell(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// Secs formats a duration in seconds (blank for NaN).
+func Secs(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 2, 64) + " s"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " s"
+}
+
+// Label returns a method's display name.
+func (s *State) Label(name string) string {
+	for _, m := range s.Methods {
+		if m.Name == name {
+			return m.Label
+		}
+	}
+	return name
+}
+
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
