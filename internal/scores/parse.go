@@ -3,7 +3,6 @@ package scores
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -13,9 +12,10 @@ import (
 	"unicode/utf8"
 )
 
-// ParseError is an input error located in the CSV: Row counts records from 1
-// (the header is row 1); Column is the column's name ("" when the error
-// concerns a whole row or the file).
+// ParseError is an input error located in the CSV. Row is the 1-based line of
+// the file on which the offending record starts (the header is row 1 unless
+// blank lines precede it; 0 when the error concerns the whole file); Column is
+// the column's name ("" when the error concerns a whole row or the file).
 type ParseError struct {
 	Row    int
 	Column string
@@ -60,68 +60,84 @@ const bom = "\uFEFF"
 // naming the label column ("label", any case, else the first column) and one
 // column per class, then one row per test point. The delimiter (comma,
 // semicolon or tab) is the most frequent of the three in the header row,
-// outside quotes. Errors are *ParseError values naming the row and column.
+// outside quotes. Quoting follows RFC 4180 (as encoding/csv reads it, without
+// lazy quotes); a UTF-8 byte-order mark, CRLF line ends and empty lines are
+// accepted. Errors are *ParseError values naming the row and column.
+//
+// The input is streamed: only the current record and the scores read so far
+// are held. The record reader and the number scanner are hand-written because
+// encoding/csv and strconv.ParseFloat on per-cell strings cost several times
+// more (BenchmarkParse).
 func Parse(r io.Reader) (*Matrix, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	if b, err := br.Peek(3); err == nil && string(b) == bom {
 		br.Discard(3)
 	}
-	delim, err := detectDelimiter(br)
-	if err != nil {
-		return nil, err
-	}
-	cr := csv.NewReader(br)
-	cr.Comma = delim
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	cr := &recordReader{br: br, delim: detectDelimiter(br)}
 
-	header, err := cr.Read()
+	header, err := cr.read()
 	if err == io.EOF {
-		return nil, &ParseError{Err: fmt.Errorf("%w: the file is empty; the first row must name the label column and the classes", ErrNoData)}
+		return nil, &ParseError{Row: 1, Err: fmt.Errorf("%w: the file is empty; the first row must name the label column and the classes", ErrNoData)}
 	}
-	if err != nil {
-		return nil, csvError(1, err)
-	}
-	labelCol, classes, classCols, err := readHeader(header)
 	if err != nil {
 		return nil, err
 	}
-	width := len(header)
-	colName := make([]string, width)
+	headerRow := cr.start
+	names := make([]string, len(header))
 	for i, h := range header {
+		names[i] = string(h)
+	}
+	labelCol, classes, classCols, err := readHeader(names, headerRow)
+	if err != nil {
+		return nil, err
+	}
+	width := len(names)
+	colName := make([]string, width)
+	for i, h := range names {
 		colName[i] = strings.TrimSpace(h)
 	}
+	cr.names = colName
 	index := make(map[string]int, len(classes))
 	for j, c := range classes {
 		index[c] = j
 	}
-	m := &Matrix{Classes: classes}
 	k := len(classes)
-	for row := 2; ; row++ {
-		rec, err := cr.Read()
+	m := &Matrix{Classes: classes}
+	// Scores are gathered in chunks and joined once at the end, which copies
+	// each value once instead of about twice with append's doubling.
+	chunkLen := max(k*64, 1<<16)
+	var chunks [][]float64
+	cur := make([]float64, 0, chunkLen)
+	for {
+		rec, err := cr.read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, csvError(row, err)
+			return nil, err
 		}
+		row := cr.start
 		if len(rec) != width {
-			if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-				continue // a blank line of spaces
+			if len(rec) == 1 && len(bytes.TrimSpace(rec[0])) == 0 {
+				continue // a line of spaces
 			}
-			return nil, &ParseError{Row: row, Err: fmt.Errorf("%w: %d fields where the header has %d (delimiter %s); every row needs a label and one score per class",
-				ErrFieldCount, len(rec), width, delimName(delim))}
+			return nil, &ParseError{Row: row, Err: fmt.Errorf("%w: %d fields where the header has %d (delimiter %s%s); every row needs a label and one score per class",
+				ErrFieldCount, len(rec), width, delimName(cr.delim), otherDelimiter(rec, cr.delim))}
 		}
-		label := strings.TrimSpace(rec[labelCol])
-		if !utf8.ValidString(label) {
-			return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w; save the file as UTF-8", ErrEncoding)}
-		}
-		y, ok := index[label]
+		label := bytes.TrimSpace(rec[labelCol])
+		y, ok := index[string(label)]
 		if !ok {
-			if label == "" {
+			switch {
+			case len(label) == 0:
 				return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w: the label is empty; give the point's true class", ErrEmptyCell)}
+			case !utf8.Valid(label):
+				return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w; save the file as UTF-8", ErrEncoding)}
 			}
-			return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w %q: it must equal one of the class column names", ErrUnknown, clip(label))}
+			return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w %q: it must equal one of the class column names", ErrUnknown, clip(string(label)))}
+		}
+		if len(cur)+k > cap(cur) {
+			chunks = append(chunks, cur)
+			cur = make([]float64, 0, chunkLen)
 		}
 		m.Labels = append(m.Labels, y)
 		for _, c := range classCols {
@@ -129,13 +145,18 @@ func Parse(r io.Reader) (*Matrix, error) {
 			if err != nil {
 				return nil, &ParseError{Row: row, Column: colName[c], Err: err}
 			}
-			m.Scores = append(m.Scores, v)
+			cur = append(cur, v)
 		}
-		_ = k
 	}
 	if len(m.Labels) == 0 {
-		return nil, &ParseError{Row: 2, Err: fmt.Errorf("%w: the file has a header but no test points; add one row per test point", ErrNoData)}
+		return nil, &ParseError{Row: headerRow + 1, Err: fmt.Errorf("%w: the file has a header but no test points; add one row per test point", ErrNoData)}
 	}
+	m.Scores = make([]float64, 0, len(m.Labels)*k)
+	for _, c := range chunks {
+		m.Scores = append(m.Scores, c...)
+	}
+	m.Scores = append(m.Scores, cur...)
+
 	var missing []string
 	for y, r := range m.ClassSizes() {
 		if r == 0 {
@@ -149,17 +170,24 @@ func Parse(r io.Reader) (*Matrix, error) {
 			more = fmt.Sprintf(" and %d more", len(list)-10)
 			list = list[:10]
 		}
-		return nil, &ParseError{Err: fmt.Errorf("%w: %s%s; every class column needs at least one row with that label (or drop the column)",
+		return nil, &ParseError{Column: missing[0], Err: fmt.Errorf("%w: %s%s; every class column needs at least one row with that label (or drop the column)",
 			ErrNoPoints, strings.Join(quoteAll(list), ", "), more)}
 	}
 	return m, nil
 }
 
-func readHeader(header []string) (labelCol int, classes []string, classCols []int, err error) {
+// readHeader finds the label column and the class columns of the header row
+// (which starts on line row).
+func readHeader(header []string, row int) (labelCol int, classes []string, classCols []int, err error) {
 	for i, h := range header {
 		if !utf8.ValidString(h) {
-			return 0, nil, nil, &ParseError{Row: 1, Err: fmt.Errorf("%w in column %d of the header; save the file as UTF-8", ErrEncoding, i+1)}
+			return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w in column %d of the header; save the file as UTF-8", ErrEncoding, i+1)}
 		}
+		if strings.IndexByte(h, 0) >= 0 {
+			return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w: column %d of the header holds NUL bytes (a UTF-16 or binary file?); save the scores as a UTF-8 CSV", ErrEncoding, i+1)}
+		}
+	}
+	for i, h := range header {
 		if strings.EqualFold(strings.TrimSpace(h), "label") {
 			labelCol = i
 			break
@@ -172,51 +200,153 @@ func readHeader(header []string) (labelCol int, classes []string, classCols []in
 		}
 		name := strings.TrimSpace(h)
 		if name == "" {
-			return 0, nil, nil, &ParseError{Row: 1, Err: fmt.Errorf("%w in column %d of the header; every class column needs a name", ErrEmptyHeader, i+1)}
+			return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w in column %d of the header; every class column needs a name", ErrEmptyHeader, i+1)}
 		}
 		if j, dup := seen[name]; dup {
-			return 0, nil, nil, &ParseError{Row: 1, Column: name, Err: fmt.Errorf("%w: columns %d and %d are both %q; class names must be unique", ErrDuplicate, j+1, i+1, clip(name))}
+			return 0, nil, nil, &ParseError{Row: row, Column: name, Err: fmt.Errorf("%w: columns %d and %d are both %q; class names must be unique", ErrDuplicate, j+1, i+1, clip(name))}
 		}
 		seen[name] = i
 		classes = append(classes, name)
 		classCols = append(classCols, i)
 	}
 	if len(classes) < 2 {
-		return 0, nil, nil, &ParseError{Row: 1, Err: fmt.Errorf("%w: found %d; the header needs a label column and at least 2 class columns (is the delimiter a comma, semicolon or tab?)", ErrFewClasses, len(classes))}
+		return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w: found %d; the header needs a label column and at least 2 class columns (is the delimiter a comma, semicolon or tab?)", ErrFewClasses, len(classes))}
 	}
 	return labelCol, classes, classCols, nil
 }
 
-// parseScore accepts a plain decimal number with optional sign and exponent.
-func parseScore(cell string) (float64, error) {
-	s := strings.TrimSpace(cell)
-	if s == "" {
+// parseScore reads a plain decimal number with optional sign, point and
+// exponent, surrounded by optional spaces. Numbers of at most 15 significant
+// digits with a decimal exponent within ±22 are converted exactly here
+// (Clinger's fast path: one correctly rounded multiplication or division of
+// two exact float64s); the rest go to strconv.ParseFloat, so every result is
+// the correctly rounded float64 (checked against strconv by FuzzParseScore).
+func parseScore(cell []byte) (float64, error) {
+	s := bytes.TrimSpace(cell)
+	if v, ok := fastFloat(s); ok {
+		return v, nil
+	}
+	if len(s) == 0 {
 		return 0, fmt.Errorf("%w: every score must be a number", ErrEmptyCell)
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	for _, c := range s {
 		if !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E') {
-			if strings.EqualFold(s, "nan") || strings.Contains(strings.ToLower(s), "inf") {
-				return 0, fmt.Errorf("%w: %q; replace it with a finite score", ErrNotFinite, clip(s))
+			str := string(s)
+			low := strings.ToLower(str)
+			switch {
+			case low == "nan" || strings.Contains(low, "inf"):
+				return 0, fmt.Errorf("%w: %q; replace it with a finite score", ErrNotFinite, clip(str))
+			case c == ',':
+				return 0, fmt.Errorf("%w: %q; write the decimal separator as a point (0.25, not 0,25)", ErrNotNumber, clip(str))
 			}
-			return 0, fmt.Errorf("%w: %q; scores are plain decimal numbers like 0.25 or -1.5e-3", ErrNotNumber, clip(s))
+			return 0, fmt.Errorf("%w: %q; scores are plain decimal numbers like 0.25 or -1.5e-3", ErrNotNumber, clip(str))
 		}
 	}
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := strconv.ParseFloat(string(s), 64)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: %q overflows a 64-bit float; rescale the scores", ErrNotFinite, clip(s))
+			return 0, fmt.Errorf("%w: %q overflows a 64-bit float; rescale the scores", ErrNotFinite, clip(string(s)))
 		}
 		if !errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%w: %q; scores are plain decimal numbers like 0.25 or -1.5e-3", ErrNotNumber, clip(s))
+			return 0, fmt.Errorf("%w: %q; scores are plain decimal numbers like 0.25 or -1.5e-3", ErrNotNumber, clip(string(s)))
 		}
+		// Underflow: strconv returns the nearest float64 (0 or a subnormal).
 	}
 	return v, nil
 }
 
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastFloat converts s = [+-] digits [. digits] [(e|E) [+-] digits] when its
+// significand has at most 15 significant digits (so it is below 2^53, exact)
+// and the decimal exponent is within ±22 (10^e exact); ok is false otherwise.
+func fastFloat(s []byte) (v float64, ok bool) {
+	i := 0
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var mant uint64
+	nd, exp := 0, 0 // significant digits in mant; decimal exponent
+	digits, dot := false, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			digits = true
+			if mant == 0 && c == '0' {
+				if dot {
+					exp--
+				}
+				continue
+			}
+			if nd == 15 {
+				return 0, false
+			}
+			mant = mant*10 + uint64(c-'0')
+			nd++
+			if dot {
+				exp--
+			}
+			continue
+		}
+		if c == '.' && !dot {
+			dot = true
+			continue
+		}
+		break
+	}
+	if !digits {
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		e, ed := 0, 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			if e < 10000 {
+				e = e*10 + int(s[i]-'0')
+			}
+			ed++
+		}
+		if ed == 0 {
+			return 0, false
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if i != len(s) {
+		return 0, false
+	}
+	if mant == 0 {
+		v = 0
+	} else {
+		switch {
+		case exp >= 0 && exp <= 22:
+			v = float64(mant) * pow10[exp]
+		case exp < 0 && exp >= -22:
+			v = float64(mant) / pow10[-exp]
+		default:
+			return 0, false
+		}
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
 // detectDelimiter peeks at the header row and returns the most frequent of
 // ',', ';' and '\t' outside double quotes (',' when none occurs).
-func detectDelimiter(br *bufio.Reader) (rune, error) {
+func detectDelimiter(br *bufio.Reader) byte {
 	var line []byte
 	for n := 4096; ; n *= 2 {
 		b, err := br.Peek(n)
@@ -226,13 +356,10 @@ func detectDelimiter(br *bufio.Reader) (rune, error) {
 		}
 		if err != nil { // EOF or buffer full: use what there is
 			line = b
-			if errors.Is(err, bufio.ErrBufferFull) {
-				break
-			}
 			break
 		}
 	}
-	counts := map[byte]int{}
+	var counts [256]int
 	quoted := false
 	for _, c := range line {
 		switch {
@@ -248,18 +375,26 @@ func detectDelimiter(br *bufio.Reader) (rune, error) {
 			best = c
 		}
 	}
-	return rune(best), nil
+	return best
 }
 
-func csvError(row int, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &ParseError{Row: row, Err: fmt.Errorf("%w: %v at line %d, column %d; check the quoting (RFC 4180: a quote inside a quoted field is doubled)", ErrMalformed, pe.Err, pe.Line, pe.Column)}
+// otherDelimiter hints, for a row with the wrong number of fields, at a
+// delimiter other than delim that the row seems to use.
+func otherDelimiter(rec [][]byte, delim byte) string {
+	for _, d := range []byte{',', ';', '\t'} {
+		if d == delim {
+			continue
+		}
+		for _, f := range rec {
+			if bytes.IndexByte(f, d) >= 0 {
+				return "; this row seems to use " + delimName(d)
+			}
+		}
 	}
-	return &ParseError{Row: row, Err: fmt.Errorf("reading the file: %w", err)}
+	return ""
 }
 
-func delimName(d rune) string {
+func delimName(d byte) string {
 	switch d {
 	case ';':
 		return "semicolon"
