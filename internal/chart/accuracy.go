@@ -1,0 +1,255 @@
+package chart
+
+import (
+	"math"
+	"sort"
+	"strconv"
+)
+
+// AccuracyChart draws accuracy against the number of classes k: one curve
+// per series (observed up to k1, each method's prediction up to k2, the truth
+// dashed), a dashed vertical line at k1, a legend, and y in [0, 1].
+// The x axis spans the series' k values (and K1).
+type AccuracyChart struct {
+	// Width and Height are the chart size in CSS pixels (at least 160 x 140).
+	Width, Height float64
+	// LogX draws k on a logarithmic axis (ticks 1-2-5 per decade).
+	LogX bool
+	// Series are the curves, X = k and Y = accuracy; drawn in order.
+	Series []Series
+	// K1, if positive, is the number of classes of the pilot, marked by a
+	// vertical line labelled "k1 = K1".
+	K1 int
+
+	last *frame // layout of the last Draw, for Hover and DrawHover
+}
+
+// Axis titles of the accuracy chart.
+const (
+	accuracyXTitle = "number of classes k"
+	accuracyYTitle = "accuracy"
+)
+
+// Draw clears the chart area and draws the whole chart on c. It returns an
+// error (drawing nothing) if the size is too small or a series' X and Y
+// differ in length, and otherwise c.Err().
+func (a *AccuracyChart) Draw(c Canvas) error {
+	if err := checkSeries(a.Series); err != nil {
+		return err
+	}
+	xlo, xhi, ok := dataRange(a.Series, false, a.LogX)
+	if a.K1 > 0 {
+		xlo, xhi, ok = math.Min(xlo, float64(a.K1)), math.Max(xhi, float64(a.K1)), true
+	}
+	if !ok {
+		xlo, xhi = 1, 10
+	}
+	if xlo == xhi {
+		xlo, xhi = widen(xlo, a.LogX)
+	}
+	f, err := layout(c, a.Width, a.Height,
+		axis{lo: xlo, hi: xhi, log: a.LogX, title: accuracyXTitle},
+		axis{lo: 0, hi: 1, title: accuracyYTitle},
+		legendOf(a.Series, nil))
+	if err != nil {
+		return err
+	}
+	a.last = f
+	c.Save()
+	f.drawBackground(c)
+	f.drawAxes(c)
+	c.Save()
+	f.clip(c)
+	for _, s := range a.Series {
+		f.drawSeries(c, s, false)
+	}
+	c.Restore()
+	if a.K1 > 0 {
+		f.drawVLine(c, float64(a.K1), "k1 = "+strconv.Itoa(a.K1))
+	}
+	f.drawLegend(c)
+	c.Restore()
+	return c.Err()
+}
+
+// widen returns a range around the single value v: [v/2, 2v] on a log axis,
+// [v-1, v+1] on a linear one.
+func widen(v float64, log bool) (float64, float64) {
+	if log {
+		return v / 2, v * 2
+	}
+	return v - 1, v + 1
+}
+
+// legendOf returns one legend item per series, labelled by its name, or by
+// label(s) when label is not nil.
+func legendOf(ss []Series, label func(Series) string) []legendItem {
+	items := make([]legendItem, len(ss))
+	for i, s := range ss {
+		items[i] = legendItem{label: s.Name, color: s.color(), dashed: s.Dashed}
+		if label != nil {
+			items[i].label = label(s)
+		}
+	}
+	return items
+}
+
+// drawVLine draws a dashed grey vertical line at data x across the plot, with
+// a small label at its top (right of the line, or left near the right edge).
+func (f *frame) drawVLine(c Canvas, x float64, label string) {
+	if !f.xs.ok(x) {
+		return
+	}
+	p := f.plot
+	px := f.xs.pix(x)
+	if px < p.x0 || px > p.x1 {
+		return
+	}
+	c.SetStrokeStyle(axisColor)
+	c.SetLineWidth(1)
+	c.SetLineDash([]float64{4, 4})
+	c.BeginPath()
+	c.MoveTo(crisp(px), p.y0)
+	c.LineTo(crisp(px), p.y1)
+	c.Stroke()
+	c.SetLineDash(nil)
+	c.SetFont(smallFont)
+	c.SetFillStyle(textColor)
+	c.SetTextBaseline("top")
+	if px+c.MeasureText(label)+8 > p.x1 {
+		c.SetTextAlign("right")
+		c.FillText(label, px-4, p.y0+4)
+	} else {
+		c.SetTextAlign("left")
+		c.FillText(label, px+4, p.y0+4)
+	}
+}
+
+// HoverInfo is what lies under the pointer on an AccuracyChart.
+type HoverInfo struct {
+	// K is the number of classes under the pointer (rounded to an integer
+	// and clamped to the x axis).
+	K int
+	// PX is the horizontal pixel position of K.
+	PX float64
+	// Values holds, for each series with a finite value at K (in series
+	// order), that value and where it is drawn.
+	Values []HoverValue
+}
+
+// HoverValue is one series' value at the hovered k.
+type HoverValue struct {
+	Name, Color string
+	// Y is the series' value at the point whose x is nearest to K (a series
+	// whose x range does not include K has no HoverValue).
+	Y float64
+	// PY is the vertical pixel position of Y.
+	PY float64
+}
+
+// Hover returns the k under the pointer at (px, py) in CSS pixels and every
+// series' value there. ok is false when the pointer is outside the plot area
+// or the chart has not been drawn yet (Hover uses the last Draw's layout).
+func (a *AccuracyChart) Hover(px, py float64) (info HoverInfo, ok bool) {
+	f := a.last
+	if f == nil || !finite(px) || !finite(py) || !f.plot.contains(px, py, 0) {
+		return HoverInfo{}, false
+	}
+	k := math.Round(math.Max(f.xs.lo, math.Min(f.xs.hi, f.xs.val(px))))
+	if f.xs.log && k < 1 {
+		k = 1
+	}
+	info = HoverInfo{K: int(k), PX: f.xs.pix(k)}
+	for _, s := range a.Series {
+		n := len(s.X)
+		if n == 0 || len(s.Y) != n || k < s.X[0] || k > s.X[n-1] {
+			continue
+		}
+		i := sort.SearchFloat64s(s.X, k) // first X >= k
+		if i == n || (i > 0 && k-s.X[i-1] < s.X[i]-k) {
+			i--
+		}
+		if y := s.Y[i]; f.ys.ok(y) {
+			info.Values = append(info.Values, HoverValue{Name: s.Name, Color: s.color(), Y: y, PY: clampPix(f.ys.pix(y))})
+		}
+	}
+	return info, true
+}
+
+// DrawHover draws, over the last Draw (or on a transparent overlay canvas of
+// the same size), a vertical line at h.K, a dot on each curve and a box
+// listing k and each series' value to four decimals. It draws nothing before
+// the first Draw.
+func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
+	f := a.last
+	if f == nil || !finite(h.PX) {
+		return c.Err()
+	}
+	p := f.plot
+	c.Save()
+	c.SetLineDash(nil)
+	c.SetLineWidth(1)
+	c.SetStrokeStyle("#666666")
+	c.BeginPath()
+	c.MoveTo(crisp(h.PX), p.y0)
+	c.LineTo(crisp(h.PX), p.y1)
+	c.Stroke()
+	for _, v := range h.Values {
+		if !finite(v.PY) || v.PY < p.y0-curveWidth || v.PY > p.y1+curveWidth {
+			continue
+		}
+		c.SetFillStyle(v.Color)
+		c.SetStrokeStyle(background)
+		c.SetLineWidth(1.5)
+		c.BeginPath()
+		c.Arc(h.PX, v.PY, 4, 0, 2*math.Pi)
+		c.Fill()
+		c.Stroke()
+	}
+
+	c.SetFont(font)
+	title := "k = " + strconv.Itoa(h.K)
+	nameW, valW := c.MeasureText(title), 0.0
+	vals := make([]string, len(h.Values))
+	for i, v := range h.Values {
+		vals[i] = strconv.FormatFloat(v.Y, 'f', 4, 64)
+		nameW = math.Max(nameW, swatchW/2+6+c.MeasureText(v.Name))
+		valW = math.Max(valW, c.MeasureText(vals[i]))
+	}
+	bw := 8 + nameW + 12 + valW + 8
+	bh := 6 + lineH*float64(len(h.Values)+1) + 6
+	bx := h.PX + 12
+	if bx+bw > f.w-2 {
+		bx = math.Max(2, h.PX-12-bw)
+	}
+	by := p.y0 + 6
+	c.SetFillStyle("rgba(255,255,255,0.92)")
+	c.FillRect(bx, by, bw, bh)
+	c.SetStrokeStyle(axisColor)
+	c.SetLineWidth(1)
+	c.BeginPath()
+	c.Rect(crisp(bx), crisp(by), math.Floor(bw), math.Floor(bh))
+	c.Stroke()
+
+	c.SetTextBaseline("middle")
+	c.SetTextAlign("left")
+	c.SetFillStyle(textColor)
+	y := by + 6 + lineH/2
+	c.FillText(title, bx+8, y)
+	for i, v := range h.Values {
+		y += lineH
+		c.SetStrokeStyle(v.Color)
+		c.SetLineWidth(curveWidth + 0.5)
+		c.BeginPath()
+		c.MoveTo(bx+8, y)
+		c.LineTo(bx+8+swatchW/2, y)
+		c.Stroke()
+		c.SetFillStyle(textColor)
+		c.SetTextAlign("left")
+		c.FillText(v.Name, bx+8+swatchW/2+6, y)
+		c.SetTextAlign("right")
+		c.FillText(vals[i], bx+bw-8, y)
+	}
+	c.Restore()
+	return c.Err()
+}

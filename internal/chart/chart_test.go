@@ -1,0 +1,418 @@
+package chart
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+)
+
+func TestScaleClosedForm(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		s       scale
+		v, want float64
+	}{
+		{"log middle", newScale(10, 1000, 0, 200, true), 100, 100},
+		{"log quarter", newScale(1, 1e4, 0, 400, true), 10, 100},
+		{"log reversed", newScale(0.01, 1, 300, 100, true), 0.1, 200},
+		{"linear", newScale(0, 1, 250, 50, false), 0.25, 200},
+		{"linear offset", newScale(2, 2000, 100, 1098, false), 1001, 599},
+	} {
+		if got := tc.s.pix(tc.v); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: pix(%g) = %g, want %g", tc.name, tc.v, got, tc.want)
+		}
+		if back := tc.s.val(tc.want); math.Abs(back-tc.v) > 1e-9*tc.v {
+			t.Errorf("%s: val(%g) = %g, want %g", tc.name, tc.want, back, tc.v)
+		}
+	}
+}
+
+// plotOf returns the clip rectangle the chart drew its curves in.
+func clipRect(t *testing.T, s stroked) rect {
+	t.Helper()
+	if len(s.clip) != 2 {
+		t.Fatalf("curve stroked without a rectangular clip")
+	}
+	return rect{s.clip[0].x, s.clip[0].y, s.clip[1].x, s.clip[1].y}
+}
+
+func TestAccuracyChartDrawsEverySeriesInsidePlot(t *testing.T) {
+	for _, logX := range []bool{true, false} {
+		ss := realistic()
+		ch := &AccuracyChart{Width: 720, Height: 420, LogX: logX, Series: ss, K1: 100}
+		r := &recorder{}
+		if err := ch.Draw(r); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range ss {
+			var curves, swatches int
+			for _, st := range r.strokesOf(s.color()) {
+				if st.clip == nil { // legend swatch: one short segment
+					swatches++
+					continue
+				}
+				curves++
+				if st.dashed != s.Dashed {
+					t.Errorf("%s: dashed = %v, want %v", s.Name, st.dashed, s.Dashed)
+				}
+				cr := clipRect(t, st)
+				n := 0
+				for _, sub := range st.subs {
+					for _, p := range sub {
+						n++
+						if !cr.contains(p.x, p.y, 0) {
+							t.Fatalf("%s: point %v outside the plot %v", s.Name, p, cr)
+						}
+					}
+				}
+				if n < 2 {
+					t.Errorf("%s: path has %d points", s.Name, n)
+				}
+			}
+			if curves != 1 || swatches != 1 {
+				t.Errorf("logX=%v %s: %d curve paths and %d legend swatches, want 1 and 1", logX, s.Name, curves, swatches)
+			}
+			if got := r.textCount(s.Name); got != 1 {
+				t.Errorf("legend shows %q %d times, want once", s.Name, got)
+			}
+		}
+		for _, title := range []string{accuracyXTitle, accuracyYTitle, "k1 = 100"} {
+			if r.textCount(title) != 1 {
+				t.Errorf("%q drawn %d times, want once", title, r.textCount(title))
+			}
+		}
+		if len(r.saved) != 0 {
+			t.Errorf("%d Save calls without Restore", len(r.saved))
+		}
+	}
+}
+
+// TestAccuracyTickLabels checks the labels drawn on a log and a linear axis.
+func TestAccuracyTickLabels(t *testing.T) {
+	for _, tc := range []struct {
+		logX bool
+		want []string
+	}{
+		{true, []string{"2", "5", "10", "20", "50", "100", "200", "500", "1000", "2000"}},
+		{false, []string{"200", "400", "600", "800", "1000", "1200", "1400", "1600", "1800", "2000"}},
+	} {
+		ch := &AccuracyChart{Width: 720, Height: 420, LogX: tc.logX, Series: realistic()}
+		if err := ch.Draw(&recorder{}); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, v := range ch.last.xticks {
+			got = append(got, FormatTick(v))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("logX=%v: x ticks %v, want %v", tc.logX, got, tc.want)
+		}
+		if want := LinearTicks(0, 1, 11); !slices.Equal(ch.last.yticks, want) {
+			t.Errorf("y ticks %v, want %v", ch.last.yticks, want)
+		}
+	}
+}
+
+func TestAccuracyHover(t *testing.T) {
+	ss := realistic()
+	ch := &AccuracyChart{Width: 720, Height: 420, LogX: true, Series: ss, K1: 100}
+	if _, ok := ch.Hover(300, 200); ok {
+		t.Error("Hover before Draw reported a value")
+	}
+	if err := ch.Draw(&recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	p := ch.last.plot
+	for _, k := range []int{2, 37, 100, 101, 500, 1999, 2000} {
+		// A little off k's pixel, by less than half the distance to k ± 1/2.
+		off := 0.3 * (ch.last.xs.pix(float64(k)+0.5) - ch.last.xs.pix(float64(k)))
+		if k == 2000 {
+			off = -off
+		}
+		px := ch.last.xs.pix(float64(k)) + off
+		info, ok := ch.Hover(px, (p.y0+p.y1)/2)
+		if !ok || info.K != k {
+			t.Fatalf("Hover at k=%d's pixel: k=%d ok=%v", k, info.K, ok)
+		}
+		var names []string
+		for _, v := range info.Values {
+			names = append(names, v.Name)
+			for _, s := range ss {
+				if s.Name == v.Name && v.Y != s.Y[k-2] {
+					t.Errorf("k=%d %s: %g, want %g", k, s.Name, v.Y, s.Y[k-2])
+				}
+			}
+		}
+		want := []string{"plugin", "kde", "regression", "cleanex", "truth"}
+		if k <= 100 {
+			want = append([]string{"observed"}, want...)
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("k=%d: series %v, want %v", k, names, want)
+		}
+		r := &recorder{}
+		if err := ch.DrawHover(r, info); err != nil {
+			t.Fatal(err)
+		}
+		if r.textCount("k = "+itoa(k)) != 1 {
+			t.Errorf("DrawHover did not write k = %d", k)
+		}
+	}
+	for _, pos := range [][2]float64{{p.x0 - 1, 200}, {p.x1 + 1, 200}, {300, p.y0 - 1}, {300, p.y1 + 1}, {math.NaN(), 200}} {
+		if _, ok := ch.Hover(pos[0], pos[1]); ok {
+			t.Errorf("Hover%v outside the plot %v reported a value", pos, p)
+		}
+	}
+}
+
+func itoa(k int) string { return FormatTick(float64(k)) }
+
+func TestThin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 3, 10, 1000, 100000} {
+		xs, ys := make([]float64, n), make([]float64, n)
+		for i := range n {
+			xs[i] = 10 + 500*float64(i)/float64(max(n, 1)) // increasing, 500 columns
+			ys[i] = 200 + 100*math.Sin(float64(i)/50) + 20*rng.NormFloat64()
+		}
+		id := newScale(0, 1, 0, 1, false) // pixels = data
+		tx, ty := thin(xs, ys, id, id, nil, nil)
+		if n == 0 {
+			if len(tx) != 0 {
+				t.Errorf("n=0: %d points", len(tx))
+			}
+			continue
+		}
+		if tx[0] != xs[0] || ty[0] != ys[0] || tx[len(tx)-1] != xs[n-1] || ty[len(ty)-1] != ys[n-1] {
+			t.Errorf("n=%d: first or last point lost", n)
+		}
+		// Per column: at most 2 points (3 in the end columns), and the same
+		// lowest and highest y as the input.
+		type ext struct {
+			lo, hi float64
+			n      int
+		}
+		in, out := map[float64]ext{}, map[float64]ext{}
+		for _, m := range []struct {
+			x, y []float64
+			e    map[float64]ext
+		}{{xs, ys, in}, {tx, ty, out}} {
+			for i := range m.x {
+				c := math.Floor(m.x[i])
+				e, seen := m.e[c]
+				if !seen {
+					e = ext{math.Inf(1), math.Inf(-1), 0}
+				}
+				m.e[c] = ext{math.Min(e.lo, m.y[i]), math.Max(e.hi, m.y[i]), e.n + 1}
+			}
+		}
+		first, last := math.Floor(xs[0]), math.Floor(xs[n-1])
+		for c, e := range in {
+			o := out[c]
+			limit := 2
+			if c == first || c == last {
+				limit = 3
+			}
+			if o.n > limit || o.lo != e.lo || o.hi != e.hi {
+				t.Fatalf("n=%d column %g: %d points, y in [%g, %g]; want <= %d points, y in [%g, %g]", n, c, o.n, o.lo, o.hi, limit, e.lo, e.hi)
+			}
+		}
+		if n <= 3 && len(tx) != n {
+			t.Errorf("n=%d: thinned sparse points to %d", n, len(tx))
+		}
+	}
+}
+
+// TestDrawThinsLongSeries draws k up to 10^5 and counts the segments.
+func TestDrawThinsLongSeries(t *testing.T) {
+	x, y := curve(100000, 1.1, 0.08)
+	for _, logX := range []bool{true, false} {
+		ch := &AccuracyChart{Width: 600, Height: 300, LogX: logX, Series: []Series{{Name: "cleanex", X: x, Y: y}}}
+		r := &recorder{}
+		if err := ch.Draw(r); err != nil {
+			t.Fatal(err)
+		}
+		width := ch.last.plot.x1 - ch.last.plot.x0
+		for _, st := range r.strokesOf(ColorCleanex) {
+			if st.clip == nil {
+				continue
+			}
+			n := 0
+			for _, sub := range st.subs {
+				n += len(sub)
+			}
+			if n > int(2*width)+4 {
+				t.Errorf("logX=%v: %d points drawn for a %g px wide plot", logX, n, width)
+			}
+			last := st.subs[len(st.subs)-1]
+			if end := last[len(last)-1]; math.Abs(end.x-ch.last.plot.x1) > 1e-9 {
+				t.Errorf("logX=%v: curve ends at x=%g, want the plot's right edge %g", logX, end.x, ch.last.plot.x1)
+			}
+		}
+	}
+}
+
+// TestBadValuesNeverReachCanvas feeds degenerate series to every chart; the
+// recorder fails on any non-finite number.
+func TestBadValuesNeverReachCanvas(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := map[string][]Series{
+		"none":         nil,
+		"empty":        {{Name: "cleanex"}},
+		"single point": {{Name: "cleanex", X: []float64{5}, Y: []float64{0.5}}},
+		"all NaN":      {{Name: "kde", X: []float64{2, 3, 4}, Y: []float64{nan, nan, nan}}},
+		"mixed": {{Name: "plugin", X: []float64{nan, 2, 3, 4, inf, 6, 7, 8, 9},
+			Y: []float64{0.9, 0.8, nan, 0.7, 0.6, -inf, 0.5, 1e300, -1e300}}},
+		"non-positive x": {{Name: "observed", X: []float64{-1, 0, 1, 2}, Y: []float64{1, 1, 1, 0.9}}},
+		"zero loss":      {{Name: "cleanex", X: []float64{1, 2, 3, 4}, Y: []float64{0, 0.5, 0, 0.25}}},
+		"huge":           {{Name: "cleanex", X: []float64{1, 1e308}, Y: []float64{1e-308, 1e308}}},
+	}
+	for name, ss := range cases {
+		for kind, ch := range map[string]interface{ Draw(Canvas) error }{
+			"accuracy log": &AccuracyChart{Width: 400, Height: 300, LogX: true, Series: ss},
+			"accuracy lin": &AccuracyChart{Width: 400, Height: 300, Series: ss, K1: 3},
+			"roc":          &ROCChart{Width: 400, Height: 300, Series: ss},
+			"loss":         &LossChart{Width: 400, Height: 300, Series: ss},
+		} {
+			r := &recorder{}
+			if err := ch.Draw(r); err != nil {
+				t.Errorf("%s, %s: %v", kind, name, err)
+			}
+		}
+	}
+	acc := &AccuracyChart{Width: 400, Height: 300, LogX: true, Series: cases["mixed"]}
+	if err := acc.Draw(&recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	for px := 0.0; px < 400; px += 7 {
+		if h, ok := acc.Hover(px, 150); ok {
+			if err := acc.DrawHover(&recorder{}, h); err != nil {
+				t.Fatalf("hover at %g: %v", px, err)
+			}
+		}
+	}
+}
+
+func TestDrawErrors(t *testing.T) {
+	for name, ch := range map[string]interface{ Draw(Canvas) error }{
+		"lengths":   &AccuracyChart{Width: 400, Height: 300, Series: []Series{{Name: "kde", X: []float64{1, 2}, Y: []float64{1}}}},
+		"NaN width": &AccuracyChart{Width: math.NaN(), Height: 300},
+		"tiny":      &ROCChart{Width: 50, Height: 300},
+		"flat":      &LossChart{Width: 400, Height: 20},
+	} {
+		r := &recorder{}
+		if err := ch.Draw(r); err == nil || !strings.HasPrefix(err.Error(), "chart: ") {
+			t.Errorf("%s: error %v, want a chart error", name, err)
+		}
+		if len(r.ops) > 1 { // layout may set the font before failing
+			t.Errorf("%s: drew %d operations before failing", name, len(r.ops))
+		}
+	}
+}
+
+// TestROCLegendArea checks StepArea against accuracy.RAUC = sum_x w_x C_x
+// on a reversed ROC built by the accuracy package, and the legend text.
+func TestROCLegendArea(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 500
+	cx, w := make([]float64, n), make([]float64, n)
+	sum := 0.0
+	for i := range n {
+		cx[i] = math.Round(rng.Float64()*50) / 50 // ties, as from R_x / (K-1)
+		w[i] = 0.5 + rng.Float64()
+		sum += w[i]
+	}
+	for i := range w {
+		w[i] /= sum
+	}
+	pts := accuracy.ReversedROC(cx, w)
+	x, y := make([]float64, len(pts)), make([]float64, len(pts))
+	for i, p := range pts {
+		x[i], y[i] = p.U, p.Value
+	}
+	want := accuracy.RAUC(cx, w)
+	if got := StepArea(x, y); math.Abs(got-want) > 1e-12 {
+		t.Fatalf("StepArea = %.15f, RAUC = %.15f", got, want)
+	}
+	r := &recorder{}
+	ch := &ROCChart{Width: 480, Height: 400, Series: []Series{{Name: "plugin", X: x, Y: y}}}
+	if err := ch.Draw(r); err != nil {
+		t.Fatal(err)
+	}
+	if label := fmt.Sprintf("plugin  rAUC %.3f", want); r.textCount(label) != 1 {
+		t.Errorf("legend lacks %q", label)
+	}
+	if got := StepArea([]float64{0, 0.5, 1}, []float64{0, 1, 1}); got != 0.5 {
+		t.Errorf("StepArea of a unit step at 0.5 = %g, want 0.5", got)
+	}
+}
+
+// TestLossChartGrowing checks that with XMax set the x ticks do not change
+// as the series grows, and that every point count draws.
+func TestLossChartGrowing(t *testing.T) {
+	x, y := loss(5000)
+	var firstTicks []string
+	for _, n := range []int{1, 2, 10, 100, 1000, 5000} {
+		ch := &LossChart{Width: 480, Height: 300, XMax: 5000, Series: []Series{{Name: "cleanex", X: x[:n], Y: y[:n]}}}
+		r := &recorder{}
+		if err := ch.Draw(r); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		var ticks []string
+		for _, tx := range r.texts {
+			if tx.y > 256 && tx.s != lossXTitle { // x tick labels sit under the plot
+				ticks = append(ticks, tx.s)
+			}
+		}
+		if len(ticks) < 3 {
+			t.Fatalf("n=%d: x tick labels %v", n, ticks)
+		}
+		if firstTicks == nil {
+			firstTicks = ticks
+		} else if !slices.Equal(ticks, firstTicks) {
+			t.Errorf("n=%d: x tick positions %v changed from %v", n, ticks, firstTicks)
+		}
+		if len(r.strokesOf(ColorCleanex)) != 2 {
+			t.Errorf("n=%d: want a curve and a swatch", n)
+		}
+	}
+}
+
+func TestNiceLogBounds(t *testing.T) {
+	for _, tc := range []struct{ lo, hi, wlo, whi float64 }{
+		{0.03, 0.69, 0.02, 1},
+		{0.3, 0.9, 0.2, 1},
+		{1, 1, 0.5, 2},
+		{1.5e-5, 3e-3, 1e-5, 5e-3},
+		{2, 2000, 2, 2000},
+	} {
+		lo, hi := niceLogBounds(tc.lo, tc.hi)
+		if math.Abs(lo/tc.wlo-1) > 1e-12 || math.Abs(hi/tc.whi-1) > 1e-12 {
+			t.Errorf("niceLogBounds(%g, %g) = %g, %g; want %g, %g", tc.lo, tc.hi, lo, hi, tc.wlo, tc.whi)
+		}
+	}
+}
+
+func TestPalette(t *testing.T) {
+	seen := map[string]string{}
+	for name, c := range Palette() {
+		if len(c) != 7 || c[0] != '#' || strings.ToLower(c) != c || strings.Trim(c[1:], "0123456789abcdef") != "" {
+			t.Errorf("%s: colour %q is not #rrggbb", name, c)
+		}
+		if other, dup := seen[c]; dup {
+			t.Errorf("%s and %s share %s", name, other, c)
+		}
+		seen[c] = name
+		if c == textColor || c == axisColor || c == gridColor {
+			t.Errorf("%s uses a text/axis colour", name)
+		}
+	}
+	if len(seen) != 6 || Color("CleaneX") != ColorCleanex || Color("lda") != ColorOther {
+		t.Errorf("palette %v", Palette())
+	}
+}

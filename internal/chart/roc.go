@@ -1,0 +1,82 @@
+package chart
+
+import (
+	"fmt"
+	"math"
+)
+
+// ROCChart draws reversed ROC curves (FORMATS.md §2):
+// rROC(u) = sum_x w_x · 1[u > 1 - C_x] for u in [0, 1], as step functions,
+// with each series' rAUC (its area, StepArea) in the legend and the
+// diagonal rROC(u) = u of a classifier at chance as a grey reference.
+type ROCChart struct {
+	// Width and Height are the chart size in CSS pixels (at least 160 x 140).
+	Width, Height float64
+	// Series are the curves' corner points, X = u increasing from 0 to 1 and
+	// Y = rROC(u) just after u (as accuracy.ReversedROC returns them).
+	Series []Series
+}
+
+// Axis titles of the ROC chart.
+const (
+	rocXTitle = "u"
+	rocYTitle = "reversed ROC"
+)
+
+// Draw clears the chart area and draws the whole chart on c. It returns an
+// error (drawing nothing) if the size is too small or a series' X and Y
+// differ in length, and otherwise c.Err().
+func (r *ROCChart) Draw(c Canvas) error {
+	if err := checkSeries(r.Series); err != nil {
+		return err
+	}
+	f, err := layout(c, r.Width, r.Height,
+		axis{lo: 0, hi: 1, title: rocXTitle},
+		axis{lo: 0, hi: 1, title: rocYTitle},
+		legendOf(r.Series, func(s Series) string {
+			return fmt.Sprintf("%s  rAUC %.3f", s.Name, StepArea(s.X, s.Y))
+		}))
+	if err != nil {
+		return err
+	}
+	c.Save()
+	f.drawBackground(c)
+	f.drawAxes(c)
+	c.Save()
+	f.clip(c)
+	c.SetStrokeStyle("#bbbbbb")
+	c.SetLineWidth(1)
+	c.SetLineDash([]float64{3, 3})
+	c.BeginPath()
+	c.MoveTo(f.xs.pix(0), f.ys.pix(0))
+	c.LineTo(f.xs.pix(1), f.ys.pix(1))
+	c.Stroke()
+	for _, s := range r.Series {
+		f.drawSeries(c, s, true)
+	}
+	c.Restore()
+	f.drawLegend(c)
+	c.Restore()
+	return c.Err()
+}
+
+// StepArea returns the area under the step function through the points
+// (x_i, y_i) that keeps y_{i-1} on (x_{i-1}, x_i]:
+// sum_i (x_i - x_{i-1}) · y_{i-1}, skipping points with a non-finite
+// coordinate. For a reversed ROC this is the rAUC, sum_x w_x C_x = E_2[A].
+func StepArea(x, y []float64) float64 {
+	area, px, py, have := 0.0, 0.0, 0.0, false
+	for i := range min(len(x), len(y)) {
+		if !finite(x[i]) || !finite(y[i]) {
+			continue
+		}
+		if have {
+			area += (x[i] - px) * py
+		}
+		px, py, have = x[i], y[i], true
+	}
+	if math.IsNaN(area) {
+		return 0
+	}
+	return area
+}
