@@ -1,7 +1,10 @@
 package regress
 
 import (
+	"context"
 	"math"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -82,38 +85,81 @@ type basis struct {
 }
 
 // newBasis computes the basis for means mus and bandwidth s at k = 2..kmax.
-// Per node the powers Phi(x_j)^(k-1) are built by repeated multiplication (a
-// relative error of about 2 k eps, below 1e-12 for k up to 2000).
-func newBasis(mus []float64, s float64, kmax int) *basis {
+// It returns ctx.Err() if ctx is done between columns.
+func newBasis(ctx context.Context, mus []float64, s float64, kmax int) (*basis, error) {
 	b := &basis{s: s, mus: mus, kmax: kmax, cols: len(mus) + 1}
-	rows := kmax - 1
-	b.val = make([]float64, rows*b.cols)
+	b.val = make([]float64, (kmax-1)*b.cols)
 	z, w := quadRule(s)
-	q := make([]float64, len(z))
-	p := make([]float64, len(z))
 	for j, mu := range mus {
-		for i, zi := range z {
-			q[i] = normCDF(mu + s*zi)
-			p[i] = 1
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		// q is non-decreasing in i, so the nodes whose power underflows form a prefix.
-		lo := 0
-		for k := 2; k <= kmax; k++ {
-			sum := 0.0
-			for i := lo; i < len(z); i++ {
-				p[i] *= q[i]
-				sum += w[i] * p[i]
-			}
-			for lo < len(z) && p[lo] < quadDead {
-				lo++
-			}
-			b.val[(k-2)*b.cols+j] = sum
-		}
+		column(mu, s, z, w, kmax, b.val[j:], b.cols)
 	}
 	for k := 2; k <= kmax; k++ {
 		b.val[(k-2)*b.cols+b.cols-1] = 1
 	}
-	return b
+	return b, nil
+}
+
+// column writes b(mu, s, k) for k = 2..kmax to dst[(k-2)*stride] using the
+// quadrature nodes z and weights w. Per node the powers Phi(x_i)^(k-1) are
+// built by repeated multiplication (a relative error of about 2 k eps, below
+// 1e-12 for k up to 2000). Each step multiplies by a factor <= 1, so the
+// computed column is non-increasing in k exactly, not just up to rounding.
+func column(mu, s float64, z, w []float64, kmax int, dst []float64, stride int) {
+	q := make([]float64, len(z))
+	p := make([]float64, len(z))
+	for i, zi := range z {
+		q[i] = normCDF(mu + s*zi)
+		p[i] = 1
+	}
+	// q is non-decreasing in i, so the nodes whose power underflows form a prefix.
+	lo := 0
+	for k := 2; k <= kmax; k++ {
+		sum := 0.0
+		for i := lo; i < len(z); i++ {
+			p[i] *= q[i]
+			sum += w[i] * p[i]
+		}
+		for lo < len(z) && p[lo] < quadDead {
+			lo++
+		}
+		dst[(k-2)*stride] = sum
+	}
+}
+
+// mixtureCurve returns min(1, sum_j coef_j b_j(k)) for k = 2..k2 (with
+// c[0] = c[1] = 1) for the means mus (coefficient coef[j]) and the constant
+// (coefficient coef[len(mus)]), computing only the columns with a positive
+// coefficient; the values are those of basis.predict, term for term. It
+// returns ctx.Err() if ctx is done between columns.
+func mixtureCurve(ctx context.Context, mus []float64, s float64, coef []float64, k2 int) (accuracy.Curve, error) {
+	c := make(accuracy.Curve, k2+1)
+	col := make([]float64, k2-1)
+	z, w := quadRule(s)
+	for j, mu := range mus {
+		if coef[j] <= 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		column(mu, s, z, w, k2, col, 1)
+		for k := 2; k <= k2; k++ {
+			c[k] += coef[j] * col[k-2]
+		}
+	}
+	if a := coef[len(mus)]; a > 0 {
+		for k := 2; k <= k2; k++ {
+			c[k] += a
+		}
+	}
+	c[0], c[1] = 1, 1
+	for k := 2; k <= k2; k++ {
+		c[k] = math.Min(1, c[k])
+	}
+	return c, nil
 }
 
 // row returns b_j(k) for all j (a view).

@@ -1,16 +1,26 @@
 package regress
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
 )
 
+func mustBasis(t testing.TB, mus []float64, s float64, kmax int) *basis {
+	t.Helper()
+	b, err := newBasis(context.Background(), mus, s, kmax)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestBasisAtTwoClasses: E[Phi(Z)] = Phi(mu / sqrt(1 + s^2)) for Z ~ N(mu, s^2).
 func TestBasisAtTwoClasses(t *testing.T) {
 	for _, s := range Bandwidths() {
 		mus := meanGrid(muMax(2000), s)
-		b := newBasis(mus, s, 2)
+		b := mustBasis(t, mus, s, 2)
 		for j, mu := range mus {
 			want := normCDF(mu / math.Sqrt(1+s*s))
 			if got := b.row(2)[j]; math.Abs(got-want) > 1e-12 {
@@ -66,7 +76,7 @@ func TestBasisQuadrature(t *testing.T) {
 	const tol = 1e-11
 	for _, s := range []float64{0.1, 0.3, 0.5, 0.8, 1.0} {
 		mus := []float64{-muMax(1000), -2, 0, 1.5, 3, muMax(100), muMax(1000)}
-		b := newBasis(mus, s, kmax)
+		b := mustBasis(t, mus, s, kmax)
 		for j, mu := range mus {
 			want := simpsonBasis(mu, s, ks)
 			for i, k := range ks {
@@ -81,7 +91,7 @@ func TestBasisQuadrature(t *testing.T) {
 
 func TestBasisIsNonIncreasingInK(t *testing.T) {
 	for _, s := range []float64{0.1, 1.0} {
-		b := newBasis(meanGrid(muMax(500), s), s, 3000)
+		b := mustBasis(t, meanGrid(muMax(500), s), s, 3000)
 		for j := range b.cols {
 			prev := 1.0
 			for k := 2; k <= b.kmax; k++ {
@@ -141,4 +151,34 @@ func normQuantileLow(k1 int) float64 {
 		}
 	}
 	return (lo + hi) / 2
+}
+
+// TestMixtureCurveMatchesBasis checks that the curve computed column by column
+// equals min(1, basis.predict) exactly, and that it honours cancellation.
+func TestMixtureCurveMatchesBasis(t *testing.T) {
+	const s, k2 = 0.3, 1500
+	mus := meanGrid(muMax(100), s)
+	b := mustBasis(t, mus, s, k2)
+	coef := make([]float64, b.cols)
+	coef[2], coef[len(mus)/2], coef[len(mus)-3], coef[len(mus)] = 0.2, 0.5, 0.25, 0.08
+	c, err := mixtureCurve(context.Background(), mus, s, coef, k2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Max() != k2 || c[0] != 1 || c[1] != 1 {
+		t.Fatalf("curve covers 0..%d, starts %g %g", c.Max(), c[0], c[1])
+	}
+	for k := 2; k <= k2; k++ {
+		if want := math.Min(1, b.predict(coef, k)); c[k] != want {
+			t.Fatalf("k = %d: mixtureCurve %.17g, predict %.17g", k, c[k], want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := mixtureCurve(ctx, mus, s, coef, k2); err != context.Canceled {
+		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+	if _, err := newBasis(ctx, mus, s, k2); err != context.Canceled {
+		t.Errorf("newBasis cancelled: err = %v, want context.Canceled", err)
+	}
 }

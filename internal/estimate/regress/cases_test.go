@@ -188,15 +188,14 @@ func TestBenchmarkCasesFixedS(t *testing.T) {
 		fmt.Fprintf(&b, "%-18s", c.name)
 		match, closest := "", math.Inf(1)
 		for _, s := range Bandwidths() {
-			bs := newBasis(meanGrid(muMax(k1), s), s, max(k1, k2))
+			bs := mustBasis(t, meanGrid(muMax(k1), s), s, k1)
 			coef, err := newReduced(bs.rows(k1), k1-1, bs.cols).fit(c.smp.Observed[2 : k1+1])
 			if err != nil {
 				t.Fatalf("%s, s = %.1f: %v", c.name, s, err)
 			}
-			curve := make(accuracy.Curve, k2+1)
-			curve[0], curve[1] = 1, 1
-			for k := 2; k <= k2; k++ {
-				curve[k] = math.Min(1, bs.predict(coef, k))
+			curve, err := mixtureCurve(context.Background(), bs.mus, s, coef, k2)
+			if err != nil {
+				t.Fatal(err)
 			}
 			rmse := accuracy.RMSE(curve, c.truth)
 			fmt.Fprintf(&b, " %7.4f", rmse)

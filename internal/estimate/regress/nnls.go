@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -177,36 +176,42 @@ func (s *passiveLS) solve(passive []bool) ([]float64, bool) {
 }
 
 // reduced is a least-squares design A (m x n) factored once as A = Q R
-// (LAPACK dgeqrf through gonum), so that for every right-hand side y
+// (LAPACK dgeqrf/dorgqr through gonum), so that for every right-hand side y
 //
-//	||A x - y||^2 = ||R x - c||^2 + const,  c = (Q^T y)[:p],  p = min(m, n),
+//	||A x - y||^2 = ||R x - c||^2 + const,  c = Q^T y,  Q m x p,  p = min(m, n),
 //
 // and the NNLS fit runs on the p x n system (R, c) instead of the m x n one.
 type reduced struct {
 	m, n int
-	qr   blas64.General
-	tau  []float64
+	qt   []float64 // p x m row-major: Q^T
 	r    []float64 // p x n row-major, upper trapezoidal
-	work []float64
 }
 
 // newReduced factors the m x n row-major design a (a is not modified).
 func newReduced(a []float64, m, n int) *reduced {
-	d := &reduced{m: m, n: n}
-	d.qr = blas64.General{Rows: m, Cols: n, Stride: n, Data: append([]float64(nil), a...)}
-	d.tau = make([]float64, min(m, n))
-	work := []float64{0}
-	lapack64.Geqrf(d.qr, d.tau, work, -1)
-	work = make([]float64, int(work[0]))
-	lapack64.Geqrf(d.qr, d.tau, work, len(work))
 	p := min(m, n)
-	d.r = make([]float64, p*n)
+	d := &reduced{m: m, n: n, r: make([]float64, p*n), qt: make([]float64, p*m)}
+	f := blas64.General{Rows: m, Cols: n, Stride: n, Data: append([]float64(nil), a...)}
+	tau := make([]float64, p)
+	work := []float64{0}
+	lapack64.Geqrf(f, tau, work, -1)
+	work = make([]float64, max(int(work[0]), n))
+	lapack64.Geqrf(f, tau, work, len(work))
 	for i := 0; i < p; i++ {
-		copy(d.r[i*n+i:(i+1)*n], d.qr.Data[i*n+i:(i+1)*n])
+		copy(d.r[i*n+i:(i+1)*n], f.Data[i*n+i:(i+1)*n])
 	}
-	c := blas64.General{Rows: m, Cols: 1, Stride: 1, Data: make([]float64, m)}
-	lapack64.Ormqr(blas.Left, blas.Trans, d.qr, d.tau, c, work[:1], -1)
-	d.work = make([]float64, max(1, int(work[0])))
+	// The first p columns of Q, from the reflectors in the first p columns.
+	q := blas64.General{Rows: m, Cols: p, Stride: n, Data: f.Data}
+	lapack64.Orgqr(q, tau, work[:1], -1)
+	if int(work[0]) > len(work) {
+		work = make([]float64, int(work[0]))
+	}
+	lapack64.Orgqr(q, tau, work, len(work))
+	for i := 0; i < m; i++ {
+		for j := 0; j < p; j++ {
+			d.qt[j*m+i] = f.Data[i*n+j]
+		}
+	}
 	return d
 }
 
@@ -215,8 +220,10 @@ func (d *reduced) fit(y []float64) ([]float64, error) {
 	if len(y) != d.m {
 		return nil, fmt.Errorf("nnls: right-hand side has %d rows, design %d", len(y), d.m)
 	}
-	c := blas64.General{Rows: d.m, Cols: 1, Stride: 1, Data: append([]float64(nil), y...)}
-	lapack64.Ormqr(blas.Left, blas.Trans, d.qr, d.tau, c, d.work, len(d.work))
 	p := min(d.m, d.n)
-	return nnls(d.r, p, d.n, c.Data[:p])
+	c := make([]float64, p)
+	for j := range c {
+		c[j] = floats.Dot(d.qt[j*d.m:(j+1)*d.m], y)
+	}
+	return nnls(d.r, p, d.n, c)
 }

@@ -19,7 +19,6 @@ package regress
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -129,7 +128,11 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 	bases := make([]*basis, len(bws))
 	designs := make([]*reduced, len(bws))
 	for i, s := range bws {
-		bases[i] = newBasis(meanGrid(mmax, s), s, k1)
+		b, err := newBasis(ctx, meanGrid(mmax, s), s, k1)
+		if err != nil {
+			return nil, err
+		}
+		bases[i] = b
 		designs[i] = newReduced(bases[i].rows(h), h-1, bases[i].cols)
 	}
 
@@ -178,17 +181,13 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 
 	s := bws[pick]
 	b := bases[pick]
-	if kmax := max(k1, k2); kmax > k1 {
-		b = newBasis(b.mus, s, kmax)
-	}
 	coef, err := newReduced(b.rows(k1), k1-1, b.cols).fit(obs[2 : k1+1])
 	if err != nil {
 		return nil, fmt.Errorf("regression: final fit, s = %.1f: %w", s, err)
 	}
-	curve := make(accuracy.Curve, k2+1)
-	curve[0], curve[1] = 1, 1
-	for k := 2; k <= k2; k++ {
-		curve[k] = math.Min(1, b.predict(coef, k))
+	curve, err := mixtureCurve(ctx, b.mus, s, coef, k2)
+	if err != nil {
+		return nil, err
 	}
 	estimate.Report(progress, estimate.Progress{Method: e.Name(), Step: boot + 1, Total: boot + 1, Loss: cv[pick]})
 	return &fitted{curve: curve, s: s, cv: cv, mus: b.mus, coef: coef, losses: losses}, nil

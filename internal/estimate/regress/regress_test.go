@@ -172,7 +172,7 @@ func TestFitRecoversBasisCurve(t *testing.T) {
 	const k1, k2 = 100, 2000
 	mmax := muMax(k1)
 	for _, s := range []float64{0.2, 0.5, 1.0} {
-		b := newBasis(meanGrid(mmax, s), s, k2)
+		b := mustBasis(t, meanGrid(mmax, s), s, k2)
 		beta := make([]float64, b.cols)
 		// Mass 0.5, 0.3, 0.15 on three means and 0.05 on the constant.
 		n := len(b.mus)
@@ -200,7 +200,7 @@ func TestFitRecoversBasisCurve(t *testing.T) {
 func TestRecoversCoefficients(t *testing.T) {
 	const s, k1 = 0.3, 200
 	mus := []float64{-1, 0.5, 2, 3.5}
-	b := newBasis(mus, s, k1)
+	b := mustBasis(t, mus, s, k1)
 	for _, beta := range [][]float64{
 		{0.1, 0.4, 0.3, 0.2, 0},
 		{0, 0.6, 0, 0.3, 0.1},
