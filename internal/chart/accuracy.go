@@ -30,9 +30,9 @@ const (
 	accuracyYTitle = "accuracy"
 )
 
-// Draw clears the chart area and draws the whole chart on c. It returns an
-// error (drawing nothing) if the size is too small or a series' X and Y
-// differ in length, and otherwise c.Err().
+// Draw paints the chart area white and draws the whole chart on c. It
+// returns an error (drawing nothing) if the size is too small or a series' X
+// and Y differ in length, and otherwise c.Err().
 func (a *AccuracyChart) Draw(c Canvas) error {
 	if err := checkSeries(a.Series); err != nil {
 		return err
@@ -139,6 +139,7 @@ type HoverInfo struct {
 
 // HoverValue is one series' value at the hovered k.
 type HoverValue struct {
+	// Name and Color are the series' legend label and curve colour.
 	Name, Color string
 	// Y is the series' value at the point whose x is nearest to K (a series
 	// whose x range does not include K has no HoverValue).
@@ -222,7 +223,7 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 	if bx+bw > f.w-2 {
 		bx = math.Max(2, h.PX-12-bw)
 	}
-	by := p.y0 + 6
+	by := p.y0 + 22 // below the "k1 = ..." label
 	c.SetFillStyle("rgba(255,255,255,0.92)")
 	c.FillRect(bx, by, bw, bh)
 	c.SetStrokeStyle(axisColor)

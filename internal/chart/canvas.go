@@ -10,7 +10,7 @@
 // real context (ctx.scale(dpr, dpr) on a canvas of Width*dpr x Height*dpr
 // device pixels) before calling Draw.
 //
-// Axes, ticks and layout are hand-written here (about 300 lines) instead of
+// Axes, ticks and layout are hand-written here (a few hundred lines) instead of
 // using gonum.org/v1/plot, which would add several megabytes to the wasm
 // binary for the few features these three charts need.
 package chart

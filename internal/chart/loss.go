@@ -23,9 +23,9 @@ const (
 	lossYTitle = "training loss"
 )
 
-// Draw clears the chart area and draws the whole chart on c. It returns an
-// error (drawing nothing) if the size is too small or a series' X and Y
-// differ in length, and otherwise c.Err().
+// Draw paints the chart area white and draws the whole chart on c. It
+// returns an error (drawing nothing) if the size is too small or a series' X
+// and Y differ in length, and otherwise c.Err().
 func (l *LossChart) Draw(c Canvas) error {
 	if err := checkSeries(l.Series); err != nil {
 		return err

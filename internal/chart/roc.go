@@ -23,9 +23,9 @@ const (
 	rocYTitle = "reversed ROC"
 )
 
-// Draw clears the chart area and draws the whole chart on c. It returns an
-// error (drawing nothing) if the size is too small or a series' X and Y
-// differ in length, and otherwise c.Err().
+// Draw paints the chart area white and draws the whole chart on c. It
+// returns an error (drawing nothing) if the size is too small or a series' X
+// and Y differ in length, and otherwise c.Err().
 func (r *ROCChart) Draw(c Canvas) error {
 	if err := checkSeries(r.Series); err != nil {
 		return err
