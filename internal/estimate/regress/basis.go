@@ -15,7 +15,7 @@ import (
 //
 // by the trapezoid rule on z_j = j h, |z_j| <= quadZMax, with weights h phi(z_j).
 // The integrand is entire and decays like phi(z), so the rule converges
-// geometrically in 1/h; the step is set by the sharpest feature, the rise of
+// exponentially in 1/h; the step is set by the sharpest feature, the rise of
 // Phi(mu + s z)^(k-1) from 0 to 1, whose width in x = mu + s z is about
 // 1/Phi^-1(1 - 1/k) (≈ 0.3 at k = 2000), so in z it scales as 1/s:
 // h = min(quadHMax, quadHX/s). TestBasisQuadrature holds the rule against a
@@ -55,7 +55,7 @@ func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 // Phi^-1(1 - 1/k1^2), and the spacing Δ is s or a little more (one basis
 // function per bandwidth). n = 1 gives the single mean 0.
 func meanGrid(muMax, s float64) []float64 {
-	n := int(math.Ceil(muMax/s - 1e-9))
+	n := int(math.Ceil(muMax / s))
 	if n <= 1 {
 		return []float64{0}
 	}

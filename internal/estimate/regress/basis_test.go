@@ -114,7 +114,7 @@ func TestMeanGrid(t *testing.T) {
 		for _, s := range Bandwidths() {
 			name := fmt.Sprintf("k1=%d,s=%.1f", k1, s)
 			g := meanGrid(top, s)
-			n := int(math.Ceil(top/s - 1e-9))
+			n := int(math.Ceil(top / s))
 			if n <= 1 {
 				if len(g) != 1 || g[0] != 0 {
 					t.Errorf("%s: grid %v, want [0]", name, g)

@@ -46,7 +46,8 @@ func nnls(a []float64, m, n int, b []float64) ([]float64, error) {
 		frob += norms[j]
 		norms[j] = math.Sqrt(norms[j])
 	}
-	tol := 10 * 2.220446049250313e-16 * math.Sqrt(frob) * floats.Norm(b, 2)
+	const eps = 0x1p-52
+	tol := 10 * eps * math.Sqrt(frob) * floats.Norm(b, 2)
 
 	passive := make([]bool, n)
 	rejected := make([]bool, n)
@@ -97,7 +98,12 @@ func nnls(a []float64, m, n int, b []float64) ([]float64, error) {
 			alpha, hit := 2.0, -1
 			for j := range z {
 				if passive[j] && z[j] <= 0 {
-					if v := x[j] / (x[j] - z[j]); v < alpha {
+					// Step to where x_j reaches 0 (at once if x_j = z_j = 0).
+					v := 0.0
+					if den := x[j] - z[j]; den > 0 {
+						v = x[j] / den
+					}
+					if v < alpha {
 						alpha, hit = v, j
 					}
 				}
@@ -166,7 +172,7 @@ func (s *passiveLS) solve(passive []bool) ([]float64, bool) {
 		return nil, false
 	}
 	var sol mat.VecDense
-	if err := qr.SolveVecTo(&sol, false, mat.NewVecDense(s.m, append([]float64(nil), s.b...))); err != nil {
+	if err := qr.SolveVecTo(&sol, false, mat.NewVecDense(s.m, s.b)); err != nil {
 		return nil, false
 	}
 	for c, j := range idx {

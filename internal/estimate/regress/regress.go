@@ -19,6 +19,7 @@ package regress
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -51,8 +52,8 @@ func Bandwidths() []float64 {
 //     constant 1; the integrals are computed by quadrature (see quadRule);
 //  2. draws Boot subsamples of h = ceil(k1/2) classes without replacement
 //     and, for every s, fits beta >= 0 to the subsample's observed curve
-//     Abar^h_k, k = 2..h, and scores the squared error of its prediction at k1
-//     against the full sample's Abar_k1;
+//     Abar^h_k, k = 2..h, and scores the squared error of its prediction
+//     min(1, sum_j beta_j b_j(k1)) against the full sample's Abar_k1;
 //  3. takes the s with the smallest mean squared error, fits beta >= 0 to the
 //     full observed curve Abar_k, k = 2..k1, and returns
 //     min(1, sum_j beta_j b_j(k)) for k = 2..k2.
@@ -89,13 +90,10 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	return estimate.Result{Curve: f.curve, Losses: f.losses}, nil
 }
 
-// fitted is a fit with the quantities the tests and studies look at.
+// fitted is a fit with the chosen bandwidth, which the accuracy study prints.
 type fitted struct {
 	curve  accuracy.Curve
-	s      float64   // chosen bandwidth
-	cv     []float64 // mean squared CV error per bandwidth
-	mus    []float64 // basis means of the chosen bandwidth
-	coef   []float64 // beta: one per mean, then the constant
+	s      float64 // chosen bandwidth
 	losses []float64
 }
 
@@ -164,7 +162,7 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 			if err != nil {
 				return nil, fmt.Errorf("regression: bootstrap subsample %d, s = %.1f: %w", it+1, bws[i], err)
 			}
-			r := bases[i].predict(coef, k1) - target
+			r := math.Min(1, bases[i].predict(coef, k1)) - target
 			cv[i] += r * r
 		}
 		loss := slices.Min(cv) / float64(it+1)
@@ -190,7 +188,7 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 		return nil, err
 	}
 	estimate.Report(progress, estimate.Progress{Method: e.Name(), Step: boot + 1, Total: boot + 1, Loss: cv[pick]})
-	return &fitted{curve: curve, s: s, cv: cv, mus: b.mus, coef: coef, losses: losses}, nil
+	return &fitted{curve: curve, s: s, losses: losses}, nil
 }
 
 // argMin returns the index of the smallest value (the first on a tie).
