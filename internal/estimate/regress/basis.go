@@ -173,10 +173,4 @@ func (b *basis) rows(kTo int) []float64 {
 }
 
 // predict returns sum_j coef_j b_j(k).
-func (b *basis) predict(coef []float64, k int) float64 {
-	v := 0.0
-	for j, bj := range b.row(k) {
-		v += coef[j] * bj
-	}
-	return v
-}
+func (b *basis) predict(coef []float64, k int) float64 { return dot(coef, b.row(k)) }

@@ -120,18 +120,20 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 	h := (k1 + 1) / 2
 	mmax := muMax(k1)
 
-	// One basis (rows k = 2..k1) and one factored subsample design
-	// (rows k = 2..h) per bandwidth, shared by all subsamples.
+	// Per bandwidth: the means, the factored subsample design (basis rows
+	// k = 2..h) and the basis row at k1, shared by all subsamples.
 	bws := Bandwidths()
-	bases := make([]*basis, len(bws))
+	grids := make([][]float64, len(bws))
 	designs := make([]*reduced, len(bws))
+	atK1 := make([][]float64, len(bws))
 	for i, s := range bws {
-		b, err := newBasis(ctx, meanGrid(mmax, s), s, k1)
+		grids[i] = meanGrid(mmax, s)
+		b, err := newBasis(ctx, grids[i], s, k1)
 		if err != nil {
 			return nil, err
 		}
-		bases[i] = b
-		designs[i] = newReduced(bases[i].rows(h), h-1, bases[i].cols)
+		designs[i] = newReduced(b.rows(h), h-1, b.cols)
+		atK1[i] = slices.Clone(b.row(k1))
 	}
 
 	rng := rand.New(rand.NewPCG(e.Seed, pcgStream))
@@ -162,7 +164,7 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 			if err != nil {
 				return nil, fmt.Errorf("regression: bootstrap subsample %d, s = %.1f: %w", it+1, bws[i], err)
 			}
-			r := math.Min(1, bases[i].predict(coef, k1)) - target
+			r := math.Min(1, dot(coef, atK1[i])) - target
 			cv[i] += r * r
 		}
 		loss := slices.Min(cv) / float64(it+1)
@@ -178,7 +180,10 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 	pick := argMin(cv)
 
 	s := bws[pick]
-	b := bases[pick]
+	b, err := newBasis(ctx, grids[pick], s, k1)
+	if err != nil {
+		return nil, err
+	}
 	coef, err := newReduced(b.rows(k1), k1-1, b.cols).fit(obs[2 : k1+1])
 	if err != nil {
 		return nil, fmt.Errorf("regression: final fit, s = %.1f: %w", s, err)
@@ -189,6 +194,15 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 	}
 	estimate.Report(progress, estimate.Progress{Method: e.Name(), Step: boot + 1, Total: boot + 1, Loss: cv[pick]})
 	return &fitted{curve: curve, s: s, losses: losses}, nil
+}
+
+// dot returns sum_j a_j b_j, summed in index order as basis.predict does.
+func dot(a, b []float64) float64 {
+	v := 0.0
+	for j, x := range a {
+		v += x * b[j]
+	}
+	return v
 }
 
 // argMin returns the index of the smallest value (the first on a tie).
