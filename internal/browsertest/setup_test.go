@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -99,6 +100,7 @@ type page struct {
 
 	mu       sync.Mutex
 	requests []string
+	console  []string
 }
 
 // openPage opens a new tab on the app (query is appended to the URL, e.g.
@@ -109,9 +111,22 @@ func openPage(t *testing.T, query string) *page {
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	p := &page{t: t, ctx: ctx}
 	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
 			p.mu.Lock()
 			p.requests = append(p.requests, e.Request.URL)
+			p.mu.Unlock()
+		case *runtime.EventConsoleAPICalled:
+			var parts []string
+			for _, a := range e.Args {
+				if len(a.Value) > 0 {
+					parts = append(parts, strings.Trim(string(a.Value), `"`))
+				} else {
+					parts = append(parts, a.Description)
+				}
+			}
+			p.mu.Lock()
+			p.console = append(p.console, strings.Join(parts, " "))
 			p.mu.Unlock()
 		}
 	}); err != nil {
@@ -119,6 +134,13 @@ func openPage(t *testing.T, query string) *page {
 	}
 	t.Cleanup(func() {
 		p.checkOrigins()
+		p.mu.Lock()
+		for _, line := range p.console {
+			if t.Failed() || strings.Contains(line, "slow frame") {
+				t.Logf("console: %s", line)
+			}
+		}
+		p.mu.Unlock()
 		cancel()
 	})
 	u := server.URL + "/sub/app/index.html"

@@ -3,6 +3,7 @@
 package jsdom
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -14,6 +15,12 @@ import (
 type Canvas struct {
 	ctx Value
 	err error
+	// path holds MoveTo/LineTo calls not yet sent, as (op, x, y) triples
+	// (op 0 = moveTo, 1 = lineTo); flush sends them in one call to the
+	// page's cleanexPath helper (assets/draw.js), since one JavaScript call
+	// per point makes a 2,000-point curve cost tens of milliseconds.
+	path   []float64
+	helper Value
 	// Width and Height are the canvas's CSS size, the chart's coordinate range.
 	Width, Height float64
 }
@@ -50,12 +57,16 @@ func NewCanvas(el Value) (*Canvas, error) {
 		return nil, fmt.Errorf("canvas has no 2D context")
 	}
 	c := &Canvas{ctx: ctx, Width: w, Height: h}
+	if f, err := Global().Get("cleanexPath"); err == nil && IsFunction(f) {
+		c.helper = f
+	}
 	c.call("setTransform", dpr, 0, 0, dpr, 0, 0)
 	c.ClearRect(0, 0, w, h)
 	return c, c.err
 }
 
 func (c *Canvas) call(m string, args ...any) Value {
+	c.flush()
 	if c.err != nil {
 		return Value{}
 	}
@@ -67,6 +78,7 @@ func (c *Canvas) call(m string, args ...any) Value {
 }
 
 func (c *Canvas) set(p string, v any) {
+	c.flush()
 	if c.err != nil {
 		return
 	}
@@ -117,11 +129,43 @@ func (c *Canvas) Rotate(angle float64) { c.call("rotate", angle) }
 // BeginPath calls beginPath.
 func (c *Canvas) BeginPath() { c.call("beginPath") }
 
-// MoveTo calls moveTo.
-func (c *Canvas) MoveTo(x, y float64) { c.call("moveTo", x, y) }
+// MoveTo calls moveTo (batched).
+func (c *Canvas) MoveTo(x, y float64) { c.pathOp(0, x, y) }
 
-// LineTo calls lineTo.
-func (c *Canvas) LineTo(x, y float64) { c.call("lineTo", x, y) }
+// LineTo calls lineTo (batched).
+func (c *Canvas) LineTo(x, y float64) { c.pathOp(1, x, y) }
+
+func (c *Canvas) pathOp(op, x, y float64) {
+	if c.helper.IsUndefined() || c.helper.IsNull() {
+		if op == 0 {
+			c.call("moveTo", x, y)
+		} else {
+			c.call("lineTo", x, y)
+		}
+		return
+	}
+	c.path = append(c.path, op, x, y)
+}
+
+// flush sends the batched path points in one call.
+func (c *Canvas) flush() {
+	if len(c.path) == 0 || c.err != nil {
+		c.path = c.path[:0]
+		return
+	}
+	b := make([]byte, 8*len(c.path))
+	for i, v := range c.path {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	c.path = c.path[:0]
+	u8, err := BytesToJS(b)
+	if err == nil {
+		_, err = c.helper.Invoke(c.ctx, u8)
+	}
+	if err != nil {
+		c.err = fmt.Errorf("canvas path: %w", err)
+	}
+}
 
 // Rect calls rect.
 func (c *Canvas) Rect(x, y, w, h float64) { c.call("rect", x, y, w, h) }
@@ -156,8 +200,11 @@ func (c *Canvas) MeasureText(s string) float64 {
 	return Float(m, "width", 0)
 }
 
-// Err returns the first error met.
-func (c *Canvas) Err() error { return c.err }
+// Err returns the first error met (after sending any batched path points).
+func (c *Canvas) Err() error {
+	c.flush()
+	return c.err
+}
 
 // ToPNG returns the canvas element's content as a PNG Blob (canvas.toBlob).
 func ToPNG(el Value) (Value, error) {

@@ -43,7 +43,10 @@ type app struct {
 	loads   map[uint64]chan loadOutcome
 
 	run      *runState
-	liveLoss []float64
+	// liveLoss and liveStep sample CleaneX's loss from its progress messages
+	// while it trains; liveTotal is its planned number of steps.
+	liveLoss, liveStep []float64
+	liveTotal          int
 	charts   charts
 }
 
@@ -106,12 +109,36 @@ func (a *app) start() {
 	}
 }
 
-// dispatch handles the workers' messages, one at a time.
+// progressRender is the shortest interval between two renders caused by
+// progress messages alone (each render rebuilds the page's virtual DOM).
+const progressRender = 200 * time.Millisecond
+
+// dispatch handles the workers' messages, one at a time. Progress
+// messages request a render at most every progressRender; the others at once.
 func (a *app) dispatch() {
-	for in := range a.inbox {
-		a.env.Lock()
-		a.handle(in)
-		a.env.UnlockRender()
+	var last time.Time
+	pending := false
+	tick := time.NewTicker(progressRender)
+	defer tick.Stop()
+	for {
+		select {
+		case in := <-a.inbox:
+			a.env.Lock()
+			a.handle(in)
+			if _, ok := in.m.(protocol.Progress); ok && time.Since(last) < progressRender {
+				pending = true
+				a.env.UnlockOnly()
+				continue
+			}
+			pending, last = false, time.Now()
+			a.env.UnlockRender()
+		case <-tick.C:
+			if pending {
+				a.env.Lock()
+				pending, last = false, time.Now()
+				a.env.UnlockRender()
+			}
+		}
 	}
 }
 
@@ -170,7 +197,9 @@ func (a *app) handle(in inbound) {
 		})
 		if m.Method == "cleanex" && !math.IsNaN(m.Loss) {
 			a.liveLoss = append(a.liveLoss, m.Loss)
-			a.charts.dirty = true
+			a.liveStep = append(a.liveStep, float64(m.Step))
+			a.liveTotal = m.Total
+			a.charts.lossDirty = true
 		}
 		a.reportProgress(r, m)
 	case protocol.Result:
@@ -367,7 +396,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.st.K2 = k2
 	a.st.Progress = nil
 	a.st.Status = ""
-	a.liveLoss = nil
+	a.liveLoss, a.liveStep = nil, nil
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
 	a.charts.dirty = true
 	return sum, nil
@@ -436,7 +465,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	for _, m := range req.methods {
 		a.st.Progress = append(a.st.Progress, web.MethodProgress{Name: m, Text: "waiting"})
 	}
-	a.liveLoss = nil
+	a.liveLoss, a.liveStep = nil, nil
 	a.charts.dirty = true
 	a.fill()
 	return r, nil

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -15,7 +16,10 @@ import (
 
 // charts holds what the three canvases show.
 type charts struct {
-	dirty bool
+	// dirty asks for all three charts, lossDirty for the loss chart only
+	// (while CleaneX trains; drawn at most every liveEveryMS).
+	dirty, lossDirty bool
+	lastLoss         float64
 	logX  bool
 	acc   chart.AccuracyChart
 	// hooked is set once the canvases' listeners are attached.
@@ -32,14 +36,31 @@ func (a *app) afterRender() {
 	if a.charts.logX != a.st.LogX {
 		a.charts.logX, a.charts.dirty = a.st.LogX, true
 	}
-	if !a.charts.dirty {
-		return
+	var err error
+	switch {
+	case a.charts.dirty:
+		a.charts.dirty, a.charts.lossDirty = false, false
+		t0 := jsdom.Now()
+		e1 := a.drawAccuracy()
+		t1 := jsdom.Now()
+		e2 := a.drawROC()
+		t2 := jsdom.Now()
+		e3 := a.drawLoss()
+		if t3 := jsdom.Now(); t3-t0 > slowFrameMS {
+			jsdom.Log(fmt.Sprintf("cleanex: slow charts: accuracy %.0f ms, ROC %.0f ms, loss %.0f ms", t1-t0, t2-t1, t3-t2))
+		}
+		err = errors.Join(e1, e2, e3)
+	case a.charts.lossDirty && jsdom.Now()-a.charts.lastLoss >= liveEveryMS:
+		a.charts.lossDirty = false
+		err = a.drawLoss()
 	}
-	a.charts.dirty = false
-	if err := a.draw(); err != nil {
+	if err != nil {
 		jsdom.Log("cleanex: drawing: ", err)
 	}
 }
+
+// liveEveryMS is the shortest interval between two live redraws of the loss chart.
+const liveEveryMS = 250
 
 // series returns the accuracy chart's curves: observed, each method, truth.
 func accuracySeries(c report.Curves) []chart.Series {
@@ -60,10 +81,11 @@ func accuracySeries(c report.Curves) []chart.Series {
 	if c.Truth != nil {
 		add("truth", c.Truth, c.K2, true)
 	}
-	add("observed", c.Observed, c.K1, false)
 	for _, m := range c.Sorted() {
 		add(m.Name, m.Curve, c.K2, false)
 	}
+	// The observed curve last, so it is drawn on top of the predictions.
+	add("observed", c.Observed, c.K1, false)
 	return out
 }
 
@@ -76,72 +98,79 @@ func rocSeries(name string, cx, w []float64) chart.Series {
 	return s
 }
 
-// draw draws all three charts at their current CSS size.
-func (a *app) draw() error {
+func (a *app) drawAccuracy() error {
+	el, err := jsdom.ByID("chart-acc")
+	if err != nil {
+		return nil // not on the page
+	}
+	cv, err := jsdom.NewCanvas(el)
+	if err != nil {
+		return err
+	}
 	res := a.st.Results
-	var errs []string
-	if el, err := jsdom.ByID("chart-acc"); err == nil {
-		cv, err := jsdom.NewCanvas(el)
-		if err == nil {
-			a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res), K1: res.K1}
-			err = a.charts.acc.Draw(cv)
-		}
-		if err != nil {
-			errs = append(errs, err.Error())
-		}
+	a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res), K1: res.K1}
+	return a.charts.acc.Draw(cv)
+}
+
+func (a *app) drawROC() error {
+	el, err := jsdom.ByID("chart-roc")
+	if err != nil {
+		return nil
 	}
-	if el, err := jsdom.ByID("chart-roc"); err == nil {
-		cv, err := jsdom.NewCanvas(el)
-		if err == nil {
-			var ss []chart.Series
-			if w := a.summary.Weights; w != nil {
-				ss = append(ss, rocSeries("observed", a.summary.ObservedC, w))
-				for _, m := range res.Sorted() {
-					if len(m.C) == len(w) {
-						ss = append(ss, rocSeries(m.Name, m.C, w))
-					}
-				}
+	cv, err := jsdom.NewCanvas(el)
+	if err != nil {
+		return err
+	}
+	var ss []chart.Series
+	if w := a.summary.Weights; w != nil {
+		ss = append(ss, rocSeries("observed", a.summary.ObservedC, w))
+		for _, m := range a.st.Results.Sorted() {
+			if len(m.C) == len(w) {
+				ss = append(ss, rocSeries(m.Name, m.C, w))
 			}
-			rc := chart.ROCChart{Width: cv.Width, Height: cv.Height, Series: ss}
-			err = rc.Draw(cv)
-		}
-		if err != nil {
-			errs = append(errs, err.Error())
 		}
 	}
-	if el, err := jsdom.ByID("chart-loss"); err == nil {
-		cv, err := jsdom.NewCanvas(el)
-		if err == nil {
-			losses := a.liveLoss
-			live := true
-			for _, m := range res.Methods {
-				if m.Name == "cleanex" && len(m.Losses) > 0 {
-					losses, live = m.Losses, false
-				}
+	rc := chart.ROCChart{Width: cv.Width, Height: cv.Height, Series: ss}
+	return rc.Draw(cv)
+}
+
+func (a *app) drawLoss() error {
+	a.charts.lastLoss = jsdom.Now()
+	el, err := jsdom.ByID("chart-loss")
+	if err != nil {
+		return nil
+	}
+	cv, err := jsdom.NewCanvas(el)
+	if err != nil {
+		return err
+	}
+	losses, steps := a.liveLoss, a.liveStep
+	live := true
+	for _, m := range a.st.Results.Methods {
+		if m.Name == "cleanex" && len(m.Losses) > 0 {
+			losses, steps, live = m.Losses, nil, false
+		}
+	}
+	var ss []chart.Series
+	if len(losses) > 0 {
+		s := chart.Series{Name: "cleanex", X: steps, Y: losses}
+		if steps == nil {
+			s.X = make([]float64, len(losses))
+			for i := range losses {
+				s.X[i] = float64(i + 1)
 			}
-			var ss []chart.Series
-			if len(losses) > 0 {
-				s := chart.Series{Name: "cleanex", X: make([]float64, len(losses)), Y: losses}
-				for i := range losses {
-					s.X[i] = float64(i + 1)
-				}
-				if live {
-					s.Name = "cleanex (live samples)"
-					s.Color = chart.ColorCleanex
-				}
-				ss = append(ss, s)
-			}
-			lc := chart.LossChart{Width: cv.Width, Height: cv.Height, Series: ss}
-			err = lc.Draw(cv)
 		}
-		if err != nil {
-			errs = append(errs, err.Error())
+		if live {
+			s.Name = "cleanex (sampled while training)"
+			s.Color = chart.ColorCleanex
 		}
+		ss = append(ss, s)
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	lc := chart.LossChart{Width: cv.Width, Height: cv.Height, Series: ss}
+	if live {
+		lc.XMax = float64(a.liveTotal)
 	}
-	return nil
+	return lc.Draw(cv)
 }
 
 // hookCanvas attaches hover to the accuracy chart and redraws on resize.

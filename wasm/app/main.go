@@ -7,11 +7,16 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/web"
 	"github.com/vugu/vugu"
 	"github.com/vugu/vugu/domrender"
 )
+
+// slowFrameMS is the frame time above which a frame is logged to the console.
+const slowFrameMS = 50
 
 func main() {
 	var renderer *domrender.JSRenderer
@@ -36,11 +41,16 @@ func main() {
 	root := &web.Root{S: st, B: a}
 	go a.start()
 	for ok := true; ok; ok = renderer.EventWait() {
+		t0 := jsdom.Now()
 		if err := renderer.Render(buildEnv.RunBuild(root)); err != nil {
 			fail(err)
 			return
 		}
+		t1 := jsdom.Now()
 		a.afterRender()
+		if t2 := jsdom.Now(); t2-t0 > slowFrameMS {
+			jsdom.Log(fmt.Sprintf("cleanex: slow frame: build+render %.0f ms, charts %.0f ms", t1-t0, t2-t1))
+		}
 	}
 }
 
