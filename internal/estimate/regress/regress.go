@@ -51,10 +51,11 @@ func Bandwidths() []float64 {
 //     +Phi^-1(1 - 1/k1^2) with spacing about s (see meanGrid), plus the
 //     constant 1; the integrals are computed by quadrature (see quadRule);
 //  2. draws Boot subsamples of h = ceil(k1/2) classes without replacement
-//     and, for every s, fits beta >= 0 to the subsample's observed curve
-//     Abar^h_k, k = 2..h, and scores the squared error of its prediction
+//     and, for every s, fits beta >= 0 (Lawson-Hanson NNLS, see nnls) to the
+//     subsample's observed curve Abar^h_k, k = 2..h, and scores the squared error of its prediction
 //     min(1, sum_j beta_j b_j(k1)) against the full sample's Abar_k1;
-//  3. takes the s with the smallest mean squared error, fits beta >= 0 to the
+//  3. takes the s with the smallest mean squared error (the smallest s on a
+//     tie), fits beta >= 0 to the
 //     full observed curve Abar_k, k = 2..k1, and returns
 //     min(1, sum_j beta_j b_j(k)) for k = 2..k2.
 //
@@ -80,8 +81,11 @@ type Estimator struct {
 func (Estimator) Name() string { return "regression" }
 
 // Fit predicts the curve for k = 2..k2 (see Estimator). It returns ctx.Err()
-// if ctx is done before a bootstrap subsample or before the final fit, and an
-// error if the sample has fewer than 3 classes (a subsample needs 2).
+// if ctx is done between basis columns, before a bootstrap subsample or before
+// the final fit, and an error if the sample has fewer than 3 classes (a
+// subsample needs 2), if k2 < 2 or if Boot < 0. Progress reports Step
+// 1..Boot+1 of Total Boot+1 (one per subsample, then the final fit) with Loss
+// the smallest mean squared cross-validation error so far.
 func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress func(estimate.Progress)) (estimate.Result, error) {
 	f, err := e.fit(ctx, s, k2, progress)
 	if err != nil {
