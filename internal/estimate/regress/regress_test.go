@@ -86,6 +86,50 @@ func TestFitCurveIsAnAccuracyCurve(t *testing.T) {
 	}
 }
 
+// TestFitDegenerateCurves: a perfect classifier (Abar_k = 1) is extrapolated
+// as 1 by the constant basis; one whose correct class never wins, or ties
+// everywhere (ties lose: Abar_k = 0), as 0.
+func TestFitDegenerateCurves(t *testing.T) {
+	const k, r, k2 = 12, 3, 200
+	for _, tc := range []struct {
+		name    string
+		correct float64 // the correct score; incorrect scores are 0.5
+		want    float64
+	}{
+		{"always wins", 1, 1},
+		{"never wins", 0, 0},
+		{"all tied", 0.5, 0},
+	} {
+		m := &scores.Matrix{Classes: make([]string, k)}
+		for c := range k {
+			m.Classes[c] = fmt.Sprint(c)
+			for range r {
+				m.Labels = append(m.Labels, c)
+				for j := range k {
+					v := 0.5
+					if j == c {
+						v = tc.correct
+					}
+					m.Scores = append(m.Scores, v)
+				}
+			}
+		}
+		s, _, err := accuracy.NewSample(m, scores.Higher)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Estimator{Boot: 4}.Fit(context.Background(), s, k2, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for kk := 2; kk <= k2; kk++ {
+			if math.Abs(res.Curve[kk]-tc.want) > 1e-12 {
+				t.Fatalf("%s: c[%d] = %g, want %g", tc.name, kk, res.Curve[kk], tc.want)
+			}
+		}
+	}
+}
+
 func TestFitIsDeterministicAndReportsProgress(t *testing.T) {
 	s := simSample(t, 30, 4, 5, 0.1, 11)
 	var steps []estimate.Progress
