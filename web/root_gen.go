@@ -50,7 +50,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EDrop a CSV file here\x3C/strong\x3E — one row per test point: its true class, then one score per class (FORMATS: header \x3Ccode\x3Elabel,\x26lt;class1\x26gt;,\x26lt;class2\x26gt;,…\x3C/code\x3E)."))
+				vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EDrop your pilot\x26#39;s score file here\x3C/strong\x3E (CSV), or choose it. Format: a header row \x3Ccode\x3Elabel,cat,dog,emu,…\x3C/code\x3E naming every class, then one row per test point: its true class, then its score for each class (similarities or distances)."))
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
@@ -496,7 +496,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "k2, classes to predict for "}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "k2, classes to predict for (default 10 × K) "}
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "k2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "2"}}}
 					vgparent.AppendChild(vgn)

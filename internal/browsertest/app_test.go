@@ -24,9 +24,14 @@ import (
 
 // simulatedCSV writes the CSV of a k1-class pilot of a simulated world, as
 // `cleanex simulate` does (same generator, same writer).
-func simulatedCSV(t *testing.T, k1 int, seed uint64) []byte {
+func simulatedCSV(t testing.TB, k1 int, seed uint64) []byte {
+	return simulatedCSVr(t, k1, 5, seed)
+}
+
+// simulatedCSVr is simulatedCSV with r points per class.
+func simulatedCSVr(t testing.TB, k1, r int, seed uint64) []byte {
 	t.Helper()
-	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.2, K: 10 * k1, R: 5, Seed: seed})
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.2, K: 10 * k1, R: r, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,9 +304,9 @@ func TestMalformedCSVKeepsPreviousResults(t *testing.T) {
 // Cancel settles the pending run promptly, and a new run then works.
 func TestCancelSettlesPromptly(t *testing.T) {
 	p := openPage(t, "example=0")
-	mustEval[map[string]any](p, `window.cleanex.simulate({k1: 100, k2: 1000, r: 10, d: 5, sigma2: 0.1, seed: 5})`, 60*time.Second)
+	mustEval[map[string]any](p, `window.cleanex.simulate({k1: 40, k2: 400, r: 5, d: 5, sigma2: 0.1, seed: 5})`, 60*time.Second)
 	mustEval[chromedp.Void](p, `void (window.__first = new Promise(res => {
-		window.__pending = window.cleanex.run({k2: 1000, methods: ["cleanex"], preset: "paper", seed: 1, onProgress: e => res(e)})
+		window.__pending = window.cleanex.run({k2: 400, methods: ["cleanex"], preset: "paper", seed: 1, onProgress: e => res(e)})
 			.then(() => "resolved", e => String(e.message));
 	}))`, 5*time.Second)
 	mustEval[map[string]any](p, `window.__first`, 60*time.Second)
@@ -318,9 +323,9 @@ func TestCancelSettlesPromptly(t *testing.T) {
 	}
 	p.shot("06-cancelled")
 	start := time.Now()
-	r := p.run(1000, []string{"plugin"}, "fast", 1, 60*time.Second)
+	r := p.run(400, []string{"plugin"}, "fast", 1, 60*time.Second)
 	t.Logf("a new run after cancel finished in %.2f s", time.Since(start).Seconds())
-	if len(r.Curves["plugin"]) != 999 {
+	if len(r.Curves["plugin"]) != 399 {
 		t.Errorf("the run after cancel returned %d plugin values", len(r.Curves["plugin"]))
 	}
 }

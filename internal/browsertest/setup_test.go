@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 	// Serve under a sub-path, as a static host might: relative URLs must work.
 	mux := http.NewServeMux()
 	mux.Handle("/sub/app/", http.StripPrefix("/sub/app/", http.FileServer(http.Dir(dist))))
+	mux.HandleFunc("/bench/", benchHandler)
 	server = httptest.NewServer(mux)
 
 	artifacts = artifactDir()
@@ -95,7 +96,7 @@ func artifactDir() string {
 
 // page is one tab on the app.
 type page struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 
 	mu       sync.Mutex
@@ -106,7 +107,7 @@ type page struct {
 // openPage opens a new tab on the app (query is appended to the URL, e.g.
 // "example=0" to skip the start-up example) and waits for window.cleanex.
 // At cleanup it checks that no request went to another origin.
-func openPage(t *testing.T, query string) *page {
+func openPage(t testing.TB, query string) *page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	p := &page{t: t, ctx: ctx}

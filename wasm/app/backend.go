@@ -51,7 +51,18 @@ func (a *app) loadFile(file jsdom.Value) {
 	a.env.RLock()
 	dir := a.st.Direction
 	a.env.RUnlock()
-	_, _ = a.load(loadRequest{csv: b, dir: dir, source: name})
+	// A file the user gives is analysed at once with the current settings.
+	if _, err := a.load(loadRequest{csv: b, dir: dir, source: name}); err == nil {
+		a.runNow()
+	}
+}
+
+// runNow starts a run with the page's settings before any later request
+// (such as a window.cleanex.run) can, and does not wait for it.
+func (a *app) runNow() {
+	a.env.Lock()
+	defer a.env.UnlockRender()
+	_, _ = a.startRun(runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
 }
 
 // LoadExample fetches the bundled example (same origin) and loads it.
@@ -68,7 +79,7 @@ func (a *app) LoadExample() {
 			return
 		}
 		if _, err := a.load(loadRequest{csv: b, dir: "auto", source: "example.csv (simulated, 50 classes)"}); err == nil {
-			a.Run()
+			a.runNow()
 		}
 	}()
 }
@@ -98,7 +109,7 @@ func (a *app) Reload() {
 	}
 	go func() {
 		if _, err := a.load(loadRequest{csv: csv, dir: dir, source: src}); err == nil {
-			a.Run()
+			a.runNow()
 		}
 	}()
 }
@@ -108,7 +119,7 @@ func (a *app) Simulate() {
 	cfg := a.st.Sim
 	go func() {
 		if _, err := a.simulate(cfg, ""); err == nil {
-			a.Run()
+			a.runNow()
 		}
 	}()
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
@@ -20,8 +21,10 @@ type charts struct {
 	// (while CleaneX trains; drawn at most every liveEveryMS).
 	dirty, lossDirty bool
 	lastLoss         float64
-	logX  bool
-	acc   chart.AccuracyChart
+	// drawing numbers the latest drawAll; retries counts redraws after errors.
+	drawing, retries int
+	logX             bool
+	acc              chart.AccuracyChart
 	// hooked is set once the canvases' listeners are attached.
 	hooked bool
 }
@@ -36,27 +39,58 @@ func (a *app) afterRender() {
 	if a.charts.logX != a.st.LogX {
 		a.charts.logX, a.charts.dirty = a.st.LogX, true
 	}
-	var err error
 	switch {
 	case a.charts.dirty:
 		a.charts.dirty, a.charts.lossDirty = false, false
-		t0 := jsdom.Now()
-		e1 := a.drawAccuracy()
-		t1 := jsdom.Now()
-		e2 := a.drawROC()
-		t2 := jsdom.Now()
-		e3 := a.drawLoss()
-		if t3 := jsdom.Now(); t3-t0 > slowFrameMS {
-			jsdom.Log(fmt.Sprintf("cleanex: slow charts: accuracy %.0f ms, ROC %.0f ms, loss %.0f ms", t1-t0, t2-t1, t3-t2))
-		}
-		err = errors.Join(e1, e2, e3)
+		a.charts.drawing++
+		go a.drawAll(a.charts.drawing)
 	case a.charts.lossDirty && jsdom.Now()-a.charts.lastLoss >= liveEveryMS:
 		a.charts.lossDirty = false
-		err = a.drawLoss()
+		if err := a.drawLoss(); err != nil {
+			jsdom.Log("cleanex: drawing: ", err)
+		}
 	}
-	if err != nil {
+}
+
+// drawAll draws the three charts, each in its own task of the page's event
+// loop (a 1 ms sleep between them hands control back to the browser), so no
+// single main-thread task draws everything. A newer drawAll (gen) supersedes
+// it. A chart that cannot be drawn yet (no layout size) is retried later.
+func (a *app) drawAll(gen int) {
+	steps := []func() error{a.drawAccuracy, a.drawROC, a.drawLoss}
+	var errs []error
+	for i, step := range steps {
+		if i > 0 {
+			time.Sleep(time.Millisecond)
+		}
+		a.env.RLock()
+		if a.charts.drawing != gen {
+			a.env.RUnlock()
+			return
+		}
+		t0 := jsdom.Now()
+		err := step()
+		if d := jsdom.Now() - t0; d > slowFrameMS {
+			jsdom.Log(fmt.Sprintf("cleanex: slow chart %d: %.0f ms", i, d))
+		}
+		a.env.RUnlock()
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
 		jsdom.Log("cleanex: drawing: ", err)
+		if a.charts.retries < 20 {
+			a.charts.retries++
+			time.AfterFunc(250*time.Millisecond, func() {
+				a.env.Lock()
+				a.charts.dirty = true
+				a.env.UnlockRender()
+			})
+		}
+		return
 	}
+	a.charts.retries = 0
 }
 
 // liveEveryMS is the shortest interval between two live redraws of the loss chart.

@@ -1,0 +1,108 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/cleanex/cleanex/internal/methods"
+)
+
+// benchFiles serves the benchmark CSVs at /bench/<k1>.csv on the test
+// server's origin, generated once per k1 (r = 10 points per class).
+var (
+	benchMu    sync.Mutex
+	benchFiles = map[int][]byte{}
+)
+
+func benchCSV(b *testing.B, k1 int) string {
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if _, ok := benchFiles[k1]; !ok {
+		benchFiles[k1] = simulatedCSVr(b, k1, 10, 1)
+	}
+	return fmt.Sprintf("/bench/%d.csv", k1)
+}
+
+// benchHandler serves the files of benchCSV.
+func benchHandler(w http.ResponseWriter, r *http.Request) {
+	{
+		var k1 int
+		if _, err := fmt.Sscanf(r.URL.Path, "/bench/%d.csv", &k1); err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		benchMu.Lock()
+		data := benchFiles[k1]
+		benchMu.Unlock()
+		w.Header().Set("Content-Type", "text/csv")
+		_, _ = w.Write(data)
+	}
+}
+
+// BenchmarkPipeline times the page's full pipeline (issue 5) on a simulated
+// pilot with r = 10 and k2 = 2000, as custom metrics:
+//
+//	drop-s      file dropped -> observed curve drawn
+//	baseline-s  plug-in + KDE + regression (all registered baselines)
+//	cleanex-s   CleaneX fast
+//	longtask-ms longest main-thread task while the methods run
+//	cancel-ms   cancel -> run settled and the workers idle (a tiny run completes)
+func BenchmarkPipeline(b *testing.B) {
+	for _, k1 := range []int{100, 500} {
+		b.Run(fmt.Sprintf("k1=%d", k1), func(b *testing.B) {
+			url := benchCSV(b, k1)
+			for range b.N {
+				benchOnce(b, url, k1)
+			}
+		})
+	}
+}
+
+func benchOnce(b *testing.B, url string, k1 int) {
+	p := openPage(b, "example=0")
+	// Fetch the file first (network time is not the page's), then time the drop.
+	mustEval[chromedp.Void](p, fmt.Sprintf(`fetch(%q).then(r => r.blob()).then(bl => { window.__file = new File([bl], "bench.csv", {type: "text/csv"}); })`, "../.."+url), 120*time.Second)
+	drop := mustEval[float64](p, `new Promise((res, rej) => {
+		const t0 = performance.now();
+		const dt = new DataTransfer(); dt.items.add(window.__file);
+		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		const poll = () => {
+			const s = document.querySelector("#summary");
+			if (s && s.textContent.includes("bench.csv")) { requestAnimationFrame(() => res((performance.now() - t0) / 1000)); return; }
+			if (performance.now() - t0 > 300000) { rej(new Error("timeout")); return; }
+			setTimeout(poll, 5);
+		};
+		poll();
+	})`, 320*time.Second)
+	mustEval[chromedp.Void](p, `window.cleanex.cancel(); window.__long = []; new PerformanceObserver(l => l.getEntries().forEach(e => window.__long.push(e.duration))).observe({type: "longtask"})`, 10*time.Second)
+	baselines := []string{}
+	for _, m := range methods.Names {
+		if m != "cleanex" {
+			baselines = append(baselines, m)
+		}
+	}
+	base := mustEval[float64](p, fmt.Sprintf(`(async () => { const t0 = performance.now(); await window.cleanex.run({k2: 2000, methods: %s, preset: "fast", seed: 1}); return (performance.now() - t0) / 1000; })()`, jsList(baselines)), 600*time.Second)
+	cx := mustEval[float64](p, `(async () => { const t0 = performance.now(); await window.cleanex.run({k2: 2000, methods: ["cleanex"], preset: "fast", seed: 1}); return (performance.now() - t0) / 1000; })()`, 900*time.Second)
+	long := mustEval[float64](p, `Math.max(0, ...window.__long)`, 10*time.Second)
+	cancel := mustEval[float64](p, `(async () => {
+		let first; const started = new Promise(r => first = r);
+		const pending = window.cleanex.run({k2: 2000, methods: ["cleanex"], preset: "paper", seed: 1, onProgress: first}).catch(() => {});
+		await started;
+		const t0 = performance.now();
+		window.cleanex.cancel();
+		await pending;
+		await window.cleanex.run({k2: 2000, methods: ["plugin"], seed: 1});
+		return performance.now() - t0;
+	})()`, 300*time.Second)
+	b.ReportMetric(drop, "drop-s")
+	b.ReportMetric(base, "baseline-s")
+	b.ReportMetric(cx, "cleanex-s")
+	b.ReportMetric(long, "longtask-ms")
+	b.ReportMetric(cancel, "cancel-ms")
+}
