@@ -84,16 +84,24 @@ build_dist() {
 }
 
 # bench_browser OUTFILE — chromedp timings of the full pipeline in the page (issue 5),
-# written as Go benchmark lines to OUTFILE. Returns 3 (skipped) until the app has landed.
+# written as Go benchmark lines to OUTFILE: BenchmarkPipeline in internal/browsertest
+# (k1 = 100 and 500, r = 10, k2 = 2000) reports drop-s, baseline-s, cleanex-s,
+# longtask-ms and cancel-ms per run; BENCH_COUNT runs each, benchmed takes medians.
 bench_browser() {
 	local outfile=$1
 	if ! app_present; then
 		echo "SKIPPED: no app yet (issue 4)" >&2
 		return 3
 	fi
-	: >"$outfile"
-	echo "SKIPPED: no browser benchmarks yet (issue 5)" >&2
-	return 3
+	ensure_tools chromium || return 1
+	local dist
+	dist=$(mktemp -d)
+	build_dist "$dist" >&2
+	CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" \
+		go test -tags browser -run '^$' -bench Pipeline -benchtime 1x -count "${BENCH_COUNT:-3}" -timeout 60m ./internal/browsertest | tee "$outfile"
+	local rc=${PIPESTATUS[0]}
+	rm -rf "$dist"
+	return "$rc"
 }
 
 # ---------------------------------------------------------------------------

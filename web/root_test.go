@@ -1,0 +1,96 @@
+package web
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/report"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/staticrender"
+)
+
+// nopBackend records nothing: the static render never fires events.
+type nopBackend struct{}
+
+func (nopBackend) LoadFile(vugu.DOMEvent) {}
+func (nopBackend) LoadExample()           {}
+func (nopBackend) Reload()                {}
+func (nopBackend) Simulate()              {}
+func (nopBackend) Run()                   {}
+func (nopBackend) Cancel()                {}
+func (nopBackend) ExportCSV()             {}
+func (nopBackend) ExportPNG()             {}
+func (nopBackend) Redraw()                {}
+
+func render(t *testing.T, st *State) string {
+	t.Helper()
+	var buf bytes.Buffer
+	r := staticrender.New(&buf)
+	env, err := vugu.NewBuildEnv(r.EventEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Render(env.RunBuild(&Root{S: st, B: nopBackend{}})); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestRootShowsStateAndErrorInDropZone(t *testing.T) {
+	st := NewState()
+	st.Error = `row 3, column "dog": not a number: "abc"`
+	st.Source = "pilot.csv"
+	st.Summary = &protocol.Summary{N: 1500, K: 150, MinPoints: 8, MaxPoints: 12, Direction: "higher", Detected: "higher", Top1: 0.5}
+	st.Results = report.Curves{K1: 2, K2: 4, Observed: accuracy.Curve{1, 1, 0.9},
+		Truth:   accuracy.Curve{1, 1, 0.9, 0.8, 0.7},
+		Methods: []report.Method{{Name: "plugin", Curve: accuracy.Curve{1, 1, 0.9, 0.8, 0.75}, Seconds: 0.5}}}
+	html := render(t, st)
+
+	zone := html[strings.Index(html, `id="dropzone"`):]
+	zone = zone[:strings.Index(zone, "</div>")]
+	for _, want := range []string{`id="error"`, "row 3, column &#34;dog&#34;"} {
+		if !strings.Contains(zone, want) {
+			t.Errorf("drop zone lacks %q:\n%s", want, zone)
+		}
+	}
+	if !strings.Contains(html, "1,500 points, 150 classes (8–12 per class); top-1 accuracy at 150 classes: 0.500") {
+		t.Error("summary line missing")
+	}
+	if !strings.Contains(html, `class="row-plugin"`) || !strings.Contains(html, "RMSE vs truth") {
+		t.Error("results table with an RMSE column missing")
+	}
+	// RMSE of plugin vs truth over k = 2..4: only k = 4 differs, by 0.05: sqrt(0.0025/3) = 0.0289.
+	if !strings.Contains(html, "0.0289") {
+		t.Error("plugin RMSE 0.0289 not shown")
+	}
+	if !strings.Contains(html, "never leaves your computer") {
+		t.Error("privacy line missing")
+	}
+}
+
+func TestRootBeforeAnyData(t *testing.T) {
+	html := render(t, NewState())
+	if strings.Contains(html, `id="summary"`) || strings.Contains(html, `id="results"`) {
+		t.Error("summary or results shown before any data")
+	}
+	if !strings.Contains(html, `id="file"`) || !strings.Contains(html, `for="file"`) {
+		t.Error("the file picker or its label is missing")
+	}
+}
+
+func TestPercentAndFormatting(t *testing.T) {
+	for _, tc := range []struct {
+		p    MethodProgress
+		want int
+	}{{MethodProgress{}, 0}, {MethodProgress{Step: 1, Total: 3}, 33}, {MethodProgress{Step: 1, Total: 3, Done: true}, 100}} {
+		if got := tc.p.Percent(); got != tc.want {
+			t.Errorf("%+v: %d%%, want %d%%", tc.p, got, tc.want)
+		}
+	}
+	if thousands(1234567) != "1,234,567" || thousands(12) != "12" {
+		t.Error("thousands separator")
+	}
+}
