@@ -18,7 +18,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "app"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -68,8 +68,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "file"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "visually-hidden"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "file"}, vugu.VGAttribute{Namespace: "", Key: "accept", Val: ".csv,.tsv,.txt,text/csv"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"change",
-						Func:		func(event vugu.DOMEvent) { c.B.LoadFile(event) },
+						EventType: "change",
+						Func:      func(event vugu.DOMEvent) { c.B.LoadFile(event) },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
@@ -77,8 +77,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "example"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.B.LoadExample() },
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.B.LoadExample() },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					{
@@ -93,8 +93,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(c.simButton())
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.toggleSim() },
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.toggleSim() },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -123,8 +123,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "form", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "simform"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "simform"}}}
 				vgparent.AppendChild(vgn)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"submit",
-					Func:		func(event vugu.DOMEvent) { c.submitSim(event) },
+					EventType: "submit",
+					Func:      func(event vugu.DOMEvent) { c.submitSim(event) },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
@@ -147,8 +147,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-classes"}}}
 						vgparent.AppendChild(vgn)
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.S.Sim.Classes = event.PropString("target", "value") },
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.S.Sim.Classes = event.PropString("target", "value") },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 						{
@@ -190,8 +190,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-points"}}}
 						vgparent.AppendChild(vgn)
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.S.Sim.Points = event.PropString("target", "value") },
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.S.Sim.Points = event.PropString("target", "value") },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 						{
@@ -240,8 +240,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.D, event) },
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.D, event) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 					}
@@ -264,8 +264,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.setFloat(&c.S.Sim.Sigma2, event) },
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.setFloat(&c.S.Sim.Sigma2, event) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 					}
@@ -288,8 +288,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.R, event) },
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.R, event) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 					}
@@ -312,8 +312,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.K1, event) },
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.K1, event) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 					}
@@ -336,8 +336,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.K2, event) },
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.K2, event) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 					}
@@ -360,8 +360,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.setUint(&c.S.Sim.Seed, event) },
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.setUint(&c.S.Sim.Seed, event) },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 					}
@@ -420,8 +420,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "direction"}}}
 							vgparent.AppendChild(vgn)
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"change",
-								Func:		func(event vugu.DOMEvent) { c.setDirection(event) },
+								EventType: "change",
+								Func:      func(event vugu.DOMEvent) { c.setDirection(event) },
 								// TODO: implement capture, etc. mostly need to decide syntax
 							})
 							{
@@ -508,8 +508,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 					}
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"change",
-						Func:		func(event vugu.DOMEvent) { c.setInt(&c.S.K2, event) },
+						EventType: "change",
+						Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.K2, event) },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 				}
@@ -548,8 +548,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 							}
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType:	"change",
-								Func:		func(event vugu.DOMEvent) { c.S.Methods[i].On = event.PropBool("target", "checked") },
+								EventType: "change",
+								Func:      func(event vugu.DOMEvent) { c.S.Methods[i].On = event.PropBool("target", "checked") },
 								// TODO: implement capture, etc. mostly need to decide syntax
 							})
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
@@ -574,8 +574,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "preset"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"change",
-						Func:		func(event vugu.DOMEvent) { c.S.Preset = event.PropString("target", "value") },
+						EventType: "change",
+						Func:      func(event vugu.DOMEvent) { c.S.Preset = event.PropString("target", "value") },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					{
@@ -624,8 +624,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 					}
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"change",
-						Func:		func(event vugu.DOMEvent) { c.setUint(&c.S.Seed, event) },
+						EventType: "change",
+						Func:      func(event vugu.DOMEvent) { c.setUint(&c.S.Seed, event) },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 				}
@@ -645,8 +645,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("disabled", c.S.Running || c.S.Summary == nil)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.B.Run() },
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.B.Run() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
@@ -661,8 +661,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("disabled", !c.S.Running)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.B.Cancel() },
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.B.Cancel() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
@@ -769,8 +769,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 					}
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"change",
-						Func:		func(event vugu.DOMEvent) { c.setLogX(event) },
+						EventType: "change",
+						Func:      func(event vugu.DOMEvent) { c.setLogX(event) },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " log k axis"}
@@ -913,8 +913,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "export-csv"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}}}
 						vgparent.AppendChild(vgn)
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.B.ExportCSV() },
+							EventType: "click",
+							Func:      func(event vugu.DOMEvent) { c.B.ExportCSV() },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 						{
@@ -928,8 +928,8 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "export-png"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}}}
 						vgparent.AppendChild(vgn)
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.B.ExportPNG() },
+							EventType: "click",
+							Func:      func(event vugu.DOMEvent) { c.B.ExportPNG() },
 							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 						{

@@ -394,7 +394,7 @@ func (d *decoder) bytes() []byte {
 	}
 	return nil
 }
-func (d *decoder) str() string   { return string(d.raw("string")) }
+func (d *decoder) str() string { return string(d.raw("string")) }
 func (d *decoder) floats() []float64 {
 	n := d.u()
 	if d.err != nil || n == 0 {

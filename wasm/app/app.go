@@ -44,12 +44,12 @@ type app struct {
 	summary protocol.Summary
 	loads   map[uint64]chan loadOutcome
 
-	run      *runState
+	run *runState
 	// liveLoss and liveStep sample CleaneX's loss from its progress messages
 	// while it trains; liveTotal is its planned number of steps.
 	liveLoss, liveStep []float64
 	liveTotal          int
-	charts   charts
+	charts             charts
 }
 
 type loadOutcome struct {
