@@ -77,6 +77,8 @@ func mean(x []float64) float64 {
 // TestBenchmarkCases fits KDE (LCV and UCV) on the 16 pilot cases and compares
 // the RMSE against the truth (k = 2..2000) with the reference columns kde:lcv
 // and kde:ucv. Run with: go test -tags benchcases -run BenchmarkCases -v.
+// With KDE_EXACT=1 it also runs the same search on the exact O(n^2) criteria
+// (minutes) and reports those RMSEs and the RMSE between the two curves.
 func TestBenchmarkCases(t *testing.T) {
 	dir := benchDir()
 	ref := readCSV(t, filepath.Join(dir, "reference_rmse.csv"))
@@ -113,6 +115,16 @@ func TestBenchmarkCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			got[i] = accuracy.RMSE(res.Curve, truth)
+			if os.Getenv("KDE_EXACT") == "1" {
+				ce := make([]float64, s.N())
+				for p := range ce {
+					x := s.IncorrectRow(p)
+					ce[p] = exactC(s.Correct[p], x, exactBandwidth(x, sel))
+				}
+				ex := accuracy.Expected(ce, s.Weight, truth.Max())
+				t.Logf("%s %v: fast %.4f exact %.4f (RMSE vs truth); fast vs exact curve RMSE %.2e",
+					file, sel, got[i], accuracy.RMSE(ex, truth), accuracy.RMSE(res.Curve, ex))
+			}
 		}
 		rl, _ := strconv.ParseFloat(row[col["kde:lcv"]], 64)
 		ru, _ := strconv.ParseFloat(row[col["kde:ucv"]], 64)
