@@ -145,9 +145,16 @@ func (m *methodFlags) build() ([]estimate.Estimator, scores.Direction, error) {
 	if err != nil {
 		return nil, 0, badInput("--direction: %v", err)
 	}
-	ests, err := methods.NewList(m.methods, methods.Options{Seed: m.seed, Preset: m.preset, KDEBandwidth: m.bandwidth})
-	if err != nil {
+	o := methods.Options{Seed: m.seed, Preset: m.preset, KDEBandwidth: m.bandwidth}
+	if err := o.Validate(); err != nil { // --preset or --kde-bandwidth; the messages name the option
+		return nil, 0, inputError{err}
+	}
+	if _, err := methods.ParseList(m.methods); err != nil {
 		return nil, 0, badInput("--methods: %v", err)
+	}
+	ests, err := methods.NewList(m.methods, o)
+	if err != nil {
+		return nil, 0, inputError{err}
 	}
 	return ests, dir, nil
 }

@@ -64,6 +64,7 @@ func TestErrors(t *testing.T) {
 		{"unknown flag", "", []string{"predict", "--k2", "5", "--speed", good}, 2, "flag provided but not defined: -speed"},
 		{"unknown method", "", []string{"predict", "--k2", "5", "--methods", "plugin,svm", good}, 2, `unknown method "svm"`},
 		{"unknown preset", "", []string{"predict", "--k2", "5", "--preset", "slow", good}, 2, `unknown preset "slow"`},
+		{"unknown kde bandwidth", "", []string{"backtest", "--kde-bandwidth", "x", good}, 2, `kde bandwidth selector "x": use lcv or ucv`},
 		{"bad direction", "", []string{"predict", "--k2", "5", "--direction", "up", good}, 2, `direction "up"`},
 		{"no file", "", []string{"predict", "--k2", "5"}, 2, "exactly one input file"},
 		{"two files", "", []string{"predict", "--k2", "5", good, good}, 2, "exactly one input file"},

@@ -9,12 +9,13 @@ import (
 
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/cleanex"
+	"github.com/cleanex/cleanex/internal/estimate/kde"
 	"github.com/cleanex/cleanex/internal/estimate/plugin"
 	"github.com/cleanex/cleanex/internal/estimate/regress"
 )
 
 // Names lists the registered methods in their display order.
-var Names = []string{"plugin", "regression", "cleanex"}
+var Names = []string{"plugin", "kde", "regression", "cleanex"}
 
 // Options configure the methods; each method reads the fields it uses.
 type Options struct {
@@ -30,6 +31,9 @@ type Options struct {
 // Validate checks every option, whichever methods will use them, so a typo in
 // an option is reported even when its method is not selected.
 func (o Options) Validate() error {
+	if _, err := kde.ParseSelector(o.KDEBandwidth); err != nil {
+		return err
+	}
 	if o.Preset != "" {
 		if _, err := cleanex.PresetByName(o.Preset); err != nil {
 			return err
@@ -43,6 +47,12 @@ func New(name string, o Options) (estimate.Estimator, error) {
 	switch name {
 	case "plugin":
 		return plugin.Estimator{}, nil
+	case "kde":
+		sel, err := kde.ParseSelector(o.KDEBandwidth)
+		if err != nil {
+			return nil, err
+		}
+		return kde.Estimator{Bandwidth: sel}, nil
 	case "regression":
 		return regress.Estimator{Boot: regress.DefaultBoot, Seed: o.Seed}, nil
 	case "cleanex":

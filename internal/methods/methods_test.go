@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/estimate/kde"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -31,11 +32,28 @@ func TestNewErrors(t *testing.T) {
 		{"svm", Options{}, `unknown method "svm": valid methods are ` + strings.Join(Names, ", ")},
 		{"", Options{}, "unknown method"},
 		{"cleanex", Options{Preset: "slow"}, `unknown preset "slow"`},
+		{"kde", Options{KDEBandwidth: "silverman"}, `selector "silverman"`},
 	}
 	for _, tc := range tests {
 		_, err := New(tc.name, tc.o)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%q, %+v) error = %v, want one containing %q", tc.name, tc.o, err, tc.want)
+		}
+	}
+}
+
+// TestKDEOptions checks that the bandwidth option reaches the estimator.
+func TestKDEOptions(t *testing.T) {
+	for _, tc := range []struct {
+		opt  string
+		want kde.Selector
+	}{{"", kde.LCV}, {"lcv", kde.LCV}, {"ucv", kde.UCV}} {
+		e, err := New("kde", Options{KDEBandwidth: tc.opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.(kde.Estimator).Bandwidth; got != tc.want {
+			t.Errorf("KDEBandwidth %q gives %v, want %v", tc.opt, got, tc.want)
 		}
 	}
 }
@@ -66,6 +84,9 @@ func TestParseList(t *testing.T) {
 func TestNewListPlugin(t *testing.T) {
 	if _, err := NewList("plugin", Options{Preset: "slow"}); err == nil {
 		t.Error("NewList accepted an unknown preset")
+	}
+	if _, err := NewList("plugin", Options{KDEBandwidth: "x"}); err == nil {
+		t.Error("NewList accepted an unknown KDE bandwidth selector")
 	}
 	ests, err := NewList("plugin", Options{})
 	if err != nil {
