@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
@@ -339,5 +340,30 @@ func TestProgressSilentOffTerminal(t *testing.T) {
 	p.done()
 	if got := buf.String(); !strings.Contains(got, "predict:  25.0%  cleanex  elapsed 10s  ETA 30s") {
 		t.Errorf("progress line %q", got)
+	}
+}
+
+// TestPredictAllMethods runs predict with the default method list on a small
+// simulated pilot: one column per registered method, every value in [0, 1]
+// and non-increasing in k.
+func TestPredictAllMethods(t *testing.T) {
+	_, pilot, _ := cli(t, "", "simulate", "--k", "60", "--r", "5", "--k1", "15", "--d", "3", "--sigma2", "0.2", "--seed", "4")
+	code, out, errs := cli(t, pilot, "predict", "--k2", "60", "-")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	recs := readCSV(t, out)
+	if got, want := strings.Join(recs[0], ","), "k,observed,"+strings.Join(methods.Names, ","); got != want {
+		t.Fatalf("header %q, want %q", got, want)
+	}
+	for j := 2; j < len(recs[0]); j++ {
+		prev := 1.0
+		for _, rec := range recs[1:] {
+			v, err := strconv.ParseFloat(rec[j], 64)
+			if err != nil || v < 0 || v > 1 || v > prev+1e-12 {
+				t.Fatalf("%s at k=%s: %q after %v", recs[0][j], rec[0], rec[j], prev)
+			}
+			prev = v
+		}
 	}
 }
