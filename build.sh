@@ -16,6 +16,8 @@ ROOT=$(pwd)
 GOROOT_DIR=$(go env GOROOT)
 WASM_EXEC="$GOROOT_DIR/lib/wasm/go_js_wasm_exec"
 BUILD_DIR="$ROOT/build"
+# Per-package limit for go test, so one hung package cannot eat the 15-minute budget.
+TEST_TIMEOUT=${TEST_TIMEOUT:-5m}
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -172,13 +174,13 @@ stage_browser() {
 	trap 'rm -rf "$dist"' EXIT
 	build_dist "$dist"
 	# shellcheck disable=SC2086
-	CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" go test -tags browser $pkgs
+	CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" go test -tags browser -timeout "$TEST_TIMEOUT" $pkgs
 }
 
 cmd_test() {
 	stage "vet" go vet ./...
 	stage "vet (wasm)" wasm_go vet ./...
-	stage "test (native)" go test ./...
+	stage "test (native)" go test -timeout "$TEST_TIMEOUT" ./...
 	stage "fuzz FuzzParse 15s" go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 15s ./internal/scores
 	stage "test (wasm, node)" stage_wasm
 	stage "test (browser)" stage_browser
@@ -187,7 +189,7 @@ cmd_test() {
 
 stage_wasm() {
 	ensure_tools node
-	wasm_go test -exec="$WASM_EXEC" ./internal/...
+	wasm_go test -exec="$WASM_EXEC" -timeout "$TEST_TIMEOUT" ./internal/...
 }
 
 # ---------------------------------------------------------------------------
