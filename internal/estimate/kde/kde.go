@@ -105,14 +105,15 @@ const (
 	// ucvLow, ucvHigh: the UCV search range, capped at h_OS as in R's bw.ucv
 	// (UCV tends to 0 from below as h -> Inf and can be flat there).
 	ucvLow, ucvHigh = 1.0 / 8, 1.0
-	// logTol stops the golden-section search once the bracket in log h is this narrow.
+	// logTol is the absolute tolerance in log h of the Brent refinement.
 	logTol = 0.01
-	// phiCut: Phi(-phiCut) < 1e-16, so kernel CDF terms beyond it are exactly 0 or 1 in float64.
+	// phiCut: Phi(-phiCut) < 1e-16, so kernel CDF terms beyond it are taken as 0 or 1.
 	phiCut = 8.3
 	// kernCut: exp(-kernCut^2/2) < 1e-16, the exact-sum truncation of the Gaussian kernel.
 	kernCut = 8.6
-	// coarseBinsPerH and fineBinsPerH are the bins per kernel bandwidth of the
-	// binned criteria in the coarse grid search and in the Brent refinement.
+	// coarseBinsPerH, fineBinsPerH and ucvFineBinsPerH are the bins per kernel
+	// bandwidth of the binned criteria: LCV grid search, LCV Brent refinement
+	// and the UCV grid search, UCV Brent refinement (see workspace).
 	coarseBinsPerH  = 2
 	fineBinsPerH    = 4
 	ucvFineBinsPerH = 8
@@ -167,8 +168,8 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 }
 
 // kernelCDF returns (1/n) sum_j Phi((c - s_j)/h) for sorted s; h = 0 gives the
-// empirical CDF with ties counted one half. Terms with |c - s_j| > 8.3 h are
-// exactly 0 or 1 in float64 and are counted instead of evaluated.
+// empirical CDF with ties counted one half. Terms with |c - s_j| > 8.3 h lie
+// within 1e-16 of 0 or 1 and are counted instead of evaluated.
 func kernelCDF(c float64, s []float64, h float64) float64 {
 	n := len(s)
 	if n == 0 {
