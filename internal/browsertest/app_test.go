@@ -198,7 +198,8 @@ func (p *page) colourPixels(id string, colours map[string]string) map[string]int
 // (b) A simulation run draws every curve and shows RMSEs; progress events
 // arrive; no main-thread task exceeds 200 ms while the methods run.
 func TestSimulationDrawsEveryCurve(t *testing.T) {
-	p := openPage(t, "example=0")
+	// Three workers, so methods run in parallel even on a 2-core machine.
+	p := openPage(t, "example=0&workers=3")
 	sum := mustEval[map[string]any](p, `window.cleanex.simulate({classes: "normal", points: "normal", d: 5, sigma2: 0.1, r: 5, k1: 30, k2: 300, seed: 2})`, 60*time.Second)
 	if sum["k"] != float64(30) || sum["truthKnown"] != true {
 		t.Fatalf("simulate resolved to %v", sum)
@@ -232,6 +233,25 @@ func TestSimulationDrawsEveryCurve(t *testing.T) {
 		if _, ok := r.RMSE[n]; !ok {
 			t.Errorf("run() result has no RMSE for %s", n)
 		}
+	}
+
+	// Hover shows k and every curve's value.
+	mustEval[chromedp.Void](p, `(() => {
+		const cv = document.getElementById("chart-acc"), r = cv.getBoundingClientRect();
+		cv.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + r.width * 0.6, clientY: r.top + r.height * 0.5, bubbles: true}));
+	})()`, 5*time.Second)
+	p.waitJS(`document.querySelector("#hover").textContent.includes("k = ")`, 10*time.Second)
+	hover := mustEval[string](p, `document.querySelector("#hover").textContent`, 5*time.Second)
+	for _, n := range names {
+		if !strings.Contains(hover, n) {
+			t.Errorf("hover readout %q lacks %s", hover, n)
+		}
+	}
+	// Exports run without an error message.
+	mustEval[chromedp.Void](p, `document.querySelector("#export-csv").click(); document.querySelector("#export-png").click()`, 5*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if msg := mustEval[string](p, `(document.querySelector("#error")||{textContent:""}).textContent`, 5*time.Second); msg != "" {
+		t.Errorf("export failed: %s", msg)
 	}
 
 	progress := mustEval[[]map[string]any](p, `window.__progress`, 5*time.Second)

@@ -90,9 +90,9 @@ func Invoke(f Value, args ...any) error {
 // NewObject returns a new empty JavaScript object.
 func NewObject() (Value, error) { return safejs.ValueOf(map[string]any{}) }
 
-// Float64Array returns a new JavaScript array of numbers with null where
-// valid is false, built in one call from a Float64Array.
-func Float64Array(xs []float64, valid func(i int) bool) (Value, error) {
+// NumberArray returns a new JavaScript array of numbers, with null where
+// valid (when not nil) is false.
+func NumberArray(xs []float64, valid func(i int) bool) (Value, error) {
 	a := make([]any, len(xs))
 	for i, x := range xs {
 		if valid != nil && !valid(i) {

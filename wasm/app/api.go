@@ -179,7 +179,7 @@ func runResultJS(r *runState) (any, error) {
 	}
 	for _, name := range c.Columns() {
 		vals, ok := c.Column(name)
-		arr, err := jsdom.Float64Array(vals, func(i int) bool { return ok[i] && !math.IsNaN(vals[i]) })
+		arr, err := jsdom.NumberArray(vals, func(i int) bool { return ok[i] && !math.IsNaN(vals[i]) })
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -84,7 +85,19 @@ func (a *app) id() uint64 { a.nextID++; return a.nextID }
 
 // start launches the workers, the dispatcher, the JS API and the example.
 func (a *app) start() {
+	// One worker per method, up to navigator.hardwareConcurrency - 1 (at
+	// least one); ?workers=N overrides it (the browser tests use it to
+	// exercise several workers on a 2-core machine).
 	n := min(max(jsdom.HardwareConcurrency()-1, 1), len(a.st.Methods))
+	search := ""
+	if loc, err := jsdom.Path(jsdom.Global(), "location"); err == nil {
+		search = jsdom.String(loc, "search")
+	}
+	if i := strings.Index(search, "workers="); i >= 0 {
+		if w, err := strconv.Atoi(strings.SplitN(search[i+len("workers="):], "&", 2)[0]); err == nil && w >= 1 && w <= 8 {
+			n = w
+		}
+	}
 	a.env.Lock()
 	for i := 0; i < n; i++ {
 		s, err := startSlot(i, 0, a.inbox)
@@ -103,7 +116,7 @@ func (a *app) start() {
 	}
 	// The example: the paper's setting with k1 = 100, k2 = 2000, all methods
 	// (skipped with ?example=0, which the browser tests use).
-	if loc, err := jsdom.Path(jsdom.Global(), "location"); err == nil && strings.Contains(jsdom.String(loc, "search"), "example=0") {
+	if strings.Contains(search, "example=0") {
 		return
 	}
 	if _, err := a.simulate(a.st.Sim, "Example: simulated data (paper's setting)"); err == nil {
@@ -314,6 +327,13 @@ func (a *app) replace(s *slot, why string) {
 		return
 	}
 	a.slots[s.idx] = ns
+	if s.idx == 0 {
+		// Worker 0 answers loads: a pending one fails instead of hanging.
+		for id, ch := range a.loads {
+			delete(a.loads, id)
+			ch <- loadOutcome{err: errors.New("the compute worker stopped (" + why + ") while reading the data; it was restarted, please try again")}
+		}
+	}
 	if a.loadMsg != nil {
 		if b, err := protocol.Encode(a.loadMsg); err == nil {
 			_ = ns.send(b)
