@@ -38,8 +38,8 @@ func ExampleEstimator_Fit() {
 		return
 	}
 	fmt.Printf("observed accuracy at 4 classes: %.3f\n", s.Observed[4])
-	fmt.Printf("KDE accuracy at 4, 10, 100 classes: %.3f %.3f %.3f\n", res.Curve[4], res.Curve[10], res.Curve[100])
+	fmt.Printf("KDE accuracy at 4, 10, 100 classes: %.2f %.2f %.2f\n", res.Curve[4], res.Curve[10], res.Curve[100])
 	// Output:
 	// observed accuracy at 4 classes: 0.750
-	// KDE accuracy at 4, 10, 100 classes: 0.774 0.658 0.464
+	// KDE accuracy at 4, 10, 100 classes: 0.77 0.66 0.46
 }

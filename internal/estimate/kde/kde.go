@@ -206,17 +206,18 @@ func oversmoothed(x []float64) float64 {
 }
 
 // brentMax returns an argument in [lo, hi] at which f is (locally) largest,
-// by Brent's method: parabolic interpolation through the three best points,
+// starting from x0 in (lo, hi), by Brent's method: parabolic interpolation
+// through the three best points,
 // with golden-section steps where the parabola is not trusted (R. P. Brent,
 // Algorithms for Minimization without Derivatives, 1973, ch. 5, procedure
 // localmin). tol is the absolute tolerance on the argument. gonum's optimize
 // package has no bounded scalar optimiser, so it is written here.
-func brentMax(f func(float64) float64, lo, hi, tol float64) float64 {
+func brentMax(f func(float64) float64, lo, hi, x0, tol float64) float64 {
 	const cgold = 0.3819660112501051 // (3 - sqrt 5) / 2
 	// Minimise g = -f; -Inf from f (a zero leave-one-out density) becomes +Inf.
 	g := func(x float64) float64 { return -f(x) }
 	a, b := lo, hi
-	x := a + cgold*(b-a)
+	x := x0
 	w, v := x, x
 	fx := g(x)
 	fw, fv := fx, fx
@@ -285,7 +286,7 @@ func brentMax(f func(float64) float64, lo, hi, tol float64) float64 {
 // searchBandwidth maximises a cross-validation criterion over h in
 // [lo, hi] h_OS: first the coarse criterion on the grid h_OS 2^j (j from
 // log2 lo to log2 hi), then the fine criterion by Brent's method on log h
-// between the grid neighbours of the best grid point. It returns 0 when h_OS
+// between the grid neighbours of the best grid point, starting from it. It returns 0 when h_OS
 // is 0 (fewer than 2 distinct scores).
 func searchBandwidth(x []float64, coarse, fine func(h float64) float64, lo, hi float64) float64 {
 	hos := oversmoothed(x)
@@ -301,8 +302,15 @@ func searchBandwidth(x []float64, coarse, fine func(h float64) float64, lo, hi f
 			best, bestF = j, f
 		}
 	}
-	a := math.Log(hos) + float64(max(best-1, jlo))*math.Ln2
-	b := math.Log(hos) + float64(min(best+1, jhi))*math.Ln2
-	lh := brentMax(func(lh float64) float64 { return fine(math.Exp(lh)) }, a, b, logTol)
+	// Brent starts at the best grid point, or inside the bracket when that
+	// point is an end of the range.
+	lb := math.Log(hos)
+	a := lb + float64(max(best-1, jlo))*math.Ln2
+	b := lb + float64(min(best+1, jhi))*math.Ln2
+	x0 := lb + float64(best)*math.Ln2
+	if best == jlo || best == jhi {
+		x0 = (a + b) / 2
+	}
+	lh := brentMax(func(lh float64) float64 { return fine(math.Exp(lh)) }, a, b, x0, logTol)
 	return math.Exp(lh)
 }
