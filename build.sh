@@ -236,7 +236,11 @@ cmd_bench() {
 	# shellcheck disable=SC2086
 	stage "bench (native)" bench_native "$pkgs" "$pattern" "$count" "$native"
 	stage "bench (wasm, node)" bench_wasm "$pkgs" "$pattern" "$count" "$wasm"
-	stage "bench (browser)" bench_browser "$browser"
+	if [ "${BENCH_BROWSER:-1}" = 1 ]; then
+		stage "bench (browser)" bench_browser "$browser"
+	else
+		rm -f "$browser"
+	fi
 	local files=("$native" "$wasm")
 	[ -s "$browser" ] && files+=("$browser")
 	printf '\n==> medians of %s runs\n' "$count"

@@ -103,11 +103,12 @@ func Parse(r io.Reader) (*Matrix, error) {
 	}
 	k := len(classes)
 	m := &Matrix{Classes: classes}
-	// Scores are gathered in chunks and joined once at the end, which copies
-	// each value once instead of about twice with append's doubling.
-	chunkLen := max(k*64, 1<<16)
+	// Scores are gathered in chunks (growing to 64 rows or 512 KiB) and joined
+	// once at the end, which copies each value once instead of about twice
+	// with append's doubling.
+	chunkMax := max(k*64, 1<<16)
 	var chunks [][]float64
-	cur := make([]float64, 0, chunkLen)
+	cur := make([]float64, 0, 4*k)
 	for {
 		rec, err := cr.read()
 		if err == io.EOF {
@@ -137,7 +138,7 @@ func Parse(r io.Reader) (*Matrix, error) {
 		}
 		if len(cur)+k > cap(cur) {
 			chunks = append(chunks, cur)
-			cur = make([]float64, 0, chunkLen)
+			cur = make([]float64, 0, min(2*cap(cur), chunkMax))
 		}
 		m.Labels = append(m.Labels, y)
 		for _, c := range classCols {
@@ -219,28 +220,17 @@ func readHeader(header []string, row int) (labelCol int, classes []string, class
 // exponent, surrounded by optional spaces. Numbers of at most 15 significant
 // digits with a decimal exponent within ±22 are converted exactly here
 // (Clinger's fast path: one correctly rounded multiplication or division of
-// two exact float64s); the rest go to strconv.ParseFloat, so every result is
-// the correctly rounded float64 (checked against strconv by FuzzParseScore).
+// two exact float64s); other plain numbers go to strconv.ParseFloat, so every
+// result is the correctly rounded float64 (checked against strconv by
+// TestParseScoreMatchesStrconv and FuzzParse).
 func parseScore(cell []byte) (float64, error) {
 	s := bytes.TrimSpace(cell)
-	if v, ok := fastFloat(s); ok {
+	v, ok, plain := fastFloat(s)
+	if ok {
 		return v, nil
 	}
-	if len(s) == 0 {
-		return 0, fmt.Errorf("%w: every score must be a number", ErrEmptyCell)
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E') {
-			str := string(s)
-			low := strings.ToLower(str)
-			switch {
-			case low == "nan" || strings.Contains(low, "inf"):
-				return 0, fmt.Errorf("%w: %q; replace it with a finite score", ErrNotFinite, clip(str))
-			case c == ',':
-				return 0, fmt.Errorf("%w: %q; write the decimal separator as a point (0.25, not 0,25)", ErrNotNumber, clip(str))
-			}
-			return 0, fmt.Errorf("%w: %q; scores are plain decimal numbers like 0.25 or -1.5e-3", ErrNotNumber, clip(str))
-		}
+	if !plain {
+		return 0, notNumber(s)
 	}
 	v, err := strconv.ParseFloat(string(s), 64)
 	if err != nil {
@@ -255,14 +245,32 @@ func parseScore(cell []byte) (float64, error) {
 	return v, nil
 }
 
+// notNumber explains why the trimmed cell s is not a plain decimal number.
+func notNumber(s []byte) error {
+	if len(s) == 0 {
+		return fmt.Errorf("%w: every score must be a number", ErrEmptyCell)
+	}
+	str := string(s)
+	low := strings.ToLower(str)
+	switch {
+	case low == "nan" || strings.Contains(low, "inf"):
+		return fmt.Errorf("%w: %q; replace it with a finite score", ErrNotFinite, clip(str))
+	case bytes.IndexByte(s, ',') >= 0:
+		return fmt.Errorf("%w: %q; write the decimal separator as a point (0.25, not 0,25)", ErrNotNumber, clip(str))
+	}
+	return fmt.Errorf("%w: %q; scores are plain decimal numbers like 0.25 or -1.5e-3", ErrNotNumber, clip(str))
+}
+
 // pow10 holds the powers of ten that float64 represents exactly.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// fastFloat converts s = [+-] digits [. digits] [(e|E) [+-] digits] when its
-// significand has at most 15 significant digits (so it is below 2^53, exact)
-// and the decimal exponent is within ±22 (10^e exact); ok is false otherwise.
-func fastFloat(s []byte) (v float64, ok bool) {
+// fastFloat scans s for [+-] digits [. digits] [(e|E) [+-] digits] (at least
+// one significand digit); plain reports whether s has that form. When the
+// significand has at most 15 significant digits (below 2^53, so exact) and the
+// decimal exponent is within ±22 (10^e exact), ok is true and v is the
+// correctly rounded value.
+func fastFloat(s []byte) (v float64, ok, plain bool) {
 	i := 0
 	neg := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -271,24 +279,24 @@ func fastFloat(s []byte) (v float64, ok bool) {
 	}
 	var mant uint64
 	nd, exp := 0, 0 // significant digits in mant; decimal exponent
-	digits, dot := false, false
+	digits, dot, many := false, false, false
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= '0' && c <= '9' {
 			digits = true
-			if mant == 0 && c == '0' {
+			switch {
+			case mant == 0 && c == '0':
 				if dot {
 					exp--
 				}
-				continue
-			}
-			if nd == 15 {
-				return 0, false
-			}
-			mant = mant*10 + uint64(c-'0')
-			nd++
-			if dot {
-				exp--
+			case nd == 15:
+				many = true // too many digits for the fast path; keep checking the syntax
+			default:
+				mant = mant*10 + uint64(c-'0')
+				nd++
+				if dot {
+					exp--
+				}
 			}
 			continue
 		}
@@ -299,7 +307,7 @@ func fastFloat(s []byte) (v float64, ok bool) {
 		break
 	}
 	if !digits {
-		return 0, false
+		return 0, false, false
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
@@ -316,7 +324,7 @@ func fastFloat(s []byte) (v float64, ok bool) {
 			ed++
 		}
 		if ed == 0 {
-			return 0, false
+			return 0, false, false
 		}
 		if eneg {
 			e = -e
@@ -324,24 +332,25 @@ func fastFloat(s []byte) (v float64, ok bool) {
 		exp += e
 	}
 	if i != len(s) {
-		return 0, false
+		return 0, false, false
 	}
-	if mant == 0 {
-		v = 0
-	} else {
+	if many {
+		return 0, false, true
+	}
+	if mant != 0 {
 		switch {
 		case exp >= 0 && exp <= 22:
 			v = float64(mant) * pow10[exp]
 		case exp < 0 && exp >= -22:
 			v = float64(mant) / pow10[-exp]
 		default:
-			return 0, false
+			return 0, false, true
 		}
 	}
 	if neg {
 		v = -v
 	}
-	return v, true
+	return v, true, true
 }
 
 // detectDelimiter peeks at the header row and returns the most frequent of
