@@ -28,6 +28,8 @@ type Dataset struct {
 	Sample *accuracy.Sample
 	// Truth is the true curve up to the full class count when known, else nil.
 	Truth accuracy.Curve
+
+	summary protocol.Summary
 }
 
 // LoadCSV parses a score-matrix CSV (FORMATS.md §1) under direction dir
@@ -173,6 +175,15 @@ func (s *Server) Handle(m protocol.Message) {
 			defer s.endRun(m.Run, cancel)
 			s.post(s.fit(ctx, ds, m))
 		}()
+	case protocol.Describe:
+		s.mu.Lock()
+		ds := s.datasets[m.Dataset]
+		s.mu.Unlock()
+		if ds == nil {
+			s.post(protocol.Error{Dataset: m.Dataset, Message: fmt.Sprintf("data set %d is not loaded in this worker", m.Dataset)})
+			return
+		}
+		s.post(ds.summary)
 	case protocol.Cancel:
 		s.mu.Lock()
 		cancel := s.runs[m.Run]
@@ -202,6 +213,9 @@ func (s *Server) finishLoad(id uint64, reply bool, ds *Dataset, sum protocol.Sum
 		s.post(protocol.Error{Dataset: id, Message: err.Error()})
 		return
 	}
+	sum.Dataset = id
+	sum.Seconds = s.now().Sub(start).Seconds()
+	ds.summary = sum
 	s.mu.Lock()
 	s.datasets[id] = ds
 	for len(s.datasets) > keepDatasets {
@@ -209,8 +223,6 @@ func (s *Server) finishLoad(id uint64, reply bool, ds *Dataset, sum protocol.Sum
 	}
 	s.mu.Unlock()
 	if reply {
-		sum.Dataset = id
-		sum.Seconds = s.now().Sub(start).Seconds()
 		s.post(sum)
 	}
 }

@@ -111,6 +111,22 @@ func TestRunMatchesEstimator(t *testing.T) {
 	}
 }
 
+// Describe answers with the Summary of a loaded data set, and an error otherwise.
+func TestDescribe(t *testing.T) {
+	s := newCollector()
+	srv := NewServer(s.post, Options{})
+	srv.Handle(protocol.Load{Dataset: 4, CSV: []byte(small), Direction: "auto"})
+	srv.Handle(protocol.Describe{Dataset: 4})
+	sum, ok := s.wait(t, protocol.KindSummary).(protocol.Summary)
+	if !ok || sum.Dataset != 4 || sum.K != 3 || sum.N != 5 {
+		t.Fatalf("got %#v", sum)
+	}
+	srv.Handle(protocol.Describe{Dataset: 5})
+	if e, ok := s.wait(t, protocol.KindSummary).(protocol.Error); !ok || e.Dataset != 5 {
+		t.Fatalf("got %#v", e)
+	}
+}
+
 func TestRunErrors(t *testing.T) {
 	s := newCollector()
 	srv := NewServer(s.post, Options{})

@@ -58,6 +58,13 @@ func NewWorker(url, name string) (*Worker, error) {
 // Post sends b to the worker, transferring its buffer.
 func (w *Worker) Post(b []byte) error { return post(w.w.PostMessage, b) }
 
+// PostBytes sends a Uint8Array (made by BytesToJS or CloneBytes) to the
+// worker, transferring its buffer: u8 is unusable afterwards.
+func (w *Worker) PostBytes(u8 Value) error { return postJS(w.w.PostMessage, u8) }
+
+// CloneBytes returns a copy of a Uint8Array, made by JavaScript in one block.
+func CloneBytes(u8 Value) (Value, error) { return u8.Call("slice") }
+
 // Terminate stops the worker at once.
 func (w *Worker) Terminate() error {
 	w.cancel()
@@ -99,6 +106,10 @@ func post(pm func(safejs.Value, []safejs.Value) error, b []byte) error {
 	if err != nil {
 		return err
 	}
+	return postJS(pm, u8)
+}
+
+func postJS(pm func(safejs.Value, []safejs.Value) error, u8 Value) error {
 	buf, err := u8.Get("buffer")
 	if err != nil {
 		return err

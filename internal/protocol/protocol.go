@@ -27,6 +27,7 @@ const (
 	KindResult
 	KindError
 	KindCancel
+	KindDescribe
 )
 
 // Message is one of the message types of this package.
@@ -164,6 +165,13 @@ type Cancel struct {
 	Run uint64
 }
 
+// Describe asks a worker for the Summary of a data set it has loaded, so
+// that a large Load can be the same bytes for every worker.
+type Describe struct {
+	// Dataset is the data set to describe.
+	Dataset uint64
+}
+
 // Kind implementations.
 func (Ready) Kind() Kind    { return KindReady }
 func (Load) Kind() Kind     { return KindLoad }
@@ -174,6 +182,7 @@ func (Progress) Kind() Kind { return KindProgress }
 func (Result) Kind() Kind   { return KindResult }
 func (Error) Kind() Kind    { return KindError }
 func (Cancel) Kind() Kind   { return KindCancel }
+func (Describe) Kind() Kind { return KindDescribe }
 
 // Encode returns m's wire bytes: the kind byte, then the fields in order.
 func Encode(m Message) ([]byte, error) {
@@ -234,6 +243,8 @@ func Encode(m Message) ([]byte, error) {
 		e.bool(m.Cancelled)
 	case Cancel:
 		e.u(m.Run)
+	case Describe:
+		e.u(m.Dataset)
 	default:
 		return nil, fmt.Errorf("protocol: cannot encode %T", m)
 	}
@@ -271,6 +282,8 @@ func Decode(b []byte) (Message, error) {
 		m = Error{Dataset: d.u(), Run: d.u(), Method: d.str(), Message: d.str(), Cancelled: d.bool()}
 	case KindCancel:
 		m = Cancel{Run: d.u()}
+	case KindDescribe:
+		m = Describe{Dataset: d.u()}
 	default:
 		return nil, fmt.Errorf("protocol: unknown message kind %d", b[0])
 	}

@@ -23,6 +23,7 @@ func TestRoundTrip(t *testing.T) {
 		Result{Run: 9, Method: "regression", Curve: curve, C: []float64{0.5}, Seconds: 3},
 		Error{Dataset: 2, Method: "kde", Message: "row 3, column \"b\": not a number", Cancelled: true},
 		Cancel{Run: 9},
+		Describe{Dataset: 12},
 	}
 	for _, m := range msgs {
 		t.Run(fmt.Sprintf("%T", m), func(t *testing.T) {

@@ -40,7 +40,7 @@ type app struct {
 	// The current data set: its id, the message that loads it (replayed to
 	// replaced workers), its CSV (for Reload), and what the worker said.
 	dataset uint64
-	loadMsg protocol.Message
+	loadJS  jsdom.Value // the encoded Load/Simulate message, kept on the JS side
 	csv     []byte
 	summary protocol.Summary
 	loads   map[uint64]chan loadOutcome
@@ -334,10 +334,8 @@ func (a *app) replace(s *slot, why string) {
 			ch <- loadOutcome{err: errors.New("the compute worker stopped (" + why + ") while reading the data; it was restarted, please try again")}
 		}
 	}
-	if a.loadMsg != nil {
-		if b, err := protocol.Encode(a.loadMsg); err == nil {
-			_ = ns.send(b)
-		}
+	if a.dataset != 0 {
+		_ = ns.sendCopy(a.loadJS)
 	}
 	if r := a.run; r != nil && !r.finished && s.run == r.id {
 		r.active--
@@ -365,31 +363,45 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	id := a.id()
 	ch := make(chan loadOutcome, 1)
 	a.loads[id] = ch
-	var base protocol.Message
 	if req.sim != nil {
 		a.st.Busy = "Simulating " + req.source + "…"
 	} else {
 		a.st.Busy = "Reading " + req.source + "…"
 	}
 	a.st.Error = ""
+	// One encoding for every worker (a 25 MB CSV is copied to JavaScript
+	// once, then cloned there); worker 0 also sends the summary.
+	var base protocol.Message = protocol.Load{Dataset: id, CSV: req.csv, Direction: req.dir}
+	if req.sim != nil {
+		base = protocol.Simulate{Dataset: id, Config: *req.sim}
+	}
+	fail := func(err error) (protocol.Summary, error) {
+		delete(a.loads, id)
+		a.st.Busy, a.st.Error = "", "Could not send the data to the worker: "+err.Error()
+		a.env.UnlockRender()
+		return protocol.Summary{}, err
+	}
+	b, err := protocol.Encode(base)
+	if err != nil {
+		return fail(err)
+	}
+	baseJS, err := jsdom.BytesToJS(b)
+	if err != nil {
+		return fail(err)
+	}
+	b = nil
 	for i, s := range a.slots {
-		var m protocol.Message
-		if req.sim != nil {
-			m = protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: i == 0}
-			base = protocol.Simulate{Dataset: id, Config: *req.sim}
+		if i == 0 && req.sim != nil {
+			// The truth curve is computed by worker 0 only.
+			err = s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
 		} else {
-			m = protocol.Load{Dataset: id, CSV: req.csv, Direction: req.dir, WantSummary: i == 0}
-			base = protocol.Load{Dataset: id, CSV: req.csv, Direction: req.dir}
+			err = s.sendCopy(baseJS)
 		}
-		b, err := protocol.Encode(m)
-		if err == nil {
-			err = s.send(b)
+		if err == nil && i == 0 && req.sim == nil {
+			err = s.send(mustEncode(protocol.Describe{Dataset: id}))
 		}
 		if err != nil {
-			delete(a.loads, id)
-			a.st.Busy, a.st.Error = "", "Could not send the data to the worker: "+err.Error()
-			a.env.UnlockRender()
-			return protocol.Summary{}, err
+			return fail(err)
 		}
 	}
 	a.env.UnlockRender()
@@ -404,7 +416,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		return protocol.Summary{}, out.err
 	}
 	sum := out.sum
-	a.dataset, a.loadMsg, a.summary = id, base, sum
+	a.dataset, a.loadJS, a.summary = id, baseJS, sum
 	a.csv = req.csv
 	if req.csv != nil {
 		a.st.Direction = req.dir
@@ -422,6 +434,15 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
 	a.charts.dirty = true
 	return sum, nil
+}
+
+// mustEncode encodes a small message whose fields cannot fail to encode.
+func mustEncode(m protocol.Message) []byte {
+	b, err := protocol.Encode(m)
+	if err != nil {
+		jsdom.Log("cleanex: ", err)
+	}
+	return b
 }
 
 func (a *app) simulate(cfg protocol.SimConfig, source string) (protocol.Summary, error) {

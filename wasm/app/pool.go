@@ -19,7 +19,7 @@ type slot struct {
 	w   *jsdom.Worker
 	// ready is set once the worker posted Ready; until then posts queue in pending.
 	ready   bool
-	pending [][]byte
+	pending []jsdom.Value
 	// run and method are the fit it is running (run 0: idle).
 	run    uint64
 	method string
@@ -54,11 +54,29 @@ func startSlot(idx, gen int, inbox chan<- inbound) (*slot, error) {
 
 // send posts b now, or queues it until the worker is ready.
 func (s *slot) send(b []byte) error {
+	u8, err := jsdom.BytesToJS(b)
+	if err != nil {
+		return err
+	}
+	return s.sendJS(u8)
+}
+
+// sendJS posts a Uint8Array (transferring it) now, or queues it.
+func (s *slot) sendJS(u8 jsdom.Value) error {
 	if !s.ready {
-		s.pending = append(s.pending, b)
+		s.pending = append(s.pending, u8)
 		return nil
 	}
-	return s.w.Post(b)
+	return s.w.PostBytes(u8)
+}
+
+// sendCopy posts a copy of a Uint8Array that the page keeps.
+func (s *slot) sendCopy(u8 jsdom.Value) error {
+	c, err := jsdom.CloneBytes(u8)
+	if err != nil {
+		return err
+	}
+	return s.sendJS(c)
 }
 
 // markReady flushes the queued posts.
@@ -66,8 +84,8 @@ func (s *slot) markReady() error {
 	s.ready = true
 	q := s.pending
 	s.pending = nil
-	for _, b := range q {
-		if err := s.w.Post(b); err != nil {
+	for _, u8 := range q {
+		if err := s.w.PostBytes(u8); err != nil {
 			return err
 		}
 	}
