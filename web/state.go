@@ -158,6 +158,28 @@ func (s *State) DirectionLine() string {
 	return line + "."
 }
 
+// Headline is the answer in one sentence: each method's predicted accuracy
+// at k2 (CleaneX first), and the truth when known.
+func (s *State) Headline() string {
+	c := s.Results
+	if len(c.Methods) == 0 || c.K2 < 2 {
+		return ""
+	}
+	var parts []string
+	ms := c.Sorted()
+	for i := len(ms) - 1; i >= 0; i-- { // Order ends with cleanex: list it first
+		m := ms[i]
+		if c.K2 <= m.Curve.Max() {
+			parts = append(parts, fmt.Sprintf("%s %.3f", s.Label(m.Name), m.Curve[c.K2]))
+		}
+	}
+	line := fmt.Sprintf("Predicted accuracy at %s classes: %s", thousands(c.K2), strings.Join(parts, " · "))
+	if c.Truth != nil && c.K2 <= c.Truth.Max() {
+		line += fmt.Sprintf(" (truth %.3f)", c.Truth[c.K2])
+	}
+	return line + "."
+}
+
 // HasResults reports whether there is a table to show.
 func (s *State) HasResults() bool { return len(s.Results.Methods) > 0 }
 
