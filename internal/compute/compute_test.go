@@ -162,8 +162,8 @@ func TestSimulateTruth(t *testing.T) {
 func TestCancel(t *testing.T) {
 	s := newCollector()
 	srv := NewServer(s.post, Options{})
-	srv.Handle(protocol.Simulate{Dataset: 1, Config: protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1}})
-	srv.Handle(protocol.Run{Dataset: 1, Run: 2, Method: "cleanex", K2: 2000, Preset: "paper", Seed: 1})
+	srv.Handle(protocol.Simulate{Dataset: 1, Config: protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 5, K1: 40, K2: 400, Seed: 1}})
+	srv.Handle(protocol.Run{Dataset: 1, Run: 2, Method: "cleanex", K2: 400, Preset: "paper", Seed: 1})
 	s.wait(t, protocol.KindProgress)
 	start := time.Now()
 	srv.Handle(protocol.Cancel{Run: 2})
