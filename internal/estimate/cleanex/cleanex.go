@@ -43,11 +43,20 @@ type Preset struct {
 	LearningRate float64
 	// Steps is the number of full-batch Adam steps per network.
 	Steps int
+	// Pretrain, when positive, first fits the network (L-BFGS, at most
+	// Pretrain evaluations) to a per-point target logit by weighted least
+	// squares (see pretrainTarget), so the curve fit starts from a
+	// data-driven function instead of the near-constant initial network.
+	Pretrain int
 	// Optimizer is Adam (Steps full-batch steps at LearningRate) or LBFGS
 	// (at most Steps loss evaluations, float64).
 	Optimizer Optimizer
-	// Networks is how many networks (seeds Seed, Seed+1, ...) are fitted;
-	// the estimate averages their C_x.
+	// Networks is how many networks are fitted, network m initialised from
+	// the PCG stream (Seed, initStream+m). The predicted curve is the mean of
+	// their curves, E_k = (1/M) sum_m sum_x w_x C_{x,m}^(k-1) (each member fits
+	// the observed curve, so their mean does too); Result.C is the mean of
+	// their C_x, which keeps E_2 = sum_x w_x C_x exact. Averaging C_x before
+	// the power would bias E_k down at large k (Jensen's inequality).
 	Networks int
 }
 
@@ -90,9 +99,9 @@ func PresetByName(name string) (Preset, error) {
 // validate checks p's fields.
 func (p Preset) validate() error {
 	switch {
-	case p.Inputs < AllScores || p.Inputs > LogTail:
+	case p.Inputs < AllScores || p.Inputs > TailGapsEVT:
 		return fmt.Errorf("cleanex: preset %q: unknown input encoding %d", p.Name, p.Inputs)
-	case p.Inputs == TailGaps && !(p.TailRatio > 1):
+	case (p.Inputs == TailGaps || p.Inputs == TailGapsLocal || p.Inputs == TailGapsEVT) && !(p.TailRatio > 1):
 		return fmt.Errorf("cleanex: preset %q: tail ratio %g must exceed 1", p.Name, p.TailRatio)
 	case p.Steps < 1 || p.Networks < 1:
 		return fmt.Errorf("cleanex: preset %q: steps %d and networks %d must be positive", p.Name, p.Steps, p.Networks)
@@ -121,6 +130,9 @@ type Estimator struct {
 // Name returns "cleanex".
 func (Estimator) Name() string { return "cleanex" }
 
+// initStream is the PCG stream of the first network's initialisation.
+const initStream = 0x636c65616e6578
+
 // rowBlock is how many points a forward or backward pass handles between
 // checks of the context, so a large fit stops well within a second.
 const rowBlock = 256
@@ -132,8 +144,8 @@ const progressEvery = 10
 var ErrK2 = errors.New("cleanex: k2 must be at least 2")
 
 // Fit trains the preset's network(s) on s and returns E_k = sum_x w_x C_x^(k-1)
-// for k = 0..k2, the fitted C_x and the training loss per step (networks one
-// after the other).
+// for k = 0..k2 (averaged over the networks, see Preset.Networks), the fitted
+// C_x and the training loss per step (networks one after the other).
 func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress func(estimate.Progress)) (estimate.Result, error) {
 	p := e.Preset
 	if p.Name == "" && p.Steps == 0 {
@@ -152,8 +164,10 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	total := p.Steps * p.Networks
 	losses := make([]float64, 0, total)
 	cx := make([]float64, n)
+	curve := make(accuracy.Curve, k2+1)
+	mc := make([]float64, n)
 	for member := range p.Networks {
-		rng := rand.New(rand.NewPCG(e.Seed+uint64(member), 0x636c65616e6578))
+		rng := rand.New(rand.NewPCG(e.Seed, initStream+uint64(member)))
 		done := func(step int, loss float64) {
 			losses = append(losses, loss)
 			if step%progressEvery == 0 || step == p.Steps {
@@ -173,7 +187,16 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 		var z []float32
 		var err error
 		if p.Optimizer == LBFGS {
-			z, err = trainLBFGS(ctx, net, x, n, cl, p.Steps, done)
+			steps := p.Steps
+			if p.Pretrain > 0 {
+				t := pretrainTarget(s)
+				if _, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 {
+					return targetLoss(z, dz, t, s.Weight)
+				}, p.Pretrain, func(int, float64) {}); err != nil {
+					return estimate.Result{}, err
+				}
+			}
+			z, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, steps, done)
 		} else {
 			z, err = train(ctx, net, x, n, cl, p, done)
 		}
@@ -181,10 +204,17 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			return estimate.Result{}, err
 		}
 		for i, zi := range z {
-			cx[i] += math.Exp(logSigmoid(float64(zi))) / float64(p.Networks)
+			mc[i] = math.Exp(logSigmoid(float64(zi)))
+			cx[i] += mc[i] / float64(p.Networks)
+		}
+		for k, v := range accuracy.Expected(mc, s.Weight, k2) {
+			curve[k] += v / float64(p.Networks)
 		}
 	}
-	return estimate.Result{Curve: accuracy.Expected(cx, s.Weight, k2), C: cx, Losses: losses}, nil
+	if p.Networks == 1 {
+		curve = accuracy.Expected(cx, s.Weight, k2)
+	}
+	return estimate.Result{Curve: curve, C: cx, Losses: losses}, nil
 }
 
 // train runs p.Steps full-batch Adam steps on net and returns the final
@@ -233,7 +263,7 @@ func train[T float](ctx context.Context, net *mlp[T], x []T, n int, cl *curveLos
 // an accepted step improves the loss by less than a relative 1e-10.
 // Hand-written because gonum/optimize pulls in golang.org/x/tools, which the
 // module does not require.
-func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, cl *curveLoss, maxEvals int,
+func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, lossFn func(z, dz []T) float64, maxEvals int,
 	done func(step int, loss float64)) ([]T, error) {
 	ws := newWorkspace(net, n)
 	ws.act[0] = x
@@ -250,7 +280,7 @@ func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, cl *cur
 			}
 			net.forward(ws, lo, min(lo+rowBlock, n))
 		}
-		l := lossGrad(cl, z, dz)
+		l := lossFn(z, dz)
 		for lo := 0; lo < n; lo += rowBlock {
 			net.backward(dz, ws, lo, min(lo+rowBlock, n), lo == 0)
 		}

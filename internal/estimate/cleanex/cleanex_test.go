@@ -271,3 +271,40 @@ func TestFitErrors(t *testing.T) {
 		t.Error("zero learning rate accepted")
 	}
 }
+
+// TestFitEnsemble checks that with several networks the curve is the mean of
+// the members' curves (each member is the one-network fit of the same
+// stream) and that E_2 = sum_x w_x C_x still holds for the averaged C_x.
+func TestFitEnsemble(t *testing.T) {
+	s := toySample(t, 10, 3, 8)
+	p := tinyPreset(LBFGS)
+	p.Networks = 2
+	res, err := Estimator{Preset: p, Seed: 3}.Fit(context.Background(), s, 30, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Losses) > 2*p.Steps {
+		t.Fatalf("%d losses for 2 networks of at most %d steps", len(res.Losses), p.Steps)
+	}
+	// Member 0 alone is the one-network fit with the same seed.
+	one := p
+	one.Networks = 1
+	m0, err := Estimator{Preset: one, Seed: 3}.Fit(context.Background(), s, 30, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Recover member 1's C_x from the averaged C and member 0's C.
+	c1 := make([]float64, len(res.C))
+	for i := range c1 {
+		c1[i] = 2*res.C[i] - m0.C[i]
+	}
+	e1 := accuracy.Expected(c1, s.Weight, 30)
+	for k := 2; k <= 30; k++ {
+		if want := (m0.Curve[k] + e1[k]) / 2; math.Abs(res.Curve[k]-want) > 1e-9 {
+			t.Fatalf("k=%d: curve %g, mean of members %g", k, res.Curve[k], want)
+		}
+	}
+	if e2 := accuracy.RAUC(res.C, s.Weight); math.Abs(e2-res.Curve[2]) > 1e-12 {
+		t.Errorf("E_2 %g, sum w C %g", res.Curve[2], e2)
+	}
+}

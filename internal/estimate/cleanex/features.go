@@ -33,6 +33,10 @@ const (
 	// the log of the logistic-kernel tail mass
 	// (1/(K-1)) sum_j sigma((s_j - s_c)/h), divided by log(K-1).
 	LogTail
+	// TailGapsEVT is TailGaps followed by the point's peaks-over-threshold
+	// logit of C_x (see pretrainTarget), capped at 2 log(K-1) and divided by
+	// log(K-1).
+	TailGapsEVT
 )
 
 // tailBandwidths are the bandwidths of LogTail, in units of the point's
@@ -85,6 +89,8 @@ func inputSize(in Inputs, k int, ratio float64) int {
 		return 2 + len(tailRanks(k-1, ratio))
 	case LogTail:
 		return 1 + len(tailBandwidths)
+	case TailGapsEVT:
+		return 2 + len(tailRanks(k-1, ratio))
 	}
 	return 1 + len(tailRanks(k-1, ratio))
 }
@@ -96,8 +102,12 @@ func encode[T float](s *accuracy.Sample, in Inputs, ratio float64) []T {
 	size := inputSize(in, k, ratio)
 	x := make([]T, n*size)
 	var ranks []int
-	if in == TailGaps || in == TailGapsLocal {
+	var evt []float64
+	if in == TailGaps || in == TailGapsLocal || in == TailGapsEVT {
 		ranks = tailRanks(k-1, ratio)
+	}
+	if in == TailGapsEVT {
+		evt = pretrainTarget(s)
 	}
 	logK := math.Log(float64(k - 1))
 	for i, c := range s.Correct {
@@ -133,6 +143,9 @@ func encode[T float](s *accuracy.Sample, in Inputs, ratio float64) []T {
 		default:
 			for j, rk := range ranks {
 				row[1+j] = T((c - inc[len(inc)-rk]) / sd)
+			}
+			if evt != nil {
+				row[len(row)-1] = T(min(evt[i], 2*logK) / logK)
 			}
 		}
 	}

@@ -104,14 +104,22 @@ func studyPresets() map[string]Preset {
 	for _, in := range []struct {
 		name string
 		in   Inputs
-	}{{"gap", TailGaps}, {"gaploc", TailGapsLocal}, {"logtail", LogTail}} {
+	}{{"gap", TailGaps}, {"gaploc", TailGapsLocal}, {"logtail", LogTail}, {"evt", TailGapsEVT}} {
 		for _, h := range []struct {
 			name string
 			h    []int
-		}{{"h32x16", []int{32, 16}}, {"h16x8", []int{16, 8}}, {"h64x32", []int{64, 32}}} {
-			for _, st := range []int{300, 500, 1000, 2000} {
+		}{{"h32x16", []int{32, 16}}, {"h16x8", []int{16, 8}}, {"h64x32", []int{64, 32}}, {"h8x4", []int{8, 4}}, {"h16", []int{16}}, {"h4", []int{4}}, {"lin", nil}, {"h24x12", []int{24, 12}}} {
+			for _, st := range []int{100, 150, 200, 300, 500, 1000, 2000} {
 				m[fmt.Sprintf("%s_%s_lbfgs%d", in.name, h.name, st)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
 					Hidden: h.h, Optimizer: LBFGS, Steps: st, Networks: 1}
+				for _, pre := range []int{30, 100} {
+					m[fmt.Sprintf("%s_%s_pre%d_lbfgs%d", in.name, h.name, pre, st)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
+						Hidden: h.h, Optimizer: LBFGS, Steps: st, Networks: 1, Pretrain: pre}
+				}
+				for _, ens := range []int{2, 3, 4, 5, 8} {
+					m[fmt.Sprintf("%s_%s_lbfgs%d_ens%d", in.name, h.name, st, ens)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
+						Hidden: h.h, Optimizer: LBFGS, Steps: st, Networks: ens}
+				}
 				for _, lr := range []float64{1e-3, 3e-3, 1e-2} {
 					m[fmt.Sprintf("%s_%s_adam%g_%d", in.name, h.name, lr, st)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
 						Hidden: h.h, Optimizer: Adam, LearningRate: lr, Steps: st, Networks: 1}
@@ -300,7 +308,7 @@ func TestPaperTrajectory(t *testing.T) {
 		x := encode[float32](s, p.Inputs, p.TailRatio)
 		sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})
 		cl := newCurveLoss(s.Weight, s.Observed, ones(s.K+1), s.K)
-		rng := rand.New(rand.NewPCG(seed, 0x636c65616e6578))
+		rng := rand.New(rand.NewPCG(seed, initStream))
 		net := newMLP[float32](sizes, rng)
 		ws := newWorkspace(net, n)
 		ws.act[0] = x
@@ -320,5 +328,43 @@ func TestPaperTrajectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestDiag prints predicted and true accuracy at a few k for CLEANEX_PRESET.
+func TestDiag(t *testing.T) {
+	p := studyPresets()[os.Getenv("CLEANEX_PRESET")]
+	seeds := envInt("CLEANEX_SEEDS", 1)
+	for _, c := range benchCases() {
+		s, truth := loadCase(t, c)
+		line := c
+		for _, k := range []int{100, 300, 1000, 2000} {
+			line += fmt.Sprintf("  k=%d truth %.3f:", k, truth[k])
+			for seed := range seeds {
+				res, err := Estimator{Preset: p, Seed: uint64(seed)}.Fit(context.Background(), s, 2000, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				line += fmt.Sprintf(" %.3f", res.Curve[k])
+			}
+		}
+		logLine(t, "DIAG\t"+line)
+	}
+}
+
+// TestAdamTrace logs the loss every 100 steps of an Adam run (CLEANEX_PRESET).
+func TestAdamTrace(t *testing.T) {
+	p := studyPresets()[os.Getenv("CLEANEX_PRESET")]
+	for _, c := range benchCases() {
+		s, truth := loadCase(t, c)
+		res, err := Estimator{Preset: p}.Fit(context.Background(), s, 2000, func(pr estimate.Progress) {
+			if pr.Step%100 == 0 {
+				t.Logf("%s step %d loss %.4g", c, pr.Step, pr.Loss)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s rmse %.4f", c, accuracy.RMSE(res.Curve, truth))
 	}
 }
