@@ -40,12 +40,27 @@ func run(dir, addr string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (set PORT to use another port)", addr, err)
 	}
-	fmt.Printf("serving %s on http://%s/ (Ctrl-C stops)\n", dir, ln.Addr())
+	fmt.Printf("serving %s on %s (Ctrl-C stops)\n", dir, URL(addr, ln.Addr()))
 	err = http.Serve(ln, Handler(dir))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return err
+}
+
+// URL is the address to open for a server asked to listen on addr that got
+// the listener address got: the host as asked ("localhost" when empty), the
+// port as bound (which differs when addr asked for port 0).
+func URL(addr string, got net.Addr) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	_, port, err := net.SplitHostPort(got.String())
+	if err != nil {
+		return "http://" + got.String() + "/"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
 }
 
 // Handler serves the files under dir with explicit MIME types for the app's file

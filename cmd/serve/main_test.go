@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -47,6 +48,27 @@ func TestHandlerTypes(t *testing.T) {
 		}
 		if tc.typ != "" && resp.Header.Get("Cache-Control") != "no-store" {
 			t.Errorf("%s: Cache-Control %q, want no-store", tc.path, resp.Header.Get("Cache-Control"))
+		}
+	}
+}
+
+func TestURL(t *testing.T) {
+	tcp := func(s string) net.Addr {
+		a, err := net.ResolveTCPAddr("tcp", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	for _, tc := range []struct {
+		addr, got, want string
+	}{
+		{"localhost:8080", "127.0.0.1:8080", "http://localhost:8080/"},
+		{":9000", "[::]:9000", "http://localhost:9000/"},
+		{"127.0.0.1:0", "127.0.0.1:41234", "http://127.0.0.1:41234/"},
+	} {
+		if got := URL(tc.addr, tcp(tc.got)); got != tc.want {
+			t.Errorf("URL(%q, %s) = %q, want %q", tc.addr, tc.got, got, tc.want)
 		}
 	}
 }
