@@ -308,3 +308,21 @@ func TestFitEnsemble(t *testing.T) {
 		t.Errorf("E_2 %g, sum w C %g", res.Curve[2], e2)
 	}
 }
+
+// TestFLOPs checks the cost formula against hand counts: the paper network
+// at K = 100, r = 10 costs 6 * 1000 * (100*512 + 512*128 + 128*1) per step
+// plus 6 * 1000 * 100 for the loss, 10,000 steps (about 7,000 GFLOP); fast
+// stays within the budgets (3 GFLOP at K = 100, 15 at K = 500, r = 10).
+func TestFLOPs(t *testing.T) {
+	want := 1e4 * (6*1000*float64(100*512+512*128+128) + 6*1000*100)
+	if got := Paper().FLOPs(1000, 100); math.Abs(got-want) > 1e-6*want {
+		t.Errorf("paper FLOPs %g, want %g", got, want)
+	}
+	wantFast := 300 * (6*1000*float64(13*32+32*16+16) + 6*1000*100)
+	if got := Fast().FLOPs(1000, 100); math.Abs(got-wantFast) > 1e-6*wantFast || got > 3e9 {
+		t.Errorf("fast FLOPs at K=100: %g, want %g (<= 3e9)", got, wantFast)
+	}
+	if got := Fast().FLOPs(5000, 500); got > 15e9 {
+		t.Errorf("fast FLOPs at K=500: %g, want <= 15e9", got)
+	}
+}
