@@ -182,7 +182,10 @@ func ObservedByR(byR []float64, k int) Curve {
 
 // Expected returns the curve E_k = sum_x w_x C_x^(k-1), k = 0..k2, with each
 // power evaluated as exp((k-1) log C_x); C_x <= 0 contributes 0 for k >= 2.
+// To save exp calls the power is re-anchored with exp every expAnchor steps and
+// carried by multiplication in between (relative error below expAnchor ulp).
 func Expected(cx, w []float64, k2 int) Curve {
+	const expAnchor = 64
 	c := make(Curve, k2+1)
 	c[0], c[1] = 1, 1
 	for i, p := range cx {
@@ -196,8 +199,13 @@ func Expected(cx, w []float64, k2 int) Curve {
 			continue
 		}
 		lp := math.Log(p)
+		v := 1.0
 		for kk := 2; kk <= k2; kk++ {
-			v := math.Exp(float64(kk-1) * lp)
+			if (kk-2)%expAnchor == 0 {
+				v = math.Exp(float64(kk-1) * lp)
+			} else {
+				v *= p
+			}
 			if v < 1e-300 {
 				break
 			}
