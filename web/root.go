@@ -17,6 +17,16 @@ type Root struct {
 
 func itoa(k int) string { return strconv.Itoa(k) }
 
+// hiddenUnless returns the class that hides an element unless show. The
+// results section keeps the same elements whatever it shows, so that Vugu
+// never re-creates the chart canvases (which would lose their drawing).
+func hiddenUnless(show bool) string {
+	if show {
+		return ""
+	}
+	return "hidden"
+}
+
 func (c *Root) toggleSim() { c.showSim = !c.showSim }
 
 func (c *Root) simButton() string {

@@ -132,3 +132,6 @@ func NoEval(fn func()) error {
 	fn()
 	return nil
 }
+
+// IsString reports whether v is a string.
+func IsString(v Value) bool { return v.Type() == safejs.TypeString }

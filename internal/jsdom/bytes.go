@@ -109,3 +109,57 @@ func FirstFile(list Value) (Value, error) {
 	}
 	return list.Index(0)
 }
+
+// ReadFileJS reads a File, Blob or Response through arrayBuffer() and
+// returns its bytes as a Uint8Array, without copying them into Go.
+func ReadFileJS(file Value) (Value, error) {
+	p, err := file.Call("arrayBuffer")
+	if err != nil {
+		return Value{}, fmt.Errorf("reading the file: %w", err)
+	}
+	buf, err := Await(p)
+	if err != nil {
+		return Value{}, fmt.Errorf("reading the file: %w", err)
+	}
+	return safejs.MustGetGlobal("Uint8Array").New(buf)
+}
+
+// EncodeText returns the UTF-8 bytes of a JavaScript string as a Uint8Array
+// (TextEncoder), without copying them into Go.
+func EncodeText(text Value) (Value, error) {
+	enc, err := safejs.MustGetGlobal("TextEncoder").New()
+	if err != nil {
+		return Value{}, err
+	}
+	return enc.Call("encode", text)
+}
+
+// ByteLength returns the length of a Uint8Array.
+func ByteLength(u8 Value) int {
+	return int(Float(u8, "length", 0))
+}
+
+// Concat returns a new Uint8Array holding prefix, then mid (a Uint8Array,
+// copied by JavaScript in one block), then suffix.
+func Concat(prefix []byte, mid Value, suffix []byte) (Value, error) {
+	n := ByteLength(mid)
+	out, err := safejs.MustGetGlobal("Uint8Array").New(len(prefix) + n + len(suffix))
+	if err != nil {
+		return out, err
+	}
+	part := func(off, length int) (Value, error) { return out.Call("subarray", off, off+length) }
+	if p, err := part(0, len(prefix)); err != nil {
+		return out, err
+	} else if _, err := safejs.CopyBytesToJS(p, prefix); err != nil {
+		return out, err
+	}
+	if _, err := out.Call("set", mid, len(prefix)); err != nil {
+		return out, err
+	}
+	if p, err := part(len(prefix)+n, len(suffix)); err != nil {
+		return out, err
+	} else if _, err := safejs.CopyBytesToJS(p, suffix); err != nil {
+		return out, err
+	}
+	return out, nil
+}

@@ -251,6 +251,21 @@ func Encode(m Message) ([]byte, error) {
 	return e.b, nil
 }
 
+// LoadParts returns the bytes that go before and after a CSV of csvLen
+// bytes in the encoding of Load{Dataset, CSV, Direction}: prefix + CSV +
+// suffix equals Encode(Load{...}). The page uses it to build the message
+// around a large file in JavaScript, without copying the file into Go.
+func LoadParts(dataset uint64, csvLen int, direction string) (prefix, suffix []byte) {
+	e := &encoder{b: []byte{byte(KindLoad)}}
+	e.u(dataset)
+	e.u(uint64(csvLen))
+	prefix = e.b
+	e = &encoder{}
+	e.str(direction)
+	e.bool(false)
+	return prefix, e.b
+}
+
 // ErrShort is wrapped by Decode's errors when the bytes end early.
 var ErrShort = errors.New("message ends early")
 

@@ -96,3 +96,16 @@ func ExampleEncode() {
 	fmt.Printf("% x -> %+v\n", b, m)
 	// Output: 09 ac 02 -> {Run:300}
 }
+
+func TestLoadParts(t *testing.T) {
+	csv := []byte("label,a,b\na,1,2\nb,3,1\n")
+	want, err := Encode(Load{Dataset: 300, CSV: csv, Direction: "lower"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre, suf := LoadParts(300, len(csv), "lower")
+	got := append(append(append([]byte{}, pre...), csv...), suf...)
+	if string(got) != string(want) {
+		t.Fatalf("parts give % x\nEncode gives % x", got, want)
+	}
+}

@@ -26,9 +26,12 @@ func (a *app) registerAPI() error {
 			if len(args) == 0 {
 				return nil, errors.New("load(csvText, {direction}): csvText is missing")
 			}
-			text, err := args[0].String()
-			if err != nil {
+			if !jsdom.IsString(args[0]) {
 				return nil, errors.New("load: csvText must be a string")
+			}
+			text, err := jsdom.EncodeText(args[0])
+			if err != nil {
+				return nil, err
 			}
 			dir := "auto"
 			if len(args) > 1 && jsdom.IsObject(args[1]) {
@@ -36,7 +39,7 @@ func (a *app) registerAPI() error {
 					dir = d
 				}
 			}
-			sum, err := a.load(loadRequest{csv: []byte(text), dir: dir, source: "data from window.cleanex.load"})
+			sum, err := a.load(loadRequest{csvJS: text, dir: dir, source: "data from window.cleanex.load"})
 			if err != nil {
 				return nil, err
 			}

@@ -34,6 +34,7 @@ type app struct {
 	st  *web.State
 
 	slots  []*slot
+	spare  *slot
 	inbox  chan inbound
 	nextID uint64
 
@@ -41,7 +42,8 @@ type app struct {
 	// replaced workers), its CSV (for Reload), and what the worker said.
 	dataset uint64
 	loadJS  jsdom.Value // the encoded Load/Simulate message, kept on the JS side
-	csv     []byte
+	csvJS   jsdom.Value // the current CSV's bytes (a Uint8Array), for Reload
+	hasCSV  bool
 	summary protocol.Summary
 	loads   map[uint64]chan loadOutcome
 
@@ -100,7 +102,7 @@ func (a *app) start() {
 	}
 	a.env.Lock()
 	for i := 0; i < n; i++ {
-		s, err := startSlot(i, 0, a.inbox)
+		s, err := startSlot(i, a.inbox)
 		if err != nil {
 			a.st.Error = "Could not start the compute worker: " + err.Error()
 			a.env.UnlockRender()
@@ -108,6 +110,7 @@ func (a *app) start() {
 		}
 		a.slots = append(a.slots, s)
 	}
+	a.startSpare()
 	a.st.Busy = "Starting…"
 	a.env.UnlockRender()
 	go a.dispatch()
@@ -158,10 +161,23 @@ func (a *app) dispatch() {
 }
 
 func (a *app) handle(in inbound) {
-	if in.idx >= len(a.slots) || a.slots[in.idx].gen != in.gen {
+	s := in.s
+	if s == a.spare && s != nil {
+		switch {
+		case in.stopped:
+			_ = s.w.Terminate()
+			a.spare = nil
+			a.startSpare()
+		case in.err == nil:
+			if _, ok := in.m.(protocol.Ready); ok {
+				_ = s.markReady()
+			}
+		}
+		return
+	}
+	if s.idx < 0 || s.idx >= len(a.slots) || a.slots[s.idx] != s {
 		return // from a replaced worker
 	}
-	s := a.slots[in.idx]
 	if in.stopped {
 		a.replace(s, in.err.Error())
 		return
@@ -186,7 +202,7 @@ func (a *app) handle(in inbound) {
 		}
 	case protocol.Error:
 		if m.Run == 0 {
-			if ch := a.loads[m.Dataset]; ch != nil && in.idx == 0 {
+			if ch := a.loads[m.Dataset]; ch != nil && s.idx == 0 {
 				delete(a.loads, m.Dataset)
 				ch <- loadOutcome{err: errors.New(m.Message)}
 			}
@@ -318,14 +334,38 @@ func (a *app) setBar(method string, fn func(p *web.MethodProgress)) {
 	}
 }
 
-// replace terminates worker s and starts a new one with the current data set.
-func (a *app) replace(s *slot, why string) {
-	_ = s.w.Terminate()
-	ns, err := startSlot(s.idx, s.gen+1, a.inbox)
+// startSpare starts the spare worker with the current data set.
+func (a *app) startSpare() {
+	sp, err := startSlot(spareIdx, a.inbox)
 	if err != nil {
-		a.st.Error = "A compute worker stopped and could not be restarted: " + err.Error()
+		jsdom.Log("cleanex: starting the spare worker: ", err)
 		return
 	}
+	a.spare = sp
+	if a.dataset != 0 {
+		_ = sp.sendCopy(a.loadJS)
+	}
+}
+
+// replace terminates worker s and puts the spare (or a new worker) with the
+// current data set in its place.
+func (a *app) replace(s *slot, why string) {
+	_ = s.w.Terminate()
+	var ns *slot
+	if sp := a.spare; sp != nil && sp.ready {
+		ns, a.spare = sp, nil
+		a.startSpare()
+	} else {
+		var err error
+		if ns, err = startSlot(s.idx, a.inbox); err != nil {
+			a.st.Error = "A compute worker stopped and could not be restarted: " + err.Error()
+			return
+		}
+		if a.dataset != 0 {
+			_ = ns.sendCopy(a.loadJS)
+		}
+	}
+	ns.idx = s.idx
 	a.slots[s.idx] = ns
 	if s.idx == 0 {
 		// Worker 0 answers loads: a pending one fails instead of hanging.
@@ -333,9 +373,6 @@ func (a *app) replace(s *slot, why string) {
 			delete(a.loads, id)
 			ch <- loadOutcome{err: errors.New("the compute worker stopped (" + why + ") while reading the data; it was restarted, please try again")}
 		}
-	}
-	if a.dataset != 0 {
-		_ = ns.sendCopy(a.loadJS)
 	}
 	if r := a.run; r != nil && !r.finished && s.run == r.id {
 		r.active--
@@ -346,9 +383,10 @@ func (a *app) replace(s *slot, why string) {
 	}
 }
 
-// loadRequest is a data set to load: a CSV or a simulation.
+// loadRequest is a data set to load: a CSV (its bytes as a Uint8Array,
+// never copied into Go) or a simulation.
 type loadRequest struct {
-	csv    []byte
+	csvJS  jsdom.Value
 	dir    string
 	sim    *protocol.SimConfig
 	source string
@@ -371,25 +409,23 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.st.Error = ""
 	// One encoding for every worker (a 25 MB CSV is copied to JavaScript
 	// once, then cloned there); worker 0 also sends the summary.
-	var base protocol.Message = protocol.Load{Dataset: id, CSV: req.csv, Direction: req.dir}
-	if req.sim != nil {
-		base = protocol.Simulate{Dataset: id, Config: *req.sim}
-	}
 	fail := func(err error) (protocol.Summary, error) {
 		delete(a.loads, id)
 		a.st.Busy, a.st.Error = "", "Could not send the data to the worker: "+err.Error()
 		a.env.UnlockRender()
 		return protocol.Summary{}, err
 	}
-	b, err := protocol.Encode(base)
+	var baseJS jsdom.Value
+	var err error
+	if req.sim != nil {
+		baseJS, err = jsdom.BytesToJS(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim}))
+	} else {
+		pre, suf := protocol.LoadParts(id, jsdom.ByteLength(req.csvJS), req.dir)
+		baseJS, err = jsdom.Concat(pre, req.csvJS, suf)
+	}
 	if err != nil {
 		return fail(err)
 	}
-	baseJS, err := jsdom.BytesToJS(b)
-	if err != nil {
-		return fail(err)
-	}
-	b = nil
 	for i, s := range a.slots {
 		if i == 0 && req.sim != nil {
 			// The truth curve is computed by worker 0 only.
@@ -404,6 +440,9 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			return fail(err)
 		}
 	}
+	if a.spare != nil {
+		_ = a.spare.sendCopy(baseJS)
+	}
 	a.env.UnlockRender()
 
 	out := <-ch
@@ -417,8 +456,8 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	}
 	sum := out.sum
 	a.dataset, a.loadJS, a.summary = id, baseJS, sum
-	a.csv = req.csv
-	if req.csv != nil {
+	a.csvJS, a.hasCSV = req.csvJS, req.sim == nil
+	if req.sim == nil {
 		a.st.Direction = req.dir
 	}
 	a.st.Summary = &sum
@@ -531,10 +570,10 @@ func (a *app) cancelRun(why string) {
 		if b, err := protocol.Encode(protocol.Cancel{Run: r.id}); err == nil {
 			_ = s.send(b)
 		}
-		s2, gen, id := s, s.gen, r.id
+		s2, id := s, r.id
 		time.AfterFunc(stopGrace, func() {
 			a.env.Lock()
-			if cur := a.slots[s2.idx]; cur.gen == gen && cur.run == id {
+			if cur := a.slots[s2.idx]; cur == s2 && cur.run == id {
 				a.replace(cur, "it did not stop when asked")
 				a.fill()
 			}

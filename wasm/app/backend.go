@@ -41,7 +41,7 @@ func (a *app) loadFile(file jsdom.Value) {
 	a.env.Lock()
 	a.st.Busy = "Reading " + name + "…"
 	a.env.UnlockRender()
-	b, err := jsdom.ReadFile(file)
+	b, err := jsdom.ReadFileJS(file)
 	if err != nil {
 		a.env.Lock()
 		a.st.Busy, a.st.Error = "", "Could not read "+name+": "+err.Error()
@@ -52,7 +52,7 @@ func (a *app) loadFile(file jsdom.Value) {
 	dir := a.st.Direction
 	a.env.RUnlock()
 	// A file the user gives is analysed at once with the current settings.
-	if _, err := a.load(loadRequest{csv: b, dir: dir, source: name}); err == nil {
+	if _, err := a.load(loadRequest{csvJS: b, dir: dir, source: name}); err == nil {
 		a.runNow()
 	}
 }
@@ -78,37 +78,37 @@ func (a *app) LoadExample() {
 			a.env.UnlockRender()
 			return
 		}
-		if _, err := a.load(loadRequest{csv: b, dir: "auto", source: "example.csv (simulated, 50 classes)"}); err == nil {
+		if _, err := a.load(loadRequest{csvJS: b, dir: "auto", source: "example.csv (simulated, 50 classes)"}); err == nil {
 			a.runNow()
 		}
 	}()
 }
 
-// fetch GETs a same-origin URL.
-func fetch(url string) ([]byte, error) {
+// fetch GETs a same-origin URL; the body comes back as a Uint8Array.
+func fetch(url string) (jsdom.Value, error) {
 	p, err := jsdom.Global().Call("fetch", url)
 	if err != nil {
-		return nil, err
+		return jsdom.Value{}, err
 	}
 	resp, err := jsdom.Await(p)
 	if err != nil {
-		return nil, err
+		return jsdom.Value{}, err
 	}
 	if !jsdom.Bool(resp, "ok") {
-		return nil, fmt.Errorf("%s: HTTP %v", url, jsdom.Float(resp, "status", 0))
+		return jsdom.Value{}, fmt.Errorf("%s: HTTP %v", url, jsdom.Float(resp, "status", 0))
 	}
-	return jsdom.ReadFile(resp) // Response has arrayBuffer() too
+	return jsdom.ReadFileJS(resp) // Response has arrayBuffer() too
 }
 
 // Reload parses the current CSV again with the chosen direction.
 func (a *app) Reload() {
-	csv, src, dir := a.csv, a.st.Source, a.st.Direction
-	if csv == nil {
+	csv, src, dir := a.csvJS, a.st.Source, a.st.Direction
+	if !a.hasCSV {
 		a.st.Error = "The direction applies to CSV files; simulated scores are distances (lower is better)."
 		return
 	}
 	go func() {
-		if _, err := a.load(loadRequest{csv: csv, dir: dir, source: src}); err == nil {
+		if _, err := a.load(loadRequest{csvJS: csv, dir: dir, source: src}); err == nil {
 			a.runNow()
 		}
 	}()

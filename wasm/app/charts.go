@@ -25,16 +25,20 @@ type charts struct {
 	drawing, retries int
 	logX             bool
 	acc              chart.AccuracyChart
-	// hooked is set once the canvases' listeners are attached.
-	hooked bool
+	// hooked is the canvas the hover listeners are attached to.
+	hooked jsdom.Value
 }
 
 // afterRender runs after every Vugu render: it draws the charts when their
 // data, the axis toggle or the window size changed.
 func (a *app) afterRender() {
-	if !a.charts.hooked {
-		a.hookCanvas()
-		a.hookPage()
+	if el, err := jsdom.ByID("chart-acc"); err == nil && !el.Equal(a.charts.hooked) {
+		if a.charts.hooked.IsUndefined() {
+			a.hookPage()
+			a.hookWindow()
+		}
+		a.hookCanvas(el)
+		a.charts.dirty = true
 	}
 	if a.charts.logX != a.st.LogX {
 		a.charts.logX, a.charts.dirty = a.st.LogX, true
@@ -207,13 +211,9 @@ func (a *app) drawLoss() error {
 	return lc.Draw(cv)
 }
 
-// hookCanvas attaches hover to the accuracy chart and redraws on resize.
-func (a *app) hookCanvas() {
-	el, err := jsdom.ByID("chart-acc")
-	if err != nil {
-		return
-	}
-	a.charts.hooked = true
+// hookCanvas attaches hover to the accuracy chart's canvas el.
+func (a *app) hookCanvas(el jsdom.Value) {
+	a.charts.hooked = el
 	_, _ = jsdom.Listen(el, "mousemove", func(ev jsdom.Value) {
 		x, y := jsdom.Float(ev, "offsetX", math.NaN()), jsdom.Float(ev, "offsetY", math.NaN())
 		go a.hover(x, y)
@@ -221,6 +221,10 @@ func (a *app) hookCanvas() {
 	_, _ = jsdom.Listen(el, "mouseleave", func(jsdom.Value) {
 		go a.hover(math.NaN(), math.NaN())
 	})
+}
+
+// hookWindow redraws the charts when the window is resized.
+func (a *app) hookWindow() {
 	_, _ = jsdom.Listen(jsdom.Global(), "resize", func(jsdom.Value) {
 		go func() {
 			a.env.Lock()

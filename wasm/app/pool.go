@@ -14,8 +14,7 @@ const workerURL = "assets/worker.js"
 
 // slot is one compute worker and what it is doing.
 type slot struct {
-	idx int
-	gen int // bumped when the worker is replaced; older messages are dropped
+	idx int // its place in app.slots (spareIdx for the spare)
 	w   *jsdom.Worker
 	// ready is set once the worker posted Ready; until then posts queue in pending.
 	ready   bool
@@ -25,24 +24,29 @@ type slot struct {
 	method string
 }
 
+// spareIdx marks the spare worker: started in advance and loaded with the
+// current data set, it takes the place of a worker that is terminated (on
+// cancel or a crash), so a new run can start at once.
+const spareIdx = -1
+
 // inbound is a message from a worker.
 type inbound struct {
-	idx, gen int
-	m        protocol.Message
-	err      error
-	stopped  bool
+	s       *slot
+	m       protocol.Message
+	err     error
+	stopped bool
 }
 
-// startSlot starts worker idx (generation gen) and forwards its messages to inbox.
-func startSlot(idx, gen int, inbox chan<- inbound) (*slot, error) {
+// startSlot starts a worker for place idx and forwards its messages to inbox.
+func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
 	w, err := jsdom.NewWorker(workerURL, "cleanex-"+strconv.Itoa(idx))
 	if err != nil {
 		return nil, err
 	}
-	s := &slot{idx: idx, gen: gen, w: w}
+	s := &slot{idx: idx, w: w}
 	go func() {
 		for msg := range w.Messages {
-			in := inbound{idx: idx, gen: gen, err: msg.Err, stopped: msg.Stopped}
+			in := inbound{s: s, err: msg.Err, stopped: msg.Stopped}
 			if msg.Err == nil {
 				in.m, in.err = protocol.Decode(msg.Data)
 			}
