@@ -214,8 +214,10 @@ func (p *page) waitJS(expr string, timeout time.Duration) {
 	}
 }
 
-// shot saves a full-page screenshot as artefact name.png.
+// shot saves a full-page screenshot as artefact name.png, after a moment
+// for the last render and the charts (drawn in separate tasks) to land.
 func (p *page) shot(name string) {
+	time.Sleep(400 * time.Millisecond)
 	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
 	defer cancel()
 	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
