@@ -36,21 +36,23 @@ type Preset struct {
 	Name string
 	// Inputs is the input encoding.
 	Inputs Inputs
-	// TailRatio is the growth factor of the geometric ranks of TailGaps.
+	// TailRatio is the growth factor of the geometric ranks of the TailGaps
+	// encodings (tailRanks).
 	TailRatio float64
 	// Hidden holds the sizes of the ReLU hidden layers; the output is one logit.
 	Hidden []int
 	// LearningRate is Adam's step size.
 	LearningRate float64
-	// Steps is the number of full-batch Adam steps per network.
+	// Steps is the number of full-batch Adam steps, or the maximum number of
+	// L-BFGS loss evaluations, per network.
 	Steps int
-	// Pretrain, when positive, first fits the network (L-BFGS, at most
+	// Pretrain, when positive (L-BFGS only), first fits the network (at most
 	// Pretrain evaluations) to a per-point target logit by weighted least
 	// squares (see pretrainTarget), so the curve fit starts from a
 	// data-driven function instead of the near-constant initial network.
 	Pretrain int
 	// Optimizer is Adam (Steps full-batch steps at LearningRate) or LBFGS
-	// (at most Steps loss evaluations, float64).
+	// (at most Steps loss evaluations).
 	Optimizer Optimizer
 	// Networks is how many networks are fitted, network m initialised from
 	// the PCG stream (Seed, initStream+m). The predicted curve is the mean of
@@ -67,7 +69,8 @@ type Optimizer int
 const (
 	// Adam is full-batch Adam (the paper's).
 	Adam Optimizer = iota
-	// LBFGS is full-batch limited-memory BFGS (gonum/optimize) in float64.
+	// LBFGS is full-batch limited-memory BFGS (trainLBFGS): float32
+	// network, float64 optimiser vectors.
 	LBFGS
 )
 
@@ -190,9 +193,11 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	mc := make([]float64, n)
 	for member := range p.Networks {
 		rng := rand.New(rand.NewPCG(e.Seed, initStream+uint64(member)))
+		last := 0
 		done := func(step int, loss float64) {
 			losses = append(losses, loss)
 			if step%progressEvery == 0 || step == p.Steps {
+				last = step
 				estimate.Report(progress, estimate.Progress{Method: e.Name(),
 					Step: member*p.Steps + step, Total: total, Loss: loss})
 			}
@@ -209,7 +214,6 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 		var z []float32
 		var err error
 		if p.Optimizer == LBFGS {
-			steps := p.Steps
 			if p.Pretrain > 0 {
 				t := pretrainTarget(s)
 				if _, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 {
@@ -218,12 +222,16 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 					return estimate.Result{}, err
 				}
 			}
-			z, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, steps, done)
+			z, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, p.Steps, done)
 		} else {
 			z, err = train(ctx, net, x, n, cl, p, done)
 		}
 		if err != nil {
 			return estimate.Result{}, err
+		}
+		if last < p.Steps && len(losses) > 0 { // L-BFGS stopped early: the member is done
+			estimate.Report(progress, estimate.Progress{Method: e.Name(),
+				Step: (member + 1) * p.Steps, Total: total, Loss: losses[len(losses)-1]})
 		}
 		for i, zi := range z {
 			mc[i] = math.Exp(logSigmoid(float64(zi)))

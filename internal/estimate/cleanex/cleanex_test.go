@@ -225,8 +225,8 @@ func TestFit(t *testing.T) {
 		if first, last := res.Losses[0], res.Losses[len(res.Losses)-1]; !(last < first/10) {
 			t.Errorf("optimizer %d: loss %g -> %g, want at least a tenfold decrease", opt, first, last)
 		}
-		if !slices.IsSorted(steps) {
-			t.Errorf("progress steps not increasing: %v", steps)
+		if !slices.IsSorted(steps) || steps[len(steps)-1] != p.Steps {
+			t.Errorf("progress steps not increasing to %d: %v", p.Steps, steps)
 		}
 		again, err := Estimator{Preset: p, Seed: 5}.Fit(context.Background(), s, 40, nil)
 		if err != nil {
