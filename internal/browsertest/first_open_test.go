@@ -25,3 +25,23 @@ func TestFirstOpenShowsExample(t *testing.T) {
 		t.Errorf("summary %q does not describe the 100-class pilot", src)
 	}
 }
+
+// "Try an example" loads the bundled CSV and analyses it; the file picker is
+// reachable from the keyboard.
+func TestTryExample(t *testing.T) {
+	p := openPage(t, "example=0")
+	if !mustEval[bool](p, `document.querySelector("#file").focus(), document.activeElement && document.activeElement.id === "file"`, 5*time.Second) {
+		t.Error("the file input cannot take keyboard focus")
+	}
+	mustEval[bool](p, `document.querySelector("#example").click(), true`, 5*time.Second)
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("example.csv")`, 30*time.Second)
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 120*time.Second)
+	p.shot("07-try-example")
+	line := mustEval[string](p, `document.querySelector("#summary-line").textContent`, 5*time.Second)
+	if !strings.Contains(line, "200 points, 50 classes (4 per class)") {
+		t.Errorf("example summary %q", line)
+	}
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.Contains(h, "500 classes") {
+		t.Errorf("headline %q does not answer for k2 = 10 × 50 = 500", h)
+	}
+}
