@@ -18,6 +18,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
 	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/report"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
@@ -52,6 +53,19 @@ type runResult struct {
 	Seconds map[string]float64    `json:"seconds"`
 	Errors  map[string]string     `json:"errors"`
 	RMSE    map[string]float64    `json:"rmse"`
+}
+
+// orderedNames returns names in the curves CSV's column order.
+func orderedNames(names []string) []string {
+	var out []string
+	for _, n := range report.Order {
+		for _, m := range names {
+			if m == n {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 func jsString(s string) string {
@@ -249,9 +263,25 @@ func TestSimulationDrawsEveryCurve(t *testing.T) {
 			t.Errorf("hover readout %q lacks %s", hover, n)
 		}
 	}
-	// Exports run without an error message.
-	mustEval[chromedp.Void](p, `document.querySelector("#export-csv").click(); document.querySelector("#export-png").click()`, 5*time.Second)
-	time.Sleep(500 * time.Millisecond)
+	// Exports: the curves CSV (FORMATS.md §3) and a PNG of the chart, caught
+	// at URL.createObjectURL.
+	mustEval[chromedp.Void](p, `(() => {
+		window.__blobs = [];
+		const orig = URL.createObjectURL.bind(URL);
+		URL.createObjectURL = b => { window.__blobs.push(b); return orig(b); };
+		document.querySelector("#export-csv").click();
+		document.querySelector("#export-png").click();
+	})()`, 5*time.Second)
+	p.waitJS(`window.__blobs.length >= 2`, 10*time.Second)
+	csvText := mustEval[string](p, `window.__blobs.find(b => b.type.startsWith("text/csv")).text()`, 5*time.Second)
+	lines := strings.Split(strings.TrimSpace(csvText), "\n")
+	wantHeader := "k,observed," + strings.Join(orderedNames(names), ",") + ",truth"
+	if lines[0] != wantHeader || len(lines) != 300 || !strings.HasPrefix(lines[1], "2,") || !strings.HasPrefix(lines[299], "300,,") {
+		t.Errorf("exported CSV: header %q (want %q), %d lines, first %q, last %q", lines[0], wantHeader, len(lines), lines[1], lines[len(lines)-1])
+	}
+	if png := mustEval[int](p, `window.__blobs.find(b => b.type === "image/png").size`, 5*time.Second); png < 1000 {
+		t.Errorf("exported PNG has %d bytes", png)
+	}
 	if msg := mustEval[string](p, `(document.querySelector("#error")||{textContent:""}).textContent`, 5*time.Second); msg != "" {
 		t.Errorf("export failed: %s", msg)
 	}
