@@ -440,9 +440,6 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			return fail(err)
 		}
 	}
-	if a.spare != nil {
-		_ = a.spare.sendCopy(baseJS)
-	}
 	a.env.UnlockRender()
 
 	out := <-ch
@@ -456,6 +453,11 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	}
 	sum := out.sum
 	a.dataset, a.loadJS, a.summary = id, baseJS, sum
+	// The spare gets the data only now, so that its parse does not compete
+	// with worker 0's for the CPU while the user waits for the summary.
+	if a.spare != nil {
+		_ = a.spare.sendCopy(baseJS)
+	}
 	a.csvJS, a.hasCSV = req.csvJS, req.sim == nil
 	if req.sim == nil {
 		a.st.Direction = req.dir
