@@ -7,6 +7,11 @@ import (
 )
 
 // Inputs says how a point's scores become the network's input vector.
+// TailGapsLocal, LogTail and TailGapsEVT are alternatives measured in the
+// study (/work/notes/cleanex-research.md) and used by no preset; their inputs
+// have different units, so each of their input columns is standardised to
+// mean 0 and standard deviation 1 over the points (standardizeColumns),
+// while TailGaps keeps one unit for all its gaps.
 type Inputs int
 
 const (
@@ -14,14 +19,11 @@ const (
 	// K-1 incorrect scores sorted, z-normalised by the mean and standard
 	// deviation of all N x K scores of the sample (input size K).
 	AllScores Inputs = iota
-	// TailGapsLocal and LogTail, whose inputs have different units, have each
-	// input column standardised to mean 0 and standard deviation 1 over the
-	// points (standardizeColumns); TailGaps keeps one unit for all its gaps.
-
 	// TailGaps is the fast encoding: the z-normalised correct score followed
 	// by the gaps s_c - s_(j) between the correct score and the j-th highest
-	// incorrect score, for the geometric ranks j = 1, 2, 3, 4, 6, 8, 11, ...
-	// up to K-1 (see tailRanks), divided by the standard deviation of all scores.
+	// incorrect score, for the geometric ranks j = 1, 2, 3, 5, 8, 12, 18, ...
+	// up to K-1 (tailRanks with ratio 1.5), divided by the standard deviation
+	// of all scores.
 	TailGaps
 	// TailGapsLocal is TailGaps with the gaps divided by the point's own
 	// standard deviation of its incorrect scores, followed by the log of that
@@ -29,7 +31,7 @@ const (
 	TailGapsLocal
 	// LogTail is the z-normalised correct score followed by smoothed
 	// estimates of log(1 - C_x): for each bandwidth h = b sd_x (sd_x the
-	// standard deviation of the point's incorrect scores, b in TailBandwidths)
+	// standard deviation of the point's incorrect scores, b in tailBandwidths)
 	// the log of the logistic-kernel tail mass
 	// (1/(K-1)) sum_j sigma((s_j - s_c)/h), divided by log(K-1).
 	LogTail
