@@ -326,3 +326,35 @@ func TestFLOPs(t *testing.T) {
 		t.Errorf("fast FLOPs at K=500: %g, want <= 15e9", got)
 	}
 }
+
+// TestFitSmallAndDegenerate runs the default preset on the smallest samples
+// (2 and 3 classes) and on constant scores, where every point ties.
+func TestFitSmallAndDegenerate(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		s := toySample(t, k, 3, uint64(k))
+		res, err := Estimator{}.Fit(context.Background(), s, 10, nil)
+		if err != nil {
+			t.Fatalf("K=%d: %v", k, err)
+		}
+		for kk := 2; kk <= 10; kk++ {
+			if v := res.Curve[kk]; !(v >= 0 && v <= 1) || v > res.Curve[kk-1] {
+				t.Fatalf("K=%d: curve[%d] = %g after %g", k, kk, v, res.Curve[kk-1])
+			}
+		}
+	}
+	m := &scores.Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2},
+		Scores: []float64{1, 1, 1, 1, 1, 1, 1, 1, 1}}
+	s, _, err := accuracy.NewSample(m, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Estimator{}.Fit(context.Background(), s, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every point loses its ties: the observed curve is 0 for k >= 2, and the
+	// fit must get close to it.
+	if res.Curve[2] > 0.05 {
+		t.Errorf("all-tie sample: predicted %g at k=2, observed 0", res.Curve[2])
+	}
+}
