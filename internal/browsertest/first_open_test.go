@@ -30,6 +30,7 @@ func TestFirstOpenShowsExample(t *testing.T) {
 // reachable from the keyboard.
 func TestTryExample(t *testing.T) {
 	p := openPage(t, "example=0")
+	mustEval[bool](p, `window.__csp = [], document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " " + e.blockedURI)), true`, 5*time.Second)
 	if !mustEval[bool](p, `document.querySelector("#file").focus(), document.activeElement && document.activeElement.id === "file"`, 5*time.Second) {
 		t.Error("the file input cannot take keyboard focus")
 	}
@@ -43,5 +44,8 @@ func TestTryExample(t *testing.T) {
 	}
 	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.Contains(h, "500 classes") {
 		t.Errorf("headline %q does not answer for k2 = 10 × 50 = 500", h)
+	}
+	if v := mustEval[[]string](p, `window.__csp`, 5*time.Second); len(v) > 0 {
+		t.Errorf("Content-Security-Policy violations: %v", v)
 	}
 }
