@@ -7,6 +7,7 @@ package accuracy
 import (
 	"errors"
 	"fmt"
+	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
 	"slices"
 
@@ -163,7 +164,7 @@ func ObservedByR(byR []float64, k int) Curve {
 	// logDen[m] = sum_{i=1..m} log(K - i); logNum for each R likewise.
 	logs := make([]float64, k+1)
 	for i := 1; i <= k; i++ {
-		logs[i] = math.Log(float64(i))
+		logs[i] = detmath.Log(float64(i))
 	}
 	for rv, wsum := range byR {
 		if wsum == 0 {
@@ -174,7 +175,7 @@ func ObservedByR(byR []float64, k int) Curve {
 		for kk := 2; kk <= rv+1 && kk <= k; kk++ {
 			i := kk - 1
 			lp += logs[rv+1-i] - logs[k-i]
-			c[kk] += wsum * math.Exp(lp)
+			c[kk] += wsum * detmath.Exp(lp)
 		}
 	}
 	return c
@@ -198,11 +199,11 @@ func Expected(cx, w []float64, k2 int) Curve {
 			}
 			continue
 		}
-		lp := math.Log(p)
+		lp := detmath.Log(p)
 		v := 1.0
 		for kk := 2; kk <= k2; kk++ {
 			if (kk-2)%expAnchor == 0 {
-				v = math.Exp(float64(kk-1) * lp)
+				v = detmath.Exp(float64(kk-1) * lp)
 			} else {
 				v *= p
 			}

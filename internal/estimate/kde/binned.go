@@ -1,6 +1,7 @@
 package kde
 
 import (
+	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
 )
 
@@ -39,10 +40,10 @@ func newBinGrid(c float64) binGrid {
 	}
 	for k := range g.g2 {
 		z := float64(k) / c
-		g.g2[k] = math.Exp(-z * z / 2)
+		g.g2[k] = detmath.Exp(-z * z / 2)
 	}
 	for k := range g.g4 {
-		g.g4[k] = math.Exp(-float64(k*k) / (2 * v4))
+		g.g4[k] = detmath.Exp(-float64(k*k) / (2 * v4))
 	}
 	return g
 }
@@ -162,7 +163,7 @@ func (ws *workspace) lcv(x []float64, h float64, grid *binGrid) float64 {
 		v := sa + u*(s[a+1]-sa) - 1 + u*(1-u)*selfCoef
 		if v < exactBelow {
 			nExact++
-			logSum += math.Log(looKernelSum(x, i, h)) // -Inf when isolated
+			logSum += detmath.Log(looKernelSum(x, i, h)) // -Inf when isolated
 			continue
 		}
 		prod *= v
@@ -173,9 +174,9 @@ func (ws *workspace) lcv(x []float64, h float64, grid *binGrid) float64 {
 			exp2 += e
 		}
 	}
-	logSum += math.Log(prod) + float64(exp2)*math.Ln2
+	logSum += detmath.Log(prod) + float64(exp2)*math.Ln2
 	nb := float64(n - nExact)
-	return logSum - nb*math.Log(hb) - float64(nExact)*math.Log(h) - float64(n)*math.Log(float64(n-1)*math.Sqrt(2*math.Pi))
+	return logSum - nb*detmath.Log(hb) - float64(nExact)*detmath.Log(h) - float64(n)*detmath.Log(float64(n-1)*math.Sqrt(2*math.Pi))
 }
 
 // looKernelSum returns sum_{j != i} exp(-((x_i - x_j)/h)^2/2) over the sorted
@@ -185,11 +186,11 @@ func looKernelSum(x []float64, i int, h float64) float64 {
 	s := 0.0
 	for j := i - 1; j >= 0 && xi-x[j] <= reach; j-- {
 		z := (xi - x[j]) / h
-		s += math.Exp(-z * z / 2)
+		s += detmath.Exp(-z * z / 2)
 	}
 	for j := i + 1; j < len(x) && x[j]-xi <= reach; j++ {
 		z := (x[j] - xi) / h
-		s += math.Exp(-z * z / 2)
+		s += detmath.Exp(-z * z / 2)
 	}
 	return s
 }

@@ -39,11 +39,10 @@ package kde
 import (
 	"context"
 	"fmt"
+	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
 	"sort"
 	"time"
-
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
@@ -187,7 +186,7 @@ func kernelCDF(c float64, s []float64, h float64) float64 {
 	hi := sort.SearchFloat64s(s, c+phiCut*h) // s[hi:] >= c + 8.3h: Phi = 0
 	sum := float64(lo)
 	for _, v := range s[lo:hi] {
-		sum += 0.5 * math.Erfc((v-c)/(h*math.Sqrt2))
+		sum += 0.5 * detmath.Erfc((v-c)/(h*math.Sqrt2))
 	}
 	return sum / float64(n)
 }
@@ -198,11 +197,29 @@ func oversmoothed(x []float64) float64 {
 	if n < 2 {
 		return 0
 	}
-	sd := stat.StdDev(x, nil)
+	sd := sampleSD(x)
 	if !(sd > 0) || math.IsInf(sd, 0) {
 		return 0
 	}
-	return osFactor * sd * math.Pow(float64(n), -0.2)
+	return osFactor * sd * detmath.Pow(float64(n), -0.2)
+}
+
+// sampleSD returns the sample standard deviation sqrt(sum (x - mean)^2 / (n-1)).
+// Written out rather than gonum's stat.StdDev, whose sums run assembly on
+// amd64 in another order than in wasm: the bandwidth must be the same bits in
+// the command line and in the browser.
+func sampleSD(x []float64) float64 {
+	mean := 0.0
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		d := v - mean
+		ss += d * d
+	}
+	return math.Sqrt(ss / float64(len(x)-1))
 }
 
 // brentMax returns an argument in [lo, hi] at which f is (locally) largest,
@@ -293,8 +310,8 @@ func searchBandwidth(x []float64, coarse, fine func(h float64) float64, lo, hi f
 	if hos == 0 {
 		return 0
 	}
-	jlo := int(math.Round(math.Log2(lo)))
-	jhi := int(math.Round(math.Log2(hi)))
+	jlo := int(math.Round(detmath.Log(lo) / math.Ln2))
+	jhi := int(math.Round(detmath.Log(hi) / math.Ln2))
 	best, bestF := jlo, math.Inf(-1)
 	for j := jlo; j <= jhi; j++ {
 		// ">=" keeps the largest h among equal values (two -Inf: smoother wins).
@@ -304,13 +321,13 @@ func searchBandwidth(x []float64, coarse, fine func(h float64) float64, lo, hi f
 	}
 	// Brent starts at the best grid point, or inside the bracket when that
 	// point is an end of the range.
-	lb := math.Log(hos)
+	lb := detmath.Log(hos)
 	a := lb + float64(max(best-1, jlo))*math.Ln2
 	b := lb + float64(min(best+1, jhi))*math.Ln2
 	x0 := lb + float64(best)*math.Ln2
 	if best == jlo || best == jhi {
 		x0 = (a + b) / 2
 	}
-	lh := brentMax(func(lh float64) float64 { return fine(math.Exp(lh)) }, a, b, x0, logTol)
-	return math.Exp(lh)
+	lh := brentMax(func(lh float64) float64 { return fine(detmath.Exp(lh)) }, a, b, x0, logTol)
+	return detmath.Exp(lh)
 }

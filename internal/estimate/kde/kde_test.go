@@ -3,8 +3,10 @@ package kde
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -334,5 +336,26 @@ func BenchmarkFit(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestSameEverywhere pins a hash of two fits' bits: the native and the wasm
+// test runs (./build.sh test runs both) check the same value, so the command
+// line and the browser give the same KDE curve to the last bit.
+func TestSameEverywhere(t *testing.T) {
+	s := simSample(t, 40, 5, 0.2, 7)
+	h := fnv.New64a()
+	for _, sel := range []Selector{LCV, UCV} {
+		res, err := Estimator{Bandwidth: sel}.Fit(context.Background(), s, 400, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range append(res.C, res.Curve...) {
+			binary.Write(h, binary.LittleEndian, math.Float64bits(v))
+		}
+	}
+	const want = 0x3fd23ab7266bfb44
+	if got := h.Sum64(); got != want {
+		t.Errorf("hash of the fits = %#x, want %#x (platform-dependent arithmetic crept in)", got, uint64(want))
 	}
 }
