@@ -17,6 +17,10 @@ type Progress struct {
 	Step, Total int
 	// Loss is the current training loss, where the method has one.
 	Loss float64
+	// C is the current per-point estimate of C_x, where a method has one while
+	// it trains (nil otherwise), so a caller can draw the curve as it forms.
+	// It is valid only during the progress call: copy it to keep it.
+	C []float64
 }
 
 // Result is what a fit returns.
