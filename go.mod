@@ -3,17 +3,20 @@ module github.com/cleanex/cleanex
 go 1.26.8
 
 require (
-	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/hack-pad/go-webworkers v0.1.0
+	github.com/hack-pad/safejs v0.1.1
+	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9
+	github.com/vugu/vugu v0.4.0
+	gonum.org/v1/gonum v0.17.0
+)
+
+require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/hack-pad/go-webworkers v0.1.0 // indirect
-	github.com/hack-pad/safejs v0.1.1 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
-	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9 // indirect
-	github.com/vugu/vugu v0.4.0 // indirect
 	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 )
 
 tool github.com/vugu/vugu/cmd/vugugen
