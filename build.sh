@@ -229,6 +229,13 @@ cmd_serve() {
 	exec "$BUILD_DIR/serve" -dir "$ROOT/dist" -addr "localhost:${PORT:-8080}"
 }
 
+# bench_accuracy — every method on the cases of ../shared/benchmark/sim-d5-k100 (or
+# $BENCH_CASES) against the reference RMSEs: prints the table and fails when a
+# method misses the bar its issue sets (internal/benchcases).
+bench_accuracy() {
+	go test -tags benchcases -run TestBenchmarkCases -v -count 1 -timeout 60m ./internal/benchcases | tee "$BUILD_DIR/bench-accuracy.txt"
+}
+
 cmd_bench() {
 	mkdir -p "$BUILD_DIR"
 	local pkgs=${BENCH_PKGS:-./internal/...} pattern=${BENCH:-.} count=${BENCH_COUNT:-5}
@@ -236,6 +243,9 @@ cmd_bench() {
 	# shellcheck disable=SC2086
 	stage "bench (native)" bench_native "$pkgs" "$pattern" "$count" "$native"
 	stage "bench (wasm, node)" bench_wasm "$pkgs" "$pattern" "$count" "$wasm"
+	if [ "${BENCH_ACCURACY:-1}" = 1 ]; then
+		stage "accuracy (benchmark cases)" bench_accuracy
+	fi
 	if [ "${BENCH_BROWSER:-1}" = 1 ]; then
 		stage "bench (browser)" bench_browser "$browser"
 	else

@@ -1,0 +1,133 @@
+//go:build benchcases
+
+package benchcases
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/methods"
+)
+
+// casesDir is shared/benchmark/sim-d5-k100 beside the repository, or $BENCH_CASES.
+func casesDir() string {
+	if d := os.Getenv("BENCH_CASES"); d != "" {
+		return d
+	}
+	return "../../../shared/benchmark/sim-d5-k100"
+}
+
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func mean(x []float64) float64 {
+	t := 0.0
+	for _, v := range x {
+		t += v
+	}
+	return t / float64(len(x))
+}
+
+func sd(x []float64) float64 {
+	m, t := mean(x), 0.0
+	for _, v := range x {
+		t += (v - m) * (v - m)
+	}
+	return math.Sqrt(t / float64(len(x)-1))
+}
+
+// TestBenchmarkCases runs every method with the defaults of `cleanex predict`
+// (seed 1) on every case, prints the table against the reference columns, and
+// holds the acceptance bars of issues 2 and 3:
+//   - plug-in equals plugin:R_over_k1m1 to 1e-6 on every case;
+//   - KDE (LCV) and regression medians within 0.005 of kde:lcv and regression:nnls_bootcv25;
+//   - CleaneX fast: median and mean no higher than the published algorithm's
+//     (cleanex:faithful_...), with the spread over seeds 1..5 reported.
+func TestBenchmarkCases(t *testing.T) {
+	cases, err := Load(casesDir())
+	if err != nil {
+		t.Skipf("benchmark cases not found (%v); set BENCH_CASES", err)
+	}
+	const (
+		refPlugin  = "plugin:R_over_k1m1"
+		refLCV     = "kde:lcv"
+		refUCV     = "kde:ucv"
+		refRegress = "regression:nnls_bootcv25"
+		refPaper   = "cleanex:faithful_in=all_h512x128_J10000_lr0.0001"
+		refSeed3   = "cleanex_seed3:faithful_in=all_h512x128_J10000_lr0.0001"
+		seeds      = 5
+	)
+	ctx := context.Background()
+	cols := map[string][]float64{}
+	var secs = map[string]float64{}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| case | plugin | ref | KDE lcv | ref | KDE ucv | ref | regression | ref | CleaneX fast (seed 1) | fast mean of %d seeds | fast s.d. | ref paper | ref paper seed3 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", seeds)
+	for _, c := range cases {
+		run := func(method string, o methods.Options) float64 {
+			sc, err := Run(ctx, c, method, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			secs[method] += sc.Seconds
+			return sc.RMSE
+		}
+		pl := run("plugin", methods.Options{Seed: 1})
+		lcv := run("kde", methods.Options{Seed: 1, KDEBandwidth: "lcv"})
+		ucv := run("kde", methods.Options{Seed: 1, KDEBandwidth: "ucv"})
+		rg := run("regression", methods.Options{Seed: 1})
+		var fast []float64
+		for seed := uint64(1); seed <= seeds; seed++ {
+			fast = append(fast, run("cleanex", methods.Options{Seed: seed}))
+		}
+		if d := math.Abs(pl - c.Reference[refPlugin]); d > 1e-6 {
+			t.Errorf("%s: plug-in RMSE %.9f, reference %.9f: differ by %.2g > 1e-6", c.Name, pl, c.Reference[refPlugin], d)
+		}
+		for name, v := range map[string]float64{"plugin": pl, "lcv": lcv, "ucv": ucv, "regression": rg, "fast": fast[0], "fastmean": mean(fast), "fastsd": sd(fast)} {
+			cols[name] = append(cols[name], v)
+		}
+		for _, ref := range []string{refPlugin, refLCV, refUCV, refRegress, refPaper} {
+			cols[ref] = append(cols[ref], c.Reference[ref])
+		}
+		seed3 := "—"
+		if v, ok := c.Reference[refSeed3]; ok {
+			seed3 = fmt.Sprintf("%.4f", v)
+		}
+		fmt.Fprintf(&b, "| %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %s |\n", c.Name,
+			pl, c.Reference[refPlugin], lcv, c.Reference[refLCV], ucv, c.Reference[refUCV], rg, c.Reference[refRegress],
+			fast[0], mean(fast), sd(fast), c.Reference[refPaper], seed3)
+	}
+	for _, stat := range []struct {
+		name string
+		f    func([]float64) float64
+	}{{"median", median}, {"mean", mean}, {"worst", slices.Max[[]float64]}} {
+		fmt.Fprintf(&b, "| **%s** | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | |\n", stat.name,
+			stat.f(cols["plugin"]), stat.f(cols[refPlugin]), stat.f(cols["lcv"]), stat.f(cols[refLCV]), stat.f(cols["ucv"]), stat.f(cols[refUCV]),
+			stat.f(cols["regression"]), stat.f(cols[refRegress]), stat.f(cols["fast"]), stat.f(cols["fastmean"]), stat.f(cols["fastsd"]), stat.f(cols[refPaper]))
+	}
+	n := float64(len(cases))
+	fmt.Fprintf(&b, "\nseconds per fit (mean, native): plugin %.3f, kde %.3f, regression %.3f, cleanex fast %.2f\n",
+		secs["plugin"]/n, secs["kde"]/(2*n), secs["regression"]/n, secs["cleanex"]/(seeds*n))
+	t.Log("\n" + b.String())
+
+	if d := math.Abs(median(cols["lcv"]) - median(cols[refLCV])); d > 0.005 {
+		t.Errorf("KDE (LCV) median RMSE %.4f vs reference %.4f: differ by %.4f > 0.005", median(cols["lcv"]), median(cols[refLCV]), d)
+	}
+	if d := math.Abs(median(cols["regression"]) - median(cols[refRegress])); d > 0.005 {
+		t.Errorf("regression median RMSE %.4f vs reference %.4f: differ by %.4f > 0.005", median(cols["regression"]), median(cols[refRegress]), d)
+	}
+	if median(cols["fast"]) > median(cols[refPaper]) || mean(cols["fast"]) > mean(cols[refPaper]) {
+		t.Errorf("CleaneX fast median/mean %.4f/%.4f, published %.4f/%.4f: must be no higher", median(cols["fast"]), mean(cols["fast"]), median(cols[refPaper]), mean(cols[refPaper]))
+	}
+}
