@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
-	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -70,18 +70,13 @@ type Score struct {
 	Seconds float64
 }
 
-// Run fits the named method (see methods.New) on c up to the truth's k2 and
-// scores it against the truth.
-func Run(ctx context.Context, c Case, method string, o methods.Options) (Score, error) {
-	est, err := methods.New(method, o)
-	if err != nil {
-		return Score{}, err
-	}
+// Run fits est on c up to the truth's k2 and scores it against the truth.
+func Run(ctx context.Context, c Case, est estimate.Estimator) (Score, error) {
 	k2 := c.Truth.Max()
 	start := time.Now()
 	res, err := est.Fit(ctx, c.Sample, k2, nil)
 	if err != nil {
-		return Score{}, fmt.Errorf("%s on %s: %w", method, c.Name, err)
+		return Score{}, fmt.Errorf("%s on %s: %w", est.Name(), c.Name, err)
 	}
 	return Score{RMSE: accuracy.RMSE(res.Curve, c.Truth), AtK2: res.Curve[k2], Seconds: time.Since(start).Seconds()}, nil
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
-	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/estimate/plugin"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
@@ -64,7 +64,7 @@ func TestLoadAndRun(t *testing.T) {
 	if c.Truth.Max() != 60 || c.Sample.K != 20 {
 		t.Errorf("truth up to %d, pilot K = %d; want 60 and 20", c.Truth.Max(), c.Sample.K)
 	}
-	sc, err := Run(context.Background(), c, "plugin", methods.Options{})
+	sc, err := Run(context.Background(), c, plugin.Estimator{})
 	if err != nil {
 		t.Fatal(err)
 	}

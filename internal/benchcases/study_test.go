@@ -76,7 +76,11 @@ func TestBenchmarkCases(t *testing.T) {
 	fmt.Fprintf(&b, "| case | plugin | ref | KDE lcv | ref | KDE ucv | ref | regression | ref | CleaneX fast (seed 1) | fast mean of %d seeds | fast s.d. | ref paper | ref paper seed3 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", seeds)
 	for _, c := range cases {
 		run := func(method string, o methods.Options) float64 {
-			sc, err := Run(ctx, c, method, o)
+			est, err := methods.New(method, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := Run(ctx, c, est)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,18 +8,18 @@ package regress
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/cleanex/cleanex/internal/accuracy"
-	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/backtest"
+	"github.com/cleanex/cleanex/internal/benchcases"
 )
 
 // casesDir is the benchmark folder; BENCH_CASES overrides it.
@@ -30,51 +30,9 @@ func casesDir() string {
 	return "../../../../shared/benchmark/sim-d5-k100"
 }
 
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return rows
-}
+var median = backtest.Median
 
-func readTruth(t *testing.T, path string) accuracy.Curve {
-	t.Helper()
-	rows := readCSV(t, path)
-	c := accuracy.Curve{1, 1}
-	for i, r := range rows[1:] {
-		k, err1 := strconv.Atoi(r[0])
-		v, err2 := strconv.ParseFloat(r[1], 64)
-		if err1 != nil || err2 != nil || k != i+2 {
-			t.Fatalf("%s row %d: %v", path, i+2, r)
-		}
-		c = append(c, v)
-	}
-	return c
-}
-
-func median(v []float64) float64 {
-	s := slices.Sorted(slices.Values(v))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-func mean(v []float64) float64 {
-	t := 0.0
-	for _, x := range v {
-		t += x
-	}
-	return t / float64(len(v))
-}
+func mean(v []float64) float64 { return stat.Mean(v, nil) }
 
 // seedsStudied is how many seeds the study runs: the bandwidth choice rests on
 // 25 random subsamples and the cross-validation error is nearly flat in s, so
@@ -91,33 +49,17 @@ type caseData struct {
 
 func loadCases(t *testing.T) []caseData {
 	t.Helper()
-	dir := casesDir()
-	ref := readCSV(t, filepath.Join(dir, "reference_rmse.csv"))
-	col := slices.Index(ref[0], "regression:nnls_bootcv25")
-	if col < 0 {
-		t.Fatal("reference_rmse.csv has no regression:nnls_bootcv25 column")
+	all, err := benchcases.Load(casesDir())
+	if err != nil {
+		t.Skipf("benchmark cases: %v (set BENCH_CASES)", err)
 	}
 	var cases []caseData
-	for _, r := range ref[1:] {
-		name := strings.TrimSuffix(r[0], ".csv")
-		f, err := os.Open(filepath.Join(dir, r[0]))
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range all {
+		ref, ok := c.Reference["regression:nnls_bootcv25"]
+		if !ok {
+			t.Fatalf("%s: no regression:nnls_bootcv25 reference", c.Name)
 		}
-		m, err := scores.Parse(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		smp, _, err := accuracy.NewSample(m, scores.Auto)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		want, err := strconv.ParseFloat(r[col], 64)
-		if err != nil {
-			t.Fatalf("%s: reference %q: %v", name, r[col], err)
-		}
-		cases = append(cases, caseData{name, smp, readTruth(t, filepath.Join(dir, name+"_truth.csv")), want})
+		cases = append(cases, caseData{c.Name, c.Sample, c.Truth, ref})
 	}
 	return cases
 }
