@@ -1,6 +1,10 @@
 package cleanex
 
-import "math"
+import (
+	"math"
+
+	"github.com/cleanex/cleanex/internal/detmath"
+)
 
 // adam is the Adam optimiser (Kingma & Ba 2015) with bias correction:
 //
@@ -21,8 +25,8 @@ func newAdam[T float](n int, lr float64) *adam[T] {
 // step updates p in place from the gradient g.
 func (a *adam[T]) step(p, g []T) {
 	a.t++
-	c1 := 1 - math.Pow(a.b1, float64(a.t))
-	c2 := 1 - math.Pow(a.b2, float64(a.t))
+	c1 := 1 - detmath.Pow(a.b1, float64(a.t))
+	c2 := 1 - detmath.Pow(a.b2, float64(a.t))
 	lr := T(a.lr * math.Sqrt(c2) / c1)
 	eps := T(a.eps * math.Sqrt(c2))
 	b1, b2 := T(a.b1), T(a.b2)

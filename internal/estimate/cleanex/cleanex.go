@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -46,11 +47,6 @@ type Preset struct {
 	// Steps is the number of full-batch Adam steps, or the maximum number of
 	// L-BFGS loss evaluations, per network.
 	Steps int
-	// Pretrain, when positive (L-BFGS only), first fits the network (at most
-	// Pretrain evaluations) to a per-point target logit by weighted least
-	// squares (see pretrainTarget), so the curve fit starts from a
-	// data-driven function instead of the near-constant initial network.
-	Pretrain int
 	// Optimizer is Adam (Steps full-batch steps at LearningRate) or LBFGS
 	// (at most Steps loss evaluations).
 	Optimizer Optimizer
@@ -99,7 +95,7 @@ func Fast() Preset {
 // classes at most (L-BFGS may stop early): per step or evaluation, the
 // network costs 6 n M (forward 2 n M, backward 4 n M, with M the
 // multiply-adds of one forward pass per point) and the loss 6 n k (running
-// powers forward and backward), times Steps, Pretrain and Networks.
+// powers forward and backward), times Steps and Networks.
 func (p Preset) FLOPs(n, k int) float64 {
 	sizes := slices.Concat([]int{inputSize(p.Inputs, k, p.TailRatio)}, p.Hidden, []int{1})
 	macs := 0
@@ -107,7 +103,7 @@ func (p Preset) FLOPs(n, k int) float64 {
 		macs += sizes[l] * sizes[l+1]
 	}
 	perStep := 6*float64(n)*float64(macs) + 6*float64(n)*float64(k)
-	return float64(p.Networks) * float64(p.Steps+p.Pretrain) * perStep
+	return float64(p.Networks) * float64(p.Steps) * perStep
 }
 
 // PresetByName returns the preset called name ("fast" or "paper").
@@ -124,9 +120,9 @@ func PresetByName(name string) (Preset, error) {
 // validate checks p's fields.
 func (p Preset) validate() error {
 	switch {
-	case p.Inputs < AllScores || p.Inputs > TailGapsEVT:
+	case p.Inputs != AllScores && p.Inputs != TailGaps:
 		return fmt.Errorf("cleanex: preset %q: unknown input encoding %d", p.Name, p.Inputs)
-	case (p.Inputs == TailGaps || p.Inputs == TailGapsLocal || p.Inputs == TailGapsEVT) && !(p.TailRatio > 1):
+	case p.Inputs == TailGaps && !(p.TailRatio > 1):
 		return fmt.Errorf("cleanex: preset %q: tail ratio %g must exceed 1", p.Name, p.TailRatio)
 	case p.Steps < 1 || p.Networks < 1:
 		return fmt.Errorf("cleanex: preset %q: steps %d and networks %d must be positive", p.Name, p.Steps, p.Networks)
@@ -199,7 +195,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			if step%progressEvery == 0 || step == p.Steps {
 				last = step
 				estimate.Report(progress, estimate.Progress{Method: e.Name(),
-					Step: member*p.Steps + step, Total: total, Loss: loss})
+					Step: member*p.Steps + step, Total: total, Loss: loss, C: cl.c})
 			}
 		}
 		// Outside the published preset, the output bias starts at
@@ -207,21 +203,13 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 		b0 := 0.0
 		if p.Inputs != AllScores {
 			a2 := min(max(s.Observed[2], 1e-6), 1-1e-6)
-			b0 = math.Log(a2 / (1 - a2))
+			b0 = detmath.Log(a2 / (1 - a2))
 		}
 		net := newMLP[float32](sizes, rng)
 		net.b[len(net.b)-1][0] = float32(b0)
 		var z []float32
 		var err error
 		if p.Optimizer == LBFGS {
-			if p.Pretrain > 0 {
-				t := pretrainTarget(s)
-				if _, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 {
-					return targetLoss(z, dz, t, s.Weight)
-				}, p.Pretrain, func(int, float64) {}); err != nil {
-					return estimate.Result{}, err
-				}
-			}
 			z, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, p.Steps, done)
 		} else {
 			z, err = train(ctx, net, x, n, cl, p, done)
@@ -231,10 +219,10 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 		}
 		if last < p.Steps && len(losses) > 0 { // L-BFGS stopped early: the member is done
 			estimate.Report(progress, estimate.Progress{Method: e.Name(),
-				Step: (member + 1) * p.Steps, Total: total, Loss: losses[len(losses)-1]})
+				Step: (member + 1) * p.Steps, Total: total, Loss: losses[len(losses)-1], C: cl.c})
 		}
 		for i, zi := range z {
-			mc[i] = math.Exp(logSigmoid(float64(zi)))
+			mc[i] = detmath.Exp(logSigmoid(float64(zi)))
 			cx[i] += mc[i] / float64(p.Networks)
 		}
 		for k, v := range accuracy.Expected(mc, s.Weight, k2) {

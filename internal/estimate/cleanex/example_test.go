@@ -40,9 +40,6 @@ func Example() {
 		return
 	}
 	fmt.Printf("observed at k=40: %.2f\n", s.Observed[40])
-	// The extrapolation is printed to one decimal: gonum's assembly kernels
-	// (amd64) and the portable ones (wasm) round differently, and the fit
-	// amplifies such differences in the last bits to about 0.02 at k=400.
 	fmt.Printf("predicted at k=40: %.2f, at k=400: %.1f\n", res.Curve[40], res.Curve[400])
 	fmt.Printf("true at k=400: %.2f\n", w.Truth()[400])
 	// Output:

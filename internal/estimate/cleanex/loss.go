@@ -1,10 +1,14 @@
 package cleanex
 
-import "math"
+import (
+	"math"
+
+	"github.com/cleanex/cleanex/internal/detmath"
+)
 
 // softplus returns log(1 + e^x) without overflow: max(x, 0) + log1p(e^-|x|).
 func softplus(x float64) float64 {
-	return math.Max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
+	return math.Max(x, 0) + math.Log1p(detmath.Exp(-math.Abs(x)))
 }
 
 // logSigmoid returns log sigma(z) = -softplus(-z), finite for every finite z.
@@ -35,14 +39,16 @@ type curveLoss struct {
 	omega  []float64 // omega_k, k = 0..kmax
 	kmax   int
 	e, r   []float64 // scratch: E_k and 2 omega_k (E_k - Abar_k) (k-1)
+	c      []float64 // C_x of the last evaluation
 }
 
 func newCurveLoss(w, target, omega []float64, kmax int) *curveLoss {
 	return &curveLoss{w: w, target: target, omega: omega, kmax: kmax,
-		e: make([]float64, kmax+1), r: make([]float64, kmax+1)}
+		e: make([]float64, kmax+1), r: make([]float64, kmax+1), c: make([]float64, len(w))}
 }
 
-// lossGrad returns L for the logits z and, when dz is not nil, writes dL/dz into it.
+// lossGrad returns L for the logits z and, when dz is not nil, writes dL/dz
+// into it; cl.c receives C_x = sigma(z_x).
 // Points are processed four at a time so that the four running products
 // form independent dependency chains (the loop is latency-bound otherwise).
 func lossGrad[T float](cl *curveLoss, z []T, dz []T) float64 {
@@ -53,6 +59,7 @@ func lossGrad[T float](cl *curveLoss, z []T, dz []T) float64 {
 	i := 0
 	for ; i+4 <= n; i += 4 {
 		c0, c1, c2, c3 := sig(z[i]), sig(z[i+1]), sig(z[i+2]), sig(z[i+3])
+		cl.c[i], cl.c[i+1], cl.c[i+2], cl.c[i+3] = c0, c1, c2, c3
 		w0, w1, w2, w3 := cl.w[i], cl.w[i+1], cl.w[i+2], cl.w[i+3]
 		p0, p1, p2, p3 := c0, c1, c2, c3
 		for k := 2; k <= kmax; k++ {
@@ -65,6 +72,7 @@ func lossGrad[T float](cl *curveLoss, z []T, dz []T) float64 {
 	}
 	for ; i < n; i++ {
 		c := sig(z[i])
+		cl.c[i] = c
 		wi := cl.w[i]
 		p := c
 		for k := 2; k <= kmax && p > tinyPower; k++ {
@@ -114,7 +122,7 @@ func lossGrad[T float](cl *curveLoss, z []T, dz []T) float64 {
 }
 
 // sig returns C = sigma(z) = exp(log sigma(z)).
-func sig[T float](z T) float64 { return math.Exp(logSigmoid(float64(z))) }
+func sig[T float](z T) float64 { return detmath.Exp(logSigmoid(float64(z))) }
 
 // sigNeg returns 1 - C = sigma(-z), accurate when C is near 1.
-func sigNeg[T float](z T) float64 { return math.Exp(logSigmoid(-float64(z))) }
+func sigNeg[T float](z T) float64 { return detmath.Exp(logSigmoid(-float64(z))) }

@@ -3,41 +3,21 @@ package cleanex
 import (
 	"math"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // float is the element type of a network: float32 for fitting, float64 for
 // the gradient check.
 type float interface{ ~float32 | ~float64 }
 
-// gemmFunc is C = alpha op(A) op(B) + beta C, the BLAS level-3 signature.
-type gemmFunc[T float] func(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
-
-// gemmFor returns gonum's pure-Go Sgemm or Dgemm for T.
-func gemmFor[T float]() gemmFunc[T] {
-	var zero T
-	switch any(zero).(type) {
-	case float32:
-		f := gonum.Implementation{}.Sgemm
-		return any(gemmFunc[float32](f)).(gemmFunc[T])
-	default:
-		f := gonum.Implementation{}.Dgemm
-		return any(gemmFunc[float64](f)).(gemmFunc[T])
-	}
-}
-
 // mlp is a fully connected network with sizes[0] inputs, ReLU hidden layers
 // of sizes[1..L-1] units and one linear output, the logit z (C = sigmoid(z)).
 // No maintained pure-Go library offers a small MLP with hand-written
 // gradients of a custom loss and a float32 path, so it is written here on top
-// of gonum's Gemm.
+// of the deterministic kernels of kernels.go.
 type mlp[T float] struct {
 	sizes  []int
 	params []T   // every weight and bias, contiguous (the optimiser's vector)
 	w, b   [][]T // views into params: w[l] is sizes[l] x sizes[l+1] row-major, b[l] has sizes[l+1]
-	gemm   gemmFunc[T]
 }
 
 // newMLP returns a network with Glorot-uniform weights,
@@ -47,7 +27,7 @@ func newMLP[T float](sizes []int, rng *rand.Rand) *mlp[T] {
 	for l := 0; l+1 < len(sizes); l++ {
 		n += sizes[l]*sizes[l+1] + sizes[l+1]
 	}
-	m := &mlp[T]{sizes: sizes, params: make([]T, n), gemm: gemmFor[T]()}
+	m := &mlp[T]{sizes: sizes, params: make([]T, n)}
 	m.w, m.b = layerViews(sizes, m.params)
 	for l := range m.w {
 		a := math.Sqrt(6 / float64(sizes[l]+sizes[l+1]))
@@ -88,6 +68,7 @@ type workspace[T float] struct {
 	delta  [][]T // delta[l]: dLoss/d(pre-activation of layer l), n x sizes[l], l >= 1
 	grad   []T   // dLoss/dparams, laid out like params
 	gw, gb [][]T
+	wt     [][]T // wt[l]: the transpose of w[l] (sizes[l+1] x sizes[l]), refreshed by forward
 }
 
 func newWorkspace[T float](m *mlp[T], n int) *workspace[T] {
@@ -96,71 +77,49 @@ func newWorkspace[T float](m *mlp[T], n int) *workspace[T] {
 	for l := 1; l < L; l++ {
 		ws.act[l] = make([]T, n*m.sizes[l])
 		ws.delta[l] = make([]T, n*m.sizes[l])
+		ws.wt = append(ws.wt, make([]T, m.sizes[l-1]*m.sizes[l]))
 	}
 	ws.gw, ws.gb = layerViews(m.sizes, ws.grad)
 	return ws
 }
 
 // forward computes the logits of rows lo..hi-1 of the n x sizes[0] inputs
-// x (set as ws.act[0] by the caller) into ws.act[L-1][lo:hi].
+// x (set as ws.act[0] by the caller) into ws.act[L-1][lo:hi]: each layer is
+// h = ReLU(a W + b) (no ReLU on the output). A pass over the points starts at
+// lo = 0, where the weights' transposes are refreshed from the parameters.
 func (m *mlp[T]) forward(ws *workspace[T], lo, hi int) {
 	L := len(m.sizes)
 	rows := hi - lo
 	for l := 0; l+1 < L; l++ {
 		in, out := m.sizes[l], m.sizes[l+1]
+		if lo == 0 {
+			transpose(ws.wt[l], m.w[l], in, out)
+		}
 		a := ws.act[l][lo*in : hi*in]
 		h := ws.act[l+1][lo*out : hi*out]
-		m.gemm(blas.NoTrans, blas.NoTrans, rows, out, in, 1, a, in, m.w[l], out, 0, h, out)
-		b := m.b[l]
-		relu := l+2 < L
-		for i := 0; i < rows; i++ {
-			row := h[i*out : (i+1)*out : (i+1)*out]
-			for j, bj := range b[:len(row)] {
-				v := row[j] + bj
-				if relu && v < 0 {
-					v = 0
-				}
-				row[j] = v
-			}
-		}
+		abt(h, a, ws.wt[l], rows, out, in, m.b[l], l+2 < L, nil)
 	}
 }
 
 // backward adds the gradient contribution of rows lo..hi-1 to ws.grad
 // (overwriting it when first is true), given dz = dLoss/dz for all n points,
-// after forward on the same rows.
+// after forward on the same rows: with delta the gradient at a layer's
+// pre-activation, dW = a^T delta, db = column sums of delta, and the previous
+// layer's delta = (delta W^T) masked by ReLU'(its pre-activation).
 func (m *mlp[T]) backward(dz []T, ws *workspace[T], lo, hi int, first bool) {
 	L := len(m.sizes)
 	rows := hi - lo
-	beta := T(1)
-	if first {
-		beta = 0
-		clear(ws.grad)
-	}
 	copy(ws.delta[L-1][lo:hi], dz[lo:hi])
 	for l := L - 2; l >= 0; l-- {
 		in, out := m.sizes[l], m.sizes[l+1]
 		d := ws.delta[l+1][lo*out : hi*out]
 		a := ws.act[l][lo*in : hi*in]
-		// dW += act^T delta, db += column sums of delta.
-		m.gemm(blas.Trans, blas.NoTrans, in, out, rows, 1, a, in, d, out, beta, ws.gw[l], out)
-		gb := ws.gb[l]
-		for i := 0; i < rows; i++ {
-			row := d[i*out : (i+1)*out : (i+1)*out]
-			for j, v := range row {
-				gb[j] += v
-			}
-		}
+		atbAdd(ws.gw[l], a, d, rows, in, out, first)
+		colSumsAdd(ws.gb[l], d, rows, out, first)
 		if l == 0 {
 			break
 		}
-		// delta[l] = (delta[l+1] W^T) masked by ReLU'(pre-activation), read from act[l] > 0.
-		dl := ws.delta[l][lo*in : hi*in]
-		m.gemm(blas.NoTrans, blas.Trans, rows, in, out, 1, d, out, m.w[l], out, 0, dl, in)
-		for i, v := range a[:len(dl)] {
-			if v <= 0 {
-				dl[i] = 0
-			}
-		}
+		// ReLU'(pre-activation) is read from act[l] > 0.
+		abt(ws.delta[l][lo*in:hi*in], d, m.w[l], rows, in, out, nil, false, a)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -104,7 +105,7 @@ func studyPresets() map[string]Preset {
 	for _, in := range []struct {
 		name string
 		in   Inputs
-	}{{"gap", TailGaps}, {"gaploc", TailGapsLocal}, {"logtail", LogTail}, {"evt", TailGapsEVT}} {
+	}{{"gap", TailGaps}} {
 		for _, h := range []struct {
 			name string
 			h    []int
@@ -112,10 +113,6 @@ func studyPresets() map[string]Preset {
 			for _, st := range []int{100, 150, 200, 300, 500, 1000, 2000} {
 				m[fmt.Sprintf("%s_%s_lbfgs%d", in.name, h.name, st)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
 					Hidden: h.h, Optimizer: LBFGS, Steps: st, Networks: 1}
-				for _, pre := range []int{30, 100} {
-					m[fmt.Sprintf("%s_%s_pre%d_lbfgs%d", in.name, h.name, pre, st)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
-						Hidden: h.h, Optimizer: LBFGS, Steps: st, Networks: 1, Pretrain: pre}
-				}
 				for _, ens := range []int{2, 3, 4, 5, 8} {
 					m[fmt.Sprintf("%s_%s_lbfgs%d_ens%d", in.name, h.name, st, ens)] = Preset{Name: "study", Inputs: in.in, TailRatio: 1.5,
 						Hidden: h.h, Optimizer: LBFGS, Steps: st, Networks: ens}
@@ -322,7 +319,7 @@ func TestPaperTrajectory(t *testing.T) {
 			net.forward(ws, 0, n)
 			cx := make([]float64, n)
 			for i, z := range ws.act[len(ws.act)-1] {
-				cx[i] = math.Exp(logSigmoid(float64(z)))
+				cx[i] = detmath.Exp(logSigmoid(float64(z)))
 			}
 			r := accuracy.RMSE(accuracy.Expected(cx, s.Weight, truth.Max()), truth)
 			logLine(t, fmt.Sprintf("paper\t%s\tseed=%d\tstep=%d\trmse=%.6f\tloss=%.3g\tsecs=%.0f", c, seed, step, r, loss, time.Since(start).Seconds()))

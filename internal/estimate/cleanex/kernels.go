@@ -1,0 +1,235 @@
+package cleanex
+
+// The dense-layer products of the network, written in plain Go with a fixed
+// summation order so that a fit gives the same bits natively and in
+// WebAssembly (gonum's Sgemm runs assembly on amd64, which sums in another
+// order), and shaped for Go's wasm backend: register-blocked micro-kernels of
+// 4 x 4 outputs held in local variables, operands streamed from contiguous
+// rows, bounds checks hoisted by re-slicing, no allocation. No maintained
+// pure-Go library offers deterministic float32 kernels, so they are written
+// here. Go never fuses multiply-adds on amd64 (GOAMD64=v1) or wasm, so the same
+// code rounds the same everywhere.
+
+// abt sets c = epilogue(bias + x y^T) for x (rows x kd), y (cols x kd) and c
+// (rows x cols), all row-major: element (i, j) is
+//
+//	c[i][j] = bias[j] + x[i][0] y[j][0] + x[i][1] y[j][1] + ... (summed in that order),
+//
+// with bias = 0 when nil; then, when relu is set, max(c, 0), and when mask is
+// not nil, c[i][j] = 0 wherever mask[i][j] <= 0 (the ReLU derivative read
+// from the layer's activations). Every output is a dot product of two
+// contiguous rows.
+func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T) {
+	var zero T
+	bj := func(j int) T {
+		if bias == nil {
+			return zero
+		}
+		return bias[j]
+	}
+	put := func(i, j int, v T) {
+		if relu && v < 0 {
+			v = 0
+		}
+		if mask != nil && mask[i*cols+j] <= 0 {
+			v = 0
+		}
+		c[i*cols+j] = v
+	}
+	i := 0
+	for ; i+4 <= rows; i += 4 {
+		x0 := x[i*kd : (i+1)*kd : (i+1)*kd]
+		x1 := x[(i+1)*kd : (i+2)*kd : (i+2)*kd]
+		x2 := x[(i+2)*kd : (i+3)*kd : (i+3)*kd]
+		x3 := x[(i+3)*kd : (i+4)*kd : (i+4)*kd]
+		j := 0
+		for ; j+4 <= cols; j += 4 {
+			y0 := y[j*kd : (j+1)*kd : (j+1)*kd]
+			y1 := y[(j+1)*kd : (j+2)*kd : (j+2)*kd]
+			y2 := y[(j+2)*kd : (j+3)*kd : (j+3)*kd]
+			y3 := y[(j+3)*kd : (j+4)*kd : (j+4)*kd]
+			b0, b1, b2, b3 := bj(j), bj(j+1), bj(j+2), bj(j+3)
+			s00, s01, s02, s03 := b0, b1, b2, b3
+			s10, s11, s12, s13 := b0, b1, b2, b3
+			s20, s21, s22, s23 := b0, b1, b2, b3
+			s30, s31, s32, s33 := b0, b1, b2, b3
+			x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+			y0, y1, y2, y3 = y0[:len(x0)], y1[:len(x0)], y2[:len(x0)], y3[:len(x0)]
+			for k, a0 := range x0 {
+				w0, w1, w2, w3 := y0[k], y1[k], y2[k], y3[k]
+				s00 += a0 * w0
+				s01 += a0 * w1
+				s02 += a0 * w2
+				s03 += a0 * w3
+				a1 := x1[k]
+				s10 += a1 * w0
+				s11 += a1 * w1
+				s12 += a1 * w2
+				s13 += a1 * w3
+				a2 := x2[k]
+				s20 += a2 * w0
+				s21 += a2 * w1
+				s22 += a2 * w2
+				s23 += a2 * w3
+				a3 := x3[k]
+				s30 += a3 * w0
+				s31 += a3 * w1
+				s32 += a3 * w2
+				s33 += a3 * w3
+			}
+			put(i, j, s00)
+			put(i, j+1, s01)
+			put(i, j+2, s02)
+			put(i, j+3, s03)
+			put(i+1, j, s10)
+			put(i+1, j+1, s11)
+			put(i+1, j+2, s12)
+			put(i+1, j+3, s13)
+			put(i+2, j, s20)
+			put(i+2, j+1, s21)
+			put(i+2, j+2, s22)
+			put(i+2, j+3, s23)
+			put(i+3, j, s30)
+			put(i+3, j+1, s31)
+			put(i+3, j+2, s32)
+			put(i+3, j+3, s33)
+		}
+		for ; j < cols; j++ { // remaining columns: 4 rows x 1 column
+			y0 := y[j*kd : (j+1)*kd : (j+1)*kd]
+			b := bj(j)
+			s0, s1, s2, s3 := b, b, b, b
+			x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+			y0 = y0[:len(x0)]
+			for k, a0 := range x0 {
+				w := y0[k]
+				s0 += a0 * w
+				s1 += x1[k] * w
+				s2 += x2[k] * w
+				s3 += x3[k] * w
+			}
+			put(i, j, s0)
+			put(i+1, j, s1)
+			put(i+2, j, s2)
+			put(i+3, j, s3)
+		}
+	}
+	for ; i < rows; i++ { // remaining rows, one output at a time
+		xi := x[i*kd : (i+1)*kd : (i+1)*kd]
+		for j := range cols {
+			yj := y[j*kd : (j+1)*kd : (j+1)*kd]
+			yj = yj[:len(xi)]
+			s := bj(j)
+			for k, a := range xi {
+				s += a * yj[k]
+			}
+			put(i, j, s)
+		}
+	}
+}
+
+// atbAdd adds a^T d to g for a (rows x m), d (rows x n) and g (m x n), all
+// row-major, or overwrites g with it when overwrite is set: element (p, j) is
+//
+//	g[p][j] (+)= a[0][p] d[0][j] + a[1][p] d[1][j] + ... (summed over rows in order),
+//
+// the weight gradient of a dense layer. Tiles of 4 x 4 outputs are
+// accumulated in local variables while the rows stream past.
+func atbAdd[T float](g, a, d []T, rows, m, n int, overwrite bool) {
+	get := func(p, j int) T {
+		if overwrite {
+			return 0
+		}
+		return g[p*n+j]
+	}
+	a = a[:rows*m]
+	d = d[:rows*n]
+	p := 0
+	for ; p+4 <= m; p += 4 {
+		j := 0
+		for ; j+4 <= n; j += 4 {
+			s00, s01, s02, s03 := get(p, j), get(p, j+1), get(p, j+2), get(p, j+3)
+			s10, s11, s12, s13 := get(p+1, j), get(p+1, j+1), get(p+1, j+2), get(p+1, j+3)
+			s20, s21, s22, s23 := get(p+2, j), get(p+2, j+1), get(p+2, j+2), get(p+2, j+3)
+			s30, s31, s32, s33 := get(p+3, j), get(p+3, j+1), get(p+3, j+2), get(p+3, j+3)
+			for i := range rows {
+				ar := a[i*m+p : i*m+p+4 : i*m+p+4]
+				dr := d[i*n+j : i*n+j+4 : i*n+j+4]
+				d0, d1, d2, d3 := dr[0], dr[1], dr[2], dr[3]
+				a0 := ar[0]
+				s00 += a0 * d0
+				s01 += a0 * d1
+				s02 += a0 * d2
+				s03 += a0 * d3
+				a1 := ar[1]
+				s10 += a1 * d0
+				s11 += a1 * d1
+				s12 += a1 * d2
+				s13 += a1 * d3
+				a2 := ar[2]
+				s20 += a2 * d0
+				s21 += a2 * d1
+				s22 += a2 * d2
+				s23 += a2 * d3
+				a3 := ar[3]
+				s30 += a3 * d0
+				s31 += a3 * d1
+				s32 += a3 * d2
+				s33 += a3 * d3
+			}
+			g0 := g[p*n+j : p*n+j+4 : p*n+j+4]
+			g0[0], g0[1], g0[2], g0[3] = s00, s01, s02, s03
+			g1 := g[(p+1)*n+j : (p+1)*n+j+4 : (p+1)*n+j+4]
+			g1[0], g1[1], g1[2], g1[3] = s10, s11, s12, s13
+			g2 := g[(p+2)*n+j : (p+2)*n+j+4 : (p+2)*n+j+4]
+			g2[0], g2[1], g2[2], g2[3] = s20, s21, s22, s23
+			g3 := g[(p+3)*n+j : (p+3)*n+j+4 : (p+3)*n+j+4]
+			g3[0], g3[1], g3[2], g3[3] = s30, s31, s32, s33
+		}
+		for ; j < n; j++ { // remaining columns: 4 x 1
+			s0, s1, s2, s3 := get(p, j), get(p+1, j), get(p+2, j), get(p+3, j)
+			for i := range rows {
+				ar := a[i*m+p : i*m+p+4 : i*m+p+4]
+				dv := d[i*n+j]
+				s0 += ar[0] * dv
+				s1 += ar[1] * dv
+				s2 += ar[2] * dv
+				s3 += ar[3] * dv
+			}
+			g[p*n+j], g[(p+1)*n+j], g[(p+2)*n+j], g[(p+3)*n+j] = s0, s1, s2, s3
+		}
+	}
+	for ; p < m; p++ { // remaining rows of g, one output at a time
+		for j := range n {
+			s := get(p, j)
+			for i := range rows {
+				s += a[i*m+p] * d[i*n+j]
+			}
+			g[p*n+j] = s
+		}
+	}
+}
+
+// colSumsAdd adds the column sums of d (rows x n, row-major) to g, or
+// overwrites g with them when overwrite is set, summing rows in order.
+func colSumsAdd[T float](g, d []T, rows, n int, overwrite bool) {
+	g = g[:n]
+	if overwrite {
+		clear(g)
+	}
+	for i := range rows {
+		row := d[i*n : (i+1)*n : (i+1)*n]
+		row = row[:len(g)]
+		for j, v := range row {
+			g[j] += v
+		}
+	}
+}
+
+// transpose sets t (n x m) to the transpose of w (m x n), both row-major.
+func transpose[T float](t, w []T, m, n int) {
+	for p := range m {
+		for j := range n {
+			t[j*m+p] = w[p*n+j]
+		}
+	}
+}
