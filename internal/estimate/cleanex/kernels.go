@@ -1,5 +1,7 @@
 package cleanex
 
+import "math"
+
 // The dense-layer products of the network, written in plain Go with a fixed
 // summation order so that a fit gives the same bits natively and in
 // WebAssembly (gonum's Sgemm runs assembly on amd64, which sums in another
@@ -20,22 +22,7 @@ package cleanex
 // from the layer's activations). Every output is a dot product of two
 // contiguous rows.
 func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T) {
-	var zero T
-	bj := func(j int) T {
-		if bias == nil {
-			return zero
-		}
-		return bias[j]
-	}
-	put := func(i, j int, v T) {
-		if relu && v < 0 {
-			v = 0
-		}
-		if mask != nil && mask[i*cols+j] <= 0 {
-			v = 0
-		}
-		c[i*cols+j] = v
-	}
+	c = c[:rows*cols]
 	i := 0
 	for ; i+4 <= rows; i += 4 {
 		x0 := x[i*kd : (i+1)*kd : (i+1)*kd]
@@ -48,7 +35,11 @@ func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T
 			y1 := y[(j+1)*kd : (j+2)*kd : (j+2)*kd]
 			y2 := y[(j+2)*kd : (j+3)*kd : (j+3)*kd]
 			y3 := y[(j+3)*kd : (j+4)*kd : (j+4)*kd]
-			b0, b1, b2, b3 := bj(j), bj(j+1), bj(j+2), bj(j+3)
+			var b0, b1, b2, b3 T
+			if bias != nil {
+				bb := bias[j : j+4 : j+4]
+				b0, b1, b2, b3 = bb[0], bb[1], bb[2], bb[3]
+			}
 			s00, s01, s02, s03 := b0, b1, b2, b3
 			s10, s11, s12, s13 := b0, b1, b2, b3
 			s20, s21, s22, s23 := b0, b1, b2, b3
@@ -77,26 +68,27 @@ func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T
 				s32 += a3 * w2
 				s33 += a3 * w3
 			}
-			put(i, j, s00)
-			put(i, j+1, s01)
-			put(i, j+2, s02)
-			put(i, j+3, s03)
-			put(i+1, j, s10)
-			put(i+1, j+1, s11)
-			put(i+1, j+2, s12)
-			put(i+1, j+3, s13)
-			put(i+2, j, s20)
-			put(i+2, j+1, s21)
-			put(i+2, j+2, s22)
-			put(i+2, j+3, s23)
-			put(i+3, j, s30)
-			put(i+3, j+1, s31)
-			put(i+3, j+2, s32)
-			put(i+3, j+3, s33)
+			if relu {
+				s00, s01, s02, s03 = relu0(s00), relu0(s01), relu0(s02), relu0(s03)
+				s10, s11, s12, s13 = relu0(s10), relu0(s11), relu0(s12), relu0(s13)
+				s20, s21, s22, s23 = relu0(s20), relu0(s21), relu0(s22), relu0(s23)
+				s30, s31, s32, s33 = relu0(s30), relu0(s31), relu0(s32), relu0(s33)
+			}
+			c0 := c[i*cols+j : i*cols+j+4 : i*cols+j+4]
+			c0[0], c0[1], c0[2], c0[3] = s00, s01, s02, s03
+			c1 := c[(i+1)*cols+j : (i+1)*cols+j+4 : (i+1)*cols+j+4]
+			c1[0], c1[1], c1[2], c1[3] = s10, s11, s12, s13
+			c2 := c[(i+2)*cols+j : (i+2)*cols+j+4 : (i+2)*cols+j+4]
+			c2[0], c2[1], c2[2], c2[3] = s20, s21, s22, s23
+			c3 := c[(i+3)*cols+j : (i+3)*cols+j+4 : (i+3)*cols+j+4]
+			c3[0], c3[1], c3[2], c3[3] = s30, s31, s32, s33
 		}
 		for ; j < cols; j++ { // remaining columns: 4 rows x 1 column
 			y0 := y[j*kd : (j+1)*kd : (j+1)*kd]
-			b := bj(j)
+			var b T
+			if bias != nil {
+				b = bias[j]
+			}
 			s0, s1, s2, s3 := b, b, b, b
 			x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
 			y0 = y0[:len(x0)]
@@ -107,10 +99,10 @@ func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T
 				s2 += x2[k] * w
 				s3 += x3[k] * w
 			}
-			put(i, j, s0)
-			put(i+1, j, s1)
-			put(i+2, j, s2)
-			put(i+3, j, s3)
+			if relu {
+				s0, s1, s2, s3 = relu0(s0), relu0(s1), relu0(s2), relu0(s3)
+			}
+			c[i*cols+j], c[(i+1)*cols+j], c[(i+2)*cols+j], c[(i+3)*cols+j] = s0, s1, s2, s3
 		}
 	}
 	for ; i < rows; i++ { // remaining rows, one output at a time
@@ -118,11 +110,25 @@ func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T
 		for j := range cols {
 			yj := y[j*kd : (j+1)*kd : (j+1)*kd]
 			yj = yj[:len(xi)]
-			s := bj(j)
+			var s T
+			if bias != nil {
+				s = bias[j]
+			}
 			for k, a := range xi {
 				s += a * yj[k]
 			}
-			put(i, j, s)
+			if relu {
+				s = relu0(s)
+			}
+			c[i*cols+j] = s
+		}
+	}
+	if mask != nil {
+		mask = mask[:len(c)]
+		for i, v := range mask {
+			if v <= 0 {
+				c[i] = 0
+			}
 		}
 	}
 }
@@ -135,11 +141,9 @@ func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T
 // the weight gradient of a dense layer. Tiles of 4 x 4 outputs are
 // accumulated in local variables while the rows stream past.
 func atbAdd[T float](g, a, d []T, rows, m, n int, overwrite bool) {
-	get := func(p, j int) T {
-		if overwrite {
-			return 0
-		}
-		return g[p*n+j]
+	g = g[:m*n]
+	if overwrite {
+		clear(g)
 	}
 	a = a[:rows*m]
 	d = d[:rows*n]
@@ -147,10 +151,14 @@ func atbAdd[T float](g, a, d []T, rows, m, n int, overwrite bool) {
 	for ; p+4 <= m; p += 4 {
 		j := 0
 		for ; j+4 <= n; j += 4 {
-			s00, s01, s02, s03 := get(p, j), get(p, j+1), get(p, j+2), get(p, j+3)
-			s10, s11, s12, s13 := get(p+1, j), get(p+1, j+1), get(p+1, j+2), get(p+1, j+3)
-			s20, s21, s22, s23 := get(p+2, j), get(p+2, j+1), get(p+2, j+2), get(p+2, j+3)
-			s30, s31, s32, s33 := get(p+3, j), get(p+3, j+1), get(p+3, j+2), get(p+3, j+3)
+			g0 := g[p*n+j : p*n+j+4 : p*n+j+4]
+			g1 := g[(p+1)*n+j : (p+1)*n+j+4 : (p+1)*n+j+4]
+			g2 := g[(p+2)*n+j : (p+2)*n+j+4 : (p+2)*n+j+4]
+			g3 := g[(p+3)*n+j : (p+3)*n+j+4 : (p+3)*n+j+4]
+			s00, s01, s02, s03 := g0[0], g0[1], g0[2], g0[3]
+			s10, s11, s12, s13 := g1[0], g1[1], g1[2], g1[3]
+			s20, s21, s22, s23 := g2[0], g2[1], g2[2], g2[3]
+			s30, s31, s32, s33 := g3[0], g3[1], g3[2], g3[3]
 			for i := range rows {
 				ar := a[i*m+p : i*m+p+4 : i*m+p+4]
 				dr := d[i*n+j : i*n+j+4 : i*n+j+4]
@@ -176,17 +184,13 @@ func atbAdd[T float](g, a, d []T, rows, m, n int, overwrite bool) {
 				s32 += a3 * d2
 				s33 += a3 * d3
 			}
-			g0 := g[p*n+j : p*n+j+4 : p*n+j+4]
 			g0[0], g0[1], g0[2], g0[3] = s00, s01, s02, s03
-			g1 := g[(p+1)*n+j : (p+1)*n+j+4 : (p+1)*n+j+4]
 			g1[0], g1[1], g1[2], g1[3] = s10, s11, s12, s13
-			g2 := g[(p+2)*n+j : (p+2)*n+j+4 : (p+2)*n+j+4]
 			g2[0], g2[1], g2[2], g2[3] = s20, s21, s22, s23
-			g3 := g[(p+3)*n+j : (p+3)*n+j+4 : (p+3)*n+j+4]
 			g3[0], g3[1], g3[2], g3[3] = s30, s31, s32, s33
 		}
 		for ; j < n; j++ { // remaining columns: 4 x 1
-			s0, s1, s2, s3 := get(p, j), get(p+1, j), get(p+2, j), get(p+3, j)
+			s0, s1, s2, s3 := g[p*n+j], g[(p+1)*n+j], g[(p+2)*n+j], g[(p+3)*n+j]
 			for i := range rows {
 				ar := a[i*m+p : i*m+p+4 : i*m+p+4]
 				dv := d[i*n+j]
@@ -200,7 +204,7 @@ func atbAdd[T float](g, a, d []T, rows, m, n int, overwrite bool) {
 	}
 	for ; p < m; p++ { // remaining rows of g, one output at a time
 		for j := range n {
-			s := get(p, j)
+			s := g[p*n+j]
 			for i := range rows {
 				s += a[i*m+p] * d[i*n+j]
 			}
@@ -223,6 +227,14 @@ func colSumsAdd[T float](g, d []T, rows, n int, overwrite bool) {
 			g[j] += v
 		}
 	}
+}
+
+// relu0 returns max(v, 0) as (v + |v|) / 2, which is exact (v + |v| is 2v
+// or 0) and branch-free: Go's max of floats is a runtime call in wasm, and a
+// compare-and-branch mispredicts on the ~50% negative pre-activations.
+// (-0 becomes +0.)
+func relu0[T float](v T) T {
+	return (v + T(math.Abs(float64(v)))) * 0.5
 }
 
 // transpose sets t (n x m) to the transpose of w (m x n), both row-major.

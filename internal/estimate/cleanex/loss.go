@@ -14,10 +14,10 @@ func softplus(x float64) float64 {
 // logSigmoid returns log sigma(z) = -softplus(-z), finite for every finite z.
 func logSigmoid(z float64) float64 { return -softplus(-z) }
 
-// tinyPower is where the running power C^(k-1) is dropped: its remaining
-// contributions are below 1e-200 each, far under float64 resolution of the
-// loss, and stopping avoids slow subnormal arithmetic. (In blocks of four
-// points the check runs every 16 k, so a power may go down to about
+// tinyPower is where the running power w_x C_x^(k-1) is dropped: its
+// remaining contributions are below 1e-200 each, far under float64 resolution
+// of the loss, and stopping avoids slow subnormal arithmetic. (In blocks of
+// four points the check runs every 16 k, so a term may go down to about
 // 1e-200 * C^15 before the block stops.)
 const tinyPower = 1e-200
 
@@ -27,96 +27,118 @@ const tinyPower = 1e-200
 //
 // (omega_k = 1 in the paper) with its gradient
 //
-//	dL/dz_x = w_x (1 - C_x) sum_k 2 omega_k (E_k - Abar_k) (k-1) C_x^(k-1),
+//	dL/dz_x = w_x (1 - C_x) sum_k r_k C_x^(k-1),   r_k = 2 omega_k (E_k - Abar_k) (k-1),
 //
-// since dC^(k-1)/dz = (k-1) C^(k-1) (1 - C). C_x^(k-1) = exp((k-1) log C_x)
-// is formed as running products of exp(log sigma(z)), and 1 - C_x as
-// exp(log sigma(-z)), so points with C_x near 1 keep their precision.
-// It costs O(N kmax) per evaluation, in float64.
+// since dC^(k-1)/dz = (k-1) C^(k-1) (1 - C). E_k is accumulated from running
+// products w_x C_x^(k-1), with C_x = exp(log sigma(z)) and 1 - C_x =
+// exp(log sigma(-z)) so points with C_x near 1 keep their precision; the
+// polynomial sum_k r_k C^(k-1) is evaluated by Horner's rule up to the k
+// where the running products stopped. It costs O(N kmax) per evaluation, in
+// float64.
 type curveLoss struct {
 	w      []float64 // w_x
 	target []float64 // Abar_k, k = 0..kmax
 	omega  []float64 // omega_k, k = 0..kmax
 	kmax   int
-	e, r   []float64 // scratch: E_k and 2 omega_k (E_k - Abar_k) (k-1)
-	c      []float64 // C_x of the last evaluation
+	e, r   []float64 // scratch: E_k and r_k
+	c, cm  []float64 // C_x and 1 - C_x of the last evaluation
+	stop   []int     // per block of four points, the last k of its running products
 }
 
 func newCurveLoss(w, target, omega []float64, kmax int) *curveLoss {
+	n := len(w)
 	return &curveLoss{w: w, target: target, omega: omega, kmax: kmax,
-		e: make([]float64, kmax+1), r: make([]float64, kmax+1), c: make([]float64, len(w))}
+		e: make([]float64, kmax+1), r: make([]float64, kmax+1),
+		c: make([]float64, n), cm: make([]float64, n), stop: make([]int, n/4+1)}
 }
 
 // lossGrad returns L for the logits z and, when dz is not nil, writes dL/dz
-// into it; cl.c receives C_x = sigma(z_x).
-// Points are processed four at a time so that the four running products
-// form independent dependency chains (the loop is latency-bound otherwise).
+// into it; cl.c receives C_x = sigma(z_x). Points are processed four at a
+// time so that the four running products (and Horner recurrences) form
+// independent dependency chains (the loop is latency-bound otherwise); a
+// fifth and later leftover point forms its own block.
 func lossGrad[T float](cl *curveLoss, z []T, dz []T) float64 {
-	e := cl.e
-	clear(e)
 	kmax := cl.kmax
+	e := cl.e[:kmax+1]
+	r := cl.r[:kmax+1]
+	clear(e)
 	n := len(z)
+	c, cm, w := cl.c[:n], cl.cm[:n], cl.w[:n]
+	for i, zi := range z {
+		c[i] = sig(zi)
+		cm[i] = sigNeg(zi)
+	}
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		c0, c1, c2, c3 := sig(z[i]), sig(z[i+1]), sig(z[i+2]), sig(z[i+3])
-		cl.c[i], cl.c[i+1], cl.c[i+2], cl.c[i+3] = c0, c1, c2, c3
-		w0, w1, w2, w3 := cl.w[i], cl.w[i+1], cl.w[i+2], cl.w[i+3]
-		p0, p1, p2, p3 := c0, c1, c2, c3
-		for k := 2; k <= kmax; k++ {
-			e[k] += w0*p0 + w1*p1 + w2*p2 + w3*p3
-			p0, p1, p2, p3 = p0*c0, p1*c1, p2*c2, p3*c3
-			if k&15 == 0 && max(p0, p1, p2, p3) < tinyPower {
+		c0, c1, c2, c3 := c[i], c[i+1], c[i+2], c[i+3]
+		q0, q1, q2, q3 := w[i]*c0, w[i+1]*c1, w[i+2]*c2, w[i+3]*c3
+		k := 2
+		for ; k < kmax; k++ {
+			e[k] += (q0 + q1) + (q2 + q3)
+			q0, q1, q2, q3 = q0*c0, q1*c1, q2*c2, q3*c3
+			if k&15 == 0 && q0 < tinyPower && q1 < tinyPower && q2 < tinyPower && q3 < tinyPower {
 				break
 			}
 		}
+		if k == kmax {
+			e[k] += (q0 + q1) + (q2 + q3)
+		}
+		cl.stop[i/4] = k
+	}
+	if i < n {
+		cl.stop[i/4] = 2
 	}
 	for ; i < n; i++ {
-		c := sig(z[i])
-		cl.c[i] = c
-		wi := cl.w[i]
-		p := c
-		for k := 2; k <= kmax && p > tinyPower; k++ {
-			e[k] += wi * p
-			p *= c
+		ci := c[i]
+		q := w[i] * ci
+		k := 2
+		for ; k < kmax && q > tinyPower; k++ {
+			e[k] += q
+			q *= ci
 		}
+		if k == kmax {
+			e[k] += q
+		}
+		cl.stop[i/4] = max(cl.stop[i/4], k)
 	}
 	loss := 0.0
 	for k := 2; k <= kmax; k++ {
 		d := e[k] - cl.target[k]
 		loss += cl.omega[k] * d * d
-		cl.r[k] = 2 * cl.omega[k] * d * float64(k-1)
+		r[k] = 2 * cl.omega[k] * d * float64(k-1)
 	}
-	if dz == nil {
+	if dz == nil || kmax < 2 {
+		if dz != nil {
+			clear(dz)
+		}
 		return loss
 	}
-	r := cl.r
+	dz = dz[:n]
 	i = 0
 	for ; i+4 <= n; i += 4 {
-		c0, c1, c2, c3 := sig(z[i]), sig(z[i+1]), sig(z[i+2]), sig(z[i+3])
-		p0, p1, p2, p3 := c0, c1, c2, c3
-		var s0, s1, s2, s3 float64
-		for k := 2; k <= kmax; k++ {
+		c0, c1, c2, c3 := c[i], c[i+1], c[i+2], c[i+3]
+		kt := cl.stop[i/4]
+		s0 := r[kt]
+		s1, s2, s3 := s0, s0, s0
+		for k := kt - 1; k >= 2; k-- {
 			rk := r[k]
-			s0, s1, s2, s3 = s0+rk*p0, s1+rk*p1, s2+rk*p2, s3+rk*p3
-			p0, p1, p2, p3 = p0*c0, p1*c1, p2*c2, p3*c3
-			if k&15 == 0 && max(p0, p1, p2, p3) < tinyPower {
-				break
-			}
+			s0, s1, s2, s3 = s0*c0+rk, s1*c1+rk, s2*c2+rk, s3*c3+rk
 		}
-		dz[i] = T(cl.w[i] * sigNeg(z[i]) * s0)
-		dz[i+1] = T(cl.w[i+1] * sigNeg(z[i+1]) * s1)
-		dz[i+2] = T(cl.w[i+2] * sigNeg(z[i+2]) * s2)
-		dz[i+3] = T(cl.w[i+3] * sigNeg(z[i+3]) * s3)
+		dz[i] = T(w[i] * cm[i] * (s0 * c0))
+		dz[i+1] = T(w[i+1] * cm[i+1] * (s1 * c1))
+		dz[i+2] = T(w[i+2] * cm[i+2] * (s2 * c2))
+		dz[i+3] = T(w[i+3] * cm[i+3] * (s3 * c3))
 	}
-	for ; i < n; i++ {
-		c := sig(z[i])
-		p := c
-		s := 0.0
-		for k := 2; k <= kmax && p > tinyPower; k++ {
-			s += r[k] * p
-			p *= c
+	if i < n {
+		kt := cl.stop[i/4]
+		for ; i < n; i++ {
+			ci := c[i]
+			s := r[kt]
+			for k := kt - 1; k >= 2; k-- {
+				s = s*ci + r[k]
+			}
+			dz[i] = T(w[i] * cm[i] * (s * ci))
 		}
-		dz[i] = T(cl.w[i] * sigNeg(z[i]) * s)
 	}
 	return loss
 }
