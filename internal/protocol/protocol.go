@@ -28,6 +28,7 @@ const (
 	KindError
 	KindCancel
 	KindDescribe
+	KindCrash
 )
 
 // Message is one of the message types of this package.
@@ -130,6 +131,10 @@ type Progress struct {
 	Loss float64
 	// ETA is the estimated number of seconds left (NaN when unknown).
 	ETA float64
+	// Curve is the method's predicted curve for k = 0..K2 from its current
+	// state while it trains (CleaneX), sent at most every few hundred ms; nil
+	// in the other messages.
+	Curve []float64
 }
 
 // Result is a finished fit.
@@ -172,6 +177,14 @@ type Describe struct {
 	Dataset uint64
 }
 
+// Crash asks a worker to fail as a bug would (its Go program panics and
+// ends), so the page's replacement of dead workers can be tested; the page
+// sends it only through a debug hook.
+type Crash struct {
+	// Reason is the panic's message.
+	Reason string
+}
+
 // Kind implementations.
 func (Ready) Kind() Kind    { return KindReady }
 func (Load) Kind() Kind     { return KindLoad }
@@ -183,6 +196,7 @@ func (Result) Kind() Kind   { return KindResult }
 func (Error) Kind() Kind    { return KindError }
 func (Cancel) Kind() Kind   { return KindCancel }
 func (Describe) Kind() Kind { return KindDescribe }
+func (Crash) Kind() Kind    { return KindCrash }
 
 // Encode returns m's wire bytes: the kind byte, then the fields in order.
 func Encode(m Message) ([]byte, error) {
@@ -228,6 +242,7 @@ func Encode(m Message) ([]byte, error) {
 		e.i(m.Total)
 		e.f(m.Loss)
 		e.f(m.ETA)
+		e.floats(m.Curve)
 	case Result:
 		e.u(m.Run)
 		e.str(m.Method)
@@ -245,6 +260,8 @@ func Encode(m Message) ([]byte, error) {
 		e.u(m.Run)
 	case Describe:
 		e.u(m.Dataset)
+	case Crash:
+		e.str(m.Reason)
 	default:
 		return nil, fmt.Errorf("protocol: cannot encode %T", m)
 	}
@@ -290,7 +307,7 @@ func Decode(b []byte) (Message, error) {
 	case KindRun:
 		m = Run{Dataset: d.u(), Run: d.u(), Method: d.str(), K2: d.i(), Preset: d.str(), Seed: d.u(), KDEBandwidth: d.str()}
 	case KindProgress:
-		m = Progress{Run: d.u(), Method: d.str(), Step: d.i(), Total: d.i(), Loss: d.f(), ETA: d.f()}
+		m = Progress{Run: d.u(), Method: d.str(), Step: d.i(), Total: d.i(), Loss: d.f(), ETA: d.f(), Curve: d.floats()}
 	case KindResult:
 		m = Result{Run: d.u(), Method: d.str(), Curve: d.floats(), C: d.floats(), Losses: d.floats(), Seconds: d.f()}
 	case KindError:
@@ -299,6 +316,8 @@ func Decode(b []byte) (Message, error) {
 		m = Cancel{Run: d.u()}
 	case KindDescribe:
 		m = Describe{Dataset: d.u()}
+	case KindCrash:
+		m = Crash{Reason: d.str()}
 	default:
 		return nil, fmt.Errorf("protocol: unknown message kind %d", b[0])
 	}

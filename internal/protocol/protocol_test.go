@@ -20,6 +20,8 @@ func TestRoundTrip(t *testing.T) {
 		Summary{Dataset: 4, Observed: curve},
 		Run{Dataset: 3, Run: 9, Method: "cleanex", K2: 2000, Preset: "fast", Seed: math.MaxUint64, KDEBandwidth: "lcv"},
 		Progress{Run: 9, Method: "kde", Step: 3, Total: -1, Loss: 0.5, ETA: 1.25},
+		Crash{Reason: "test"},
+		Progress{Run: 9, Method: "cleanex", Step: 4, Total: 10, Loss: 0.25, ETA: 2, Curve: []float64{1, 1, 0.5}},
 		Result{Run: 9, Method: "regression", Curve: curve, C: []float64{0.5}, Seconds: 3},
 		Error{Dataset: 2, Method: "kde", Message: "row 3, column \"b\": not a number", Cancelled: true},
 		Cancel{Run: 9},
