@@ -133,6 +133,12 @@ const YieldEvery = 40 * time.Millisecond
 // messages of one fit (the first and the last are always posted).
 const ProgressEvery = 150 * time.Millisecond
 
+// CurveEvery is the shortest interval between two live curves of one fit
+// (Progress.Curve). When computing a curve takes longer than a tenth of it,
+// the interval grows to ten times that cost, so live curves never take more
+// than about a tenth of the fit's time.
+const CurveEvery = 250 * time.Millisecond
+
 // keepDatasets is how many data sets a Server keeps (the newest ones).
 const keepDatasets = 2
 
@@ -249,7 +255,7 @@ func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.
 		return fail(err)
 	}
 	start := s.now()
-	t := &throttle{s: s, run: m.Run, method: m.Method, start: start, lastYield: start}
+	t := &throttle{s: s, run: m.Run, method: m.Method, start: start, lastYield: start, weights: ds.Sample.Weight, k2: m.K2}
 	res, err := est.Fit(ctx, ds.Sample, m.K2, t.progress)
 	if err == nil {
 		err = ctx.Err()
@@ -274,6 +280,29 @@ type throttle struct {
 	posted           bool
 	pending          protocol.Progress
 	havePending      bool
+	// weights and k2 turn a progress call's C_x into a live curve;
+	// lastCurve is when the last one was sent, curveCost what it took.
+	weights   []float64
+	k2        int
+	lastCurve time.Time
+	curveCost time.Duration
+}
+
+// liveCurve returns the expected curve sum_x w_x C_x^(k-1) of the current
+// C_x (accuracy.Expected on a copy, since C is only valid during the call),
+// or nil when none is due yet.
+func (t *throttle) liveCurve(c []float64, now time.Time) []float64 {
+	if len(c) == 0 || len(c) != len(t.weights) {
+		return nil
+	}
+	every := max(CurveEvery, 10*t.curveCost)
+	if !t.lastCurve.IsZero() && now.Sub(t.lastCurve) < every {
+		return nil
+	}
+	curve := accuracy.Expected(slices.Clone(c), t.weights, t.k2)
+	t.lastCurve = t.s.now()
+	t.curveCost = t.lastCurve.Sub(now)
+	return curve
 }
 
 func (t *throttle) progress(p estimate.Progress) {
@@ -284,6 +313,7 @@ func (t *throttle) progress(p estimate.Progress) {
 		msg.ETA = elapsed * float64(p.Total-p.Step) / float64(p.Step)
 	}
 	if !t.posted || now.Sub(t.lastPost) >= ProgressEvery {
+		msg.Curve = t.liveCurve(p.C, now)
 		t.s.post(msg)
 		t.posted, t.lastPost, t.havePending = true, now, false
 	} else {

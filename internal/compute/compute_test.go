@@ -2,11 +2,13 @@ package compute
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/plugin"
 	"github.com/cleanex/cleanex/internal/protocol"
 )
@@ -173,5 +175,45 @@ func TestCancel(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("cancel took %v", d)
+	}
+}
+
+// TestLiveCurve checks that a progress call carrying C_x posts the expected
+// curve sum_x w_x C_x^(k-1) (computed here by hand), copied from C, and that
+// the next one waits CurveEvery.
+func TestLiveCurve(t *testing.T) {
+	c := newCollector()
+	now := time.Unix(0, 0)
+	srv := NewServer(c.post, Options{Now: func() time.Time { return now }})
+	w := []float64{0.25, 0.75}
+	tr := &throttle{s: srv, run: 1, method: "cleanex", start: now, lastYield: now, weights: w, k2: 4}
+	cx := []float64{0.5, 0.9}
+	tr.progress(estimate.Progress{Method: "cleanex", Step: 1, Total: 10, Loss: 1, C: cx})
+	cx[0] = 0 // the estimator may reuse C after the call
+	p := (<-c.ch).(protocol.Progress)
+	if len(p.Curve) != 5 {
+		t.Fatalf("live curve %v, want k = 0..4", p.Curve)
+	}
+	for k := 2; k <= 4; k++ {
+		want := 0.25*math.Pow(0.5, float64(k-1)) + 0.75*math.Pow(0.9, float64(k-1))
+		if math.Abs(p.Curve[k]-want) > 1e-12 {
+			t.Errorf("curve[%d] = %v, want %v", k, p.Curve[k], want)
+		}
+	}
+	now = now.Add(ProgressEvery)
+	tr.progress(estimate.Progress{Method: "cleanex", Step: 2, Total: 10, Loss: 1, C: cx})
+	if p := (<-c.ch).(protocol.Progress); p.Curve != nil {
+		t.Errorf("a second curve after %v, want none before %v", ProgressEvery, CurveEvery)
+	}
+	now = now.Add(CurveEvery)
+	tr.progress(estimate.Progress{Method: "cleanex", Step: 3, Total: 10, Loss: 1, C: cx})
+	if p := (<-c.ch).(protocol.Progress); p.Curve == nil || math.Abs(p.Curve[2]-0.75*0.9) > 1e-12 {
+		t.Errorf("third progress curve %v, want one from the updated C", p.Curve)
+	}
+}
+
+func TestWarmUp(t *testing.T) {
+	if err := WarmUp(2); err != nil {
+		t.Fatal(err)
 	}
 }
