@@ -33,6 +33,11 @@ func main() {
 	// (such as Cancel) are delivered only when every goroutine is blocked.
 	// A 1 ms sleep every compute.YieldEvery lets the event loop deliver them.
 	srv := compute.NewServer(post, compute.Options{Yield: func() { time.Sleep(time.Millisecond) }})
+	// Get the parser optimised before the user's first file arrives (the
+	// page shows "Starting…" until Ready; messages sent meanwhile wait).
+	if err := compute.WarmUp(1); err != nil {
+		jsdom.Log("cleanex worker: ", err)
+	}
 	post(protocol.Ready{})
 	for msg := range self.Messages {
 		if msg.Err != nil {
@@ -43,6 +48,9 @@ func main() {
 		if err != nil {
 			jsdom.Log("cleanex worker: ", err)
 			continue
+		}
+		if c, ok := m.(protocol.Crash); ok {
+			panic("cleanex worker: crash requested: " + c.Reason)
 		}
 		srv.Handle(m)
 	}
