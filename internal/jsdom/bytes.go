@@ -124,6 +124,32 @@ func ReadFileJS(file Value) (Value, error) {
 	return safejs.MustGetGlobal("Uint8Array").New(buf)
 }
 
+// Read is a file read under way (StartRead).
+type Read struct {
+	p   Value
+	err error
+}
+
+// StartRead starts reading a File, Blob or Response through arrayBuffer();
+// Bytes waits for it.
+func StartRead(file Value) Read {
+	p, err := file.Call("arrayBuffer")
+	return Read{p: p, err: err}
+}
+
+// Bytes waits for the read and returns the bytes as a Uint8Array, without
+// copying them into Go.
+func (r Read) Bytes() (Value, error) {
+	if r.err != nil {
+		return Value{}, fmt.Errorf("reading the file: %w", r.err)
+	}
+	buf, err := Await(r.p)
+	if err != nil {
+		return Value{}, fmt.Errorf("reading the file: %w", err)
+	}
+	return safejs.MustGetGlobal("Uint8Array").New(buf)
+}
+
 // EncodeText returns the UTF-8 bytes of a JavaScript string as a Uint8Array
 // (TextEncoder), without copying them into Go.
 func EncodeText(text Value) (Value, error) {

@@ -63,7 +63,7 @@ func (a *app) registerAPI() error {
 			a.env.Lock()
 			a.st.Sim = cfg
 			a.env.UnlockRender()
-			sum, err := a.simulate(cfg, "")
+			sum, err := a.simulate(cfg, "", false)
 			if err != nil {
 				return nil, err
 			}
@@ -103,7 +103,14 @@ func (a *app) registerAPI() error {
 			defer a.env.RUnlock()
 			return runResultJS(r)
 		},
-	}, map[string]func(args []jsdom.Value) any{
+	}, a.syncAPI())
+}
+
+// syncAPI returns window.cleanex's synchronous functions: cancel(), and with
+// ?debug=1 in the page's URL, _crashWorker(i), which makes compute worker i
+// fail as a bug would (the browser tests check the page replaces it).
+func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
+	fns := map[string]func(args []jsdom.Value) any{
 		"cancel": func([]jsdom.Value) any {
 			go func() {
 				a.env.Lock()
@@ -112,7 +119,27 @@ func (a *app) registerAPI() error {
 			}()
 			return nil
 		},
-	})
+	}
+	if !strings.Contains(a.search, "debug=1") {
+		return fns
+	}
+	fns["_crashWorker"] = func(args []jsdom.Value) any {
+		i := 0
+		if len(args) > 0 {
+			if f, err := args[0].Float(); err == nil {
+				i = int(f)
+			}
+		}
+		go func() {
+			a.env.Lock()
+			defer a.env.UnlockOnly()
+			if i >= 0 && i < len(a.slots) {
+				_ = a.slots[i].send(mustEncode(protocol.Crash{Reason: "window.cleanex._crashWorker"}))
+			}
+		}()
+		return nil
+	}
+	return fns
 }
 
 func orString(s, def string) string {

@@ -27,11 +27,16 @@ var errCancelled = errors.New("cancelled")
 // wait for it: issue 5 asks that every method stops within 200 ms.
 const stopGrace = 150 * time.Millisecond
 
+// spareDelay is how long after a data set is loaded the spare worker gets it.
+const spareDelay = 500 * time.Millisecond
+
 // app owns the workers and the data; it implements web.Backend. Every field
 // is read and written with env locked (state changes end in UnlockRender).
 type app struct {
 	env vugu.EventEnv
 	st  *web.State
+	// search is the page URL's query string.
+	search string
 
 	slots  []*slot
 	spare  *slot
@@ -52,7 +57,9 @@ type app struct {
 	// while it trains; liveTotal is its planned number of steps.
 	liveLoss, liveStep []float64
 	liveTotal          int
-	charts             charts
+	// liveCurve is CleaneX's latest predicted curve while it trains.
+	liveCurve []float64
+	charts    charts
 }
 
 type loadOutcome struct {
@@ -95,6 +102,7 @@ func (a *app) start() {
 	if loc, err := jsdom.Path(jsdom.Global(), "location"); err == nil {
 		search = jsdom.String(loc, "search")
 	}
+	a.search = search
 	if i := strings.Index(search, "workers="); i >= 0 {
 		if w, err := strconv.Atoi(strings.SplitN(search[i+len("workers="):], "&", 2)[0]); err == nil && w >= 1 && w <= 8 {
 			n = w
@@ -122,9 +130,7 @@ func (a *app) start() {
 	if strings.Contains(search, "example=0") {
 		return
 	}
-	if _, err := a.simulate(a.st.Sim, "Example: simulated data (paper's setting)"); err == nil {
-		_, _ = a.runMethods(runRequest{k2: a.st.Sim.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
-	}
+	_, _ = a.simulate(a.st.Sim, "Example: simulated data (paper's setting)", true)
 }
 
 // progressRender is the shortest interval between two renders caused by
@@ -179,7 +185,10 @@ func (a *app) handle(in inbound) {
 		return // from a replaced worker
 	}
 	if in.stopped {
-		a.replace(s, in.err.Error())
+		why := strings.TrimPrefix(in.err.Error(), "the compute worker stopped: ")
+		a.st.Error = "A compute worker stopped (" + why + "). It was replaced; your data and results are kept."
+		a.replace(s, why)
+		a.fill()
 		return
 	}
 	if in.err != nil {
@@ -215,6 +224,7 @@ func (a *app) handle(in inbound) {
 			r.active--
 			r.errs[m.Method] = m.Message
 			a.setBar(m.Method, func(p *web.MethodProgress) { p.Failed, p.Text = true, m.Message })
+			a.dropLive(m.Method)
 		}
 		a.fill()
 	case protocol.Progress:
@@ -231,6 +241,10 @@ func (a *app) handle(in inbound) {
 			a.liveStep = append(a.liveStep, float64(m.Step))
 			a.liveTotal = m.Total
 			a.charts.lossDirty = true
+		}
+		if m.Method == "cleanex" && m.Curve != nil {
+			a.liveCurve = m.Curve
+			a.charts.liveDirty = true
 		}
 		a.reportProgress(r, m)
 	case protocol.Result:
@@ -342,9 +356,19 @@ func (a *app) startSpare() {
 		return
 	}
 	a.spare = sp
-	if a.dataset != 0 {
-		_ = sp.sendCopy(a.loadJS)
+	a.sendData(sp)
+}
+
+// sendData sends the current data set to worker s unless it has it.
+func (a *app) sendData(s *slot) {
+	if a.dataset == 0 || s.loaded == a.dataset {
+		return
 	}
+	if err := s.sendCopy(a.loadJS); err != nil {
+		jsdom.Log("cleanex: sending the data to a worker: ", err)
+		return
+	}
+	s.loaded = a.dataset
 }
 
 // replace terminates worker s and puts the spare (or a new worker) with the
@@ -354,6 +378,7 @@ func (a *app) replace(s *slot, why string) {
 	var ns *slot
 	if sp := a.spare; sp != nil && sp.ready {
 		ns, a.spare = sp, nil
+		a.sendData(ns) // it may not have the data yet (spareDelay)
 		a.startSpare()
 	} else {
 		var err error
@@ -361,9 +386,7 @@ func (a *app) replace(s *slot, why string) {
 			a.st.Error = "A compute worker stopped and could not be restarted: " + err.Error()
 			return
 		}
-		if a.dataset != 0 {
-			_ = ns.sendCopy(a.loadJS)
-		}
+		a.sendData(ns)
 	}
 	ns.idx = s.idx
 	a.slots[s.idx] = ns
@@ -379,7 +402,15 @@ func (a *app) replace(s *slot, why string) {
 		msg := "the compute worker stopped (" + why + "); it was restarted"
 		r.errs[s.method] = msg
 		a.setBar(s.method, func(p *web.MethodProgress) { p.Failed, p.Text = true, msg })
+		a.dropLive(s.method)
 		a.st.Error = "A compute worker stopped while running " + s.method + " (" + why + "). It was restarted; your data and results are kept."
+	}
+}
+
+// dropLive removes CleaneX's live curve when method is CleaneX and it failed.
+func (a *app) dropLive(method string) {
+	if method == "cleanex" && a.liveCurve != nil {
+		a.liveCurve, a.charts.dirty = nil, true
 	}
 }
 
@@ -390,6 +421,9 @@ type loadRequest struct {
 	dir    string
 	sim    *protocol.SimConfig
 	source string
+	// andRun starts a run with the page's settings as soon as the data set
+	// is loaded, in the same state change (one render, one chart drawing).
+	andRun bool
 }
 
 // load sends a data set to every worker, waits for the summary, and on
@@ -439,9 +473,9 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		if err != nil {
 			return fail(err)
 		}
+		s.loaded = id
 	}
 	a.env.UnlockRender()
-
 	out := <-ch
 
 	a.env.Lock()
@@ -453,10 +487,16 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	}
 	sum := out.sum
 	a.dataset, a.loadJS, a.summary = id, baseJS, sum
-	// The spare gets the data only now, so that its parse does not compete
-	// with worker 0's for the CPU while the user waits for the summary.
-	if a.spare != nil {
-		_ = a.spare.sendCopy(baseJS)
+	// The spare gets the data a moment later, so that its parse does not
+	// compete for the CPU with worker 0's, nor with drawing the first charts.
+	if sp := a.spare; sp != nil {
+		time.AfterFunc(spareDelay, func() {
+			a.env.Lock()
+			if a.spare == sp && a.dataset == id && sp.loaded != id {
+				a.sendData(sp)
+			}
+			a.env.UnlockOnly()
+		})
 	}
 	a.csvJS, a.hasCSV = req.csvJS, req.sim == nil
 	if req.sim == nil {
@@ -471,9 +511,12 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.st.K2 = k2
 	a.st.Progress = nil
 	a.st.Status = ""
-	a.liveLoss, a.liveStep = nil, nil
+	a.liveLoss, a.liveStep, a.liveCurve = nil, nil, nil
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
 	a.charts.dirty = true
+	if req.andRun {
+		_, _ = a.startRun(runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
+	}
 	return sum, nil
 }
 
@@ -486,11 +529,11 @@ func mustEncode(m protocol.Message) []byte {
 	return b
 }
 
-func (a *app) simulate(cfg protocol.SimConfig, source string) (protocol.Summary, error) {
+func (a *app) simulate(cfg protocol.SimConfig, source string, andRun bool) (protocol.Summary, error) {
 	if source == "" {
 		source = fmt.Sprintf("Simulation (d = %d, σ² = %g, r = %d, k1 = %d of %d classes, seed %d)", cfg.D, cfg.Sigma2, cfg.R, cfg.K1, cfg.K2, cfg.Seed)
 	}
-	return a.load(loadRequest{sim: &cfg, source: source})
+	return a.load(loadRequest{sim: &cfg, source: source, andRun: andRun})
 }
 
 // runRequest is what a Run asks for.
@@ -549,7 +592,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	for _, m := range req.methods {
 		a.st.Progress = append(a.st.Progress, web.MethodProgress{Name: m, Text: "waiting"})
 	}
-	a.liveLoss, a.liveStep = nil, nil
+	a.liveLoss, a.liveStep, a.liveCurve = nil, nil, nil
 	a.charts.dirty = true
 	a.fill()
 	return r, nil
@@ -584,6 +627,9 @@ func (a *app) cancelRun(why string) {
 	}
 	a.st.Running = false
 	a.st.Status = "Cancelled (" + why + ")."
+	if a.liveCurve != nil {
+		a.liveCurve, a.charts.dirty = nil, true
+	}
 	for i := range a.st.Progress {
 		if p := &a.st.Progress[i]; !p.Done && !p.Failed {
 			p.Text = "cancelled"

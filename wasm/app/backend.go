@@ -15,6 +15,10 @@ import (
 // exampleURL is the bundled example CSV, relative to the page.
 const exampleURL = "assets/example.csv"
 
+// busyBytes is the file size from which the page shows "Reading…" at once
+// (a render costs tens of milliseconds; a smaller file is summarised sooner).
+const busyBytes = 4 << 20
+
 // LoadFile reads the file picked in the file input.
 func (a *app) LoadFile(event vugu.DOMEvent) {
 	target := jsdom.FromJS(js.Value(event.JSEventTarget()))
@@ -38,10 +42,16 @@ func (a *app) loadFile(file jsdom.Value) {
 	if name == "" {
 		name = "the file"
 	}
+	// Start reading before rendering the busy line, so the two overlap.
+	read := jsdom.StartRead(file)
 	a.env.Lock()
 	a.st.Busy = "Reading " + name + "…"
-	a.env.UnlockRender()
-	b, err := jsdom.ReadFileJS(file)
+	if jsdom.Float(file, "size", 0) < busyBytes {
+		a.env.UnlockOnly() // read in a moment: the summary replaces it
+	} else {
+		a.env.UnlockRender()
+	}
+	b, err := read.Bytes()
 	if err != nil {
 		a.env.Lock()
 		a.st.Busy, a.st.Error = "", "Could not read "+name+": "+err.Error()
@@ -52,17 +62,7 @@ func (a *app) loadFile(file jsdom.Value) {
 	dir := a.st.Direction
 	a.env.RUnlock()
 	// A file the user gives is analysed at once with the current settings.
-	if _, err := a.load(loadRequest{csvJS: b, dir: dir, source: name}); err == nil {
-		a.runNow()
-	}
-}
-
-// runNow starts a run with the page's settings before any later request
-// (such as a window.cleanex.run) can, and does not wait for it.
-func (a *app) runNow() {
-	a.env.Lock()
-	defer a.env.UnlockRender()
-	_, _ = a.startRun(runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
+	_, _ = a.load(loadRequest{csvJS: b, dir: dir, source: name, andRun: true})
 }
 
 // LoadExample fetches the bundled example (same origin) and loads it.
@@ -78,9 +78,7 @@ func (a *app) LoadExample() {
 			a.env.UnlockRender()
 			return
 		}
-		if _, err := a.load(loadRequest{csvJS: b, dir: "auto", source: "example.csv (simulated, 50 classes)"}); err == nil {
-			a.runNow()
-		}
+		_, _ = a.load(loadRequest{csvJS: b, dir: "auto", source: "example.csv (simulated, 50 classes)", andRun: true})
 	}()
 }
 
@@ -108,9 +106,7 @@ func (a *app) Reload() {
 		return
 	}
 	go func() {
-		if _, err := a.load(loadRequest{csvJS: csv, dir: dir, source: src}); err == nil {
-			a.runNow()
-		}
+		_, _ = a.load(loadRequest{csvJS: csv, dir: dir, source: src, andRun: true})
 	}()
 }
 
@@ -118,9 +114,7 @@ func (a *app) Reload() {
 func (a *app) Simulate() {
 	cfg := a.st.Sim
 	go func() {
-		if _, err := a.simulate(cfg, ""); err == nil {
-			a.runNow()
-		}
+		_, _ = a.simulate(cfg, "", true)
 	}()
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,14 +18,20 @@ import (
 
 // charts holds what the three canvases show.
 type charts struct {
-	// dirty asks for all three charts, lossDirty for the loss chart only
-	// (while CleaneX trains; drawn at most every liveEveryMS).
-	dirty, lossDirty bool
-	lastLoss         float64
+	// dirty asks for all three charts; while CleaneX trains, lossDirty asks
+	// for the loss chart and liveDirty for the accuracy chart (its live
+	// curve), drawn at most every liveEveryMS.
+	dirty, lossDirty, liveDirty bool
+	lastLive                    float64
+	// fullBusy is set while a drawing of all three charts is under way (a
+	// live redraw waits for it rather than superseding it).
+	fullBusy bool
 	// drawing numbers the latest drawAll; retries counts redraws after errors.
 	drawing, retries int
 	logX             bool
 	acc              chart.AccuracyChart
+	// rocCache holds reversed ROC series by their C_x slice (see roc).
+	rocCache map[*float64]chart.Series
 	// hooked is the canvas the hover listeners are attached to.
 	hooked jsdom.Value
 }
@@ -45,28 +52,56 @@ func (a *app) afterRender() {
 	}
 	switch {
 	case a.charts.dirty:
-		a.charts.dirty, a.charts.lossDirty = false, false
+		a.charts.dirty, a.charts.lossDirty, a.charts.liveDirty = false, false, false
 		a.charts.drawing++
-		go a.drawAll(a.charts.drawing)
-	case a.charts.lossDirty && jsdom.Now()-a.charts.lastLoss >= liveEveryMS:
-		a.charts.lossDirty = false
-		if err := a.drawLoss(); err != nil {
-			jsdom.Log("cleanex: drawing: ", err)
+		a.charts.fullBusy = true
+		go func(gen int) {
+			a.drawAll(gen, []func() error{a.drawAccuracy, a.drawROC, a.drawLoss})
+			a.charts.fullBusy = false // the page's wasm runs on one thread
+		}(a.charts.drawing)
+	case (a.charts.lossDirty || a.charts.liveDirty) && !a.charts.fullBusy && jsdom.Now()-a.charts.lastLive >= liveEveryMS:
+		var steps []func() error
+		if a.charts.liveDirty {
+			steps = append(steps, a.drawAccuracy)
 		}
+		if a.charts.lossDirty {
+			steps = append(steps, a.drawLoss)
+		}
+		a.charts.lossDirty, a.charts.liveDirty = false, false
+		a.charts.lastLive = jsdom.Now()
+		a.charts.drawing++
+		go a.drawAll(a.charts.drawing, steps)
 	}
 }
 
-// drawAll draws the three charts, each in its own task of the page's event
+// roc returns the reversed ROC series of cx, computed once per C_x slice
+// (a data set's or a result's, which are never modified).
+func (c *charts) roc(name, label string, cx, w []float64) chart.Series {
+	if len(cx) == 0 {
+		return rocSeries(name, label, cx, w)
+	}
+	key := &cx[0]
+	if s, ok := c.rocCache[key]; ok && s.Name == label {
+		return s
+	}
+	if c.rocCache == nil || len(c.rocCache) > 16 {
+		c.rocCache = map[*float64]chart.Series{}
+	}
+	s := rocSeries(name, label, cx, w)
+	c.rocCache[key] = s
+	return s
+}
+
+// drawAll draws charts (steps), each in its own task of the page's event
 // loop (a 1 ms sleep between them hands control back to the browser), so no
 // single main-thread task draws everything. A newer drawAll (gen) supersedes
 // it. A chart that cannot be drawn yet (no layout size) is retried later.
-func (a *app) drawAll(gen int) {
-	steps := []func() error{a.drawAccuracy, a.drawROC, a.drawLoss}
+func (a *app) drawAll(gen int, steps []func() error) {
 	var errs []error
 	for i, step := range steps {
-		if i > 0 {
-			time.Sleep(time.Millisecond)
-		}
+		// Each chart in a task of its own, apart from the render that
+		// started this drawing too.
+		time.Sleep(time.Millisecond)
 		a.env.RLock()
 		if a.charts.drawing != gen {
 			a.env.RUnlock()
@@ -100,8 +135,11 @@ func (a *app) drawAll(gen int) {
 // liveEveryMS is the shortest interval between two live redraws of the loss chart.
 const liveEveryMS = 250
 
-// series returns the accuracy chart's curves: observed, each method, truth.
-func accuracySeries(c report.Curves) []chart.Series {
+// accuracySeries returns the accuracy chart's curves: truth, each method,
+// CleaneX's live curve while it trains (live, when it has no result yet),
+// and observed. Legend names are the page's labels (label), colours follow
+// the registry names.
+func accuracySeries(c report.Curves, label func(string) string, live []float64) []chart.Series {
 	var out []chart.Series
 	add := func(name string, curve accuracy.Curve, upto int, dashed bool) {
 		upto = min(upto, curve.Max())
@@ -114,22 +152,28 @@ func accuracySeries(c report.Curves) []chart.Series {
 			x = append(x, float64(k))
 			y = append(y, curve[k])
 		}
-		out = append(out, chart.Series{Name: name, X: x, Y: y, Dashed: dashed})
+		out = append(out, chart.Series{Name: label(name), Color: chart.Color(name), X: x, Y: y, Dashed: dashed})
 	}
 	if c.Truth != nil {
 		add("truth", c.Truth, c.K2, true)
 	}
+	hasCleanex := false
 	for _, m := range c.Sorted() {
 		add(m.Name, m.Curve, c.K2, false)
+		hasCleanex = hasCleanex || m.Name == "cleanex"
+	}
+	if live != nil && !hasCleanex {
+		add("cleanex", live, c.K2, false)
+		out[len(out)-1].Name = label("cleanex") + " (training…)"
 	}
 	// The observed curve last, so it is drawn on top of the predictions.
 	add("observed", c.Observed, c.K1, false)
 	return out
 }
 
-func rocSeries(name string, cx, w []float64) chart.Series {
+func rocSeries(name, label string, cx, w []float64) chart.Series {
 	pts := accuracy.ReversedROC(cx, w)
-	s := chart.Series{Name: name, X: make([]float64, len(pts)), Y: make([]float64, len(pts))}
+	s := chart.Series{Name: label, Color: chart.Color(name), X: make([]float64, len(pts)), Y: make([]float64, len(pts))}
 	for i, p := range pts {
 		s.X[i], s.Y[i] = p.U, p.Value
 	}
@@ -146,8 +190,15 @@ func (a *app) drawAccuracy() error {
 		return err
 	}
 	res := a.st.Results
-	a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res), K1: res.K1}
-	return a.charts.acc.Draw(cv)
+	a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res, a.st.Label, a.liveCurve), K1: res.K1}
+	if err := a.charts.acc.Draw(cv); err != nil {
+		return err
+	}
+	// Which data set the chart shows and when it was drawn (performance.now()),
+	// for the benchmark's "file dropped -> observed curve drawn".
+	_, _ = el.Call("setAttribute", "data-dataset", strconv.FormatUint(a.dataset, 10))
+	_, _ = el.Call("setAttribute", "data-drawn-at", strconv.FormatFloat(jsdom.Now(), 'f', 1, 64))
+	return nil
 }
 
 func (a *app) drawROC() error {
@@ -161,10 +212,10 @@ func (a *app) drawROC() error {
 	}
 	var ss []chart.Series
 	if w := a.summary.Weights; w != nil {
-		ss = append(ss, rocSeries("observed", a.summary.ObservedC, w))
+		ss = append(ss, a.charts.roc("observed", "observed", a.summary.ObservedC, w))
 		for _, m := range a.st.Results.Sorted() {
 			if len(m.C) == len(w) {
-				ss = append(ss, rocSeries(m.Name, m.C, w))
+				ss = append(ss, a.charts.roc(m.Name, a.st.Label(m.Name), m.C, w))
 			}
 		}
 	}
@@ -173,7 +224,6 @@ func (a *app) drawROC() error {
 }
 
 func (a *app) drawLoss() error {
-	a.charts.lastLoss = jsdom.Now()
 	el, err := jsdom.ByID("chart-loss")
 	if err != nil {
 		return nil
@@ -191,7 +241,10 @@ func (a *app) drawLoss() error {
 	}
 	var ss []chart.Series
 	if len(losses) > 0 {
-		s := chart.Series{Name: "cleanex", X: steps, Y: losses}
+		// The lowest loss so far: L-BFGS's line search tries steps whose
+		// loss is higher before it accepts one, and those trials made the
+		// raw trace look alarming.
+		s := chart.Series{Name: "lowest loss so far", Color: chart.ColorCleanex, X: steps, Y: runningMin(losses)}
 		if steps == nil {
 			s.X = make([]float64, len(losses))
 			for i := range losses {
@@ -199,8 +252,7 @@ func (a *app) drawLoss() error {
 			}
 		}
 		if live {
-			s.Name = "cleanex (sampled while training)"
-			s.Color = chart.ColorCleanex
+			s.Name += " (while training)"
 		}
 		ss = append(ss, s)
 	}
@@ -209,6 +261,18 @@ func (a *app) drawLoss() error {
 		lc.XMax = float64(a.liveTotal)
 	}
 	return lc.Draw(cv)
+}
+
+// runningMin returns m with m[i] = min(v[0..i]).
+func runningMin(v []float64) []float64 {
+	m := make([]float64, len(v))
+	for i, x := range v {
+		if i > 0 && !(x < m[i-1]) {
+			x = m[i-1]
+		}
+		m[i] = x
+	}
+	return m
 }
 
 // hookCanvas attaches hover to the accuracy chart's canvas el.

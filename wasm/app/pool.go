@@ -19,6 +19,8 @@ type slot struct {
 	// ready is set once the worker posted Ready; until then posts queue in pending.
 	ready   bool
 	pending []jsdom.Value
+	// loaded is the latest data set sent to it.
+	loaded uint64
 	// run and method are the fit it is running (run 0: idle).
 	run    uint64
 	method string
