@@ -61,6 +61,15 @@ func (c *Root) barClass(p MethodProgress) string {
 	return "bar-text"
 }
 
+// k2Key runs the methods with the typed k2 when Enter is pressed in its box.
+func (c *Root) k2Key(event vugu.DOMEvent) {
+	if event.PropString("key") != "Enter" {
+		return
+	}
+	c.setInt(&c.S.K2, event)
+	c.B.Run()
+}
+
 // setInt, setFloat and setUint store a number input's value when it parses.
 func (c *Root) setInt(dst *int, event vugu.DOMEvent) {
 	if v, err := strconv.Atoi(event.PropString("target", "value")); err == nil {

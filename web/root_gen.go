@@ -485,7 +485,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "k2, classes to predict for "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "k2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "2"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "k2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "2"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "k2-hint"}}}
 					vgparent.AppendChild(vgn)
 					{
 						b, err := vjson.Marshal(c.S.K2)
@@ -497,6 +497,10 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "change",
 						Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.K2, event) },
+					})
+					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+						EventType: "keyup",
+						Func:      func(event vugu.DOMEvent) { c.k2Key(event) },
 					})
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -615,6 +619,11 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
 			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "k2-hint"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "hint"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(vugu.HTML("A new file is analysed at once with k2 = 10 × its classes; type another k2 and press Enter (or Run) to predict for that many classes."))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
@@ -933,7 +942,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "two"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("\n      \x3Cdiv\x3E\n        \x3Ch3\x3EReversed ROC\x3C/h3\x3E\n        \x3Ccanvas id=\"chart-roc\" class=\"chart small\" role=\"img\" aria-label=\"reversed ROC of the estimated C_x\"\x3E\x3C/canvas\x3E\n      \x3C/div\x3E\n      \x3Cdiv\x3E\n        \x3Ch3\x3ECleaneX training loss\x3C/h3\x3E\n        \x3Ccanvas id=\"chart-loss\" class=\"chart small\" role=\"img\" aria-label=\"CleaneX training loss per step\"\x3E\x3C/canvas\x3E\n      \x3C/div\x3E\n    "))
+			vgn.SetInnerHTML(vugu.HTML("\n      \x3Cdiv\x3E\n        \x3Ch3\x3EReversed ROC\x3C/h3\x3E\n        \x3Ccanvas id=\"chart-roc\" class=\"chart small\" role=\"img\" aria-label=\"reversed ROC of the estimated C_x\"\x3E\x3C/canvas\x3E\n        \x3Cp class=\"hint\"\x3EC_x is how often point x\x26#39;s true class outscores a wrong one; rROC(u) is the share of points with C_x \x26gt; 1 − u, and its area rAUC is the accuracy at k = 2.\x3C/p\x3E\n      \x3C/div\x3E\n      \x3Cdiv\x3E\n        \x3Ch3\x3ECleaneX training loss\x3C/h3\x3E\n        \x3Ccanvas id=\"chart-loss\" class=\"chart small\" role=\"img\" aria-label=\"CleaneX training loss per step\"\x3E\x3C/canvas\x3E\n        \x3Cp class=\"hint\"\x3EThe lowest loss reached so far at each step (the fast preset\x26#39;s L-BFGS also evaluates trial steps that raise the loss, and rejects them).\x3C/p\x3E\n      \x3C/div\x3E\n    "))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 			vgparent.AppendChild(vgn)
 		}
