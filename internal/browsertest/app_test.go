@@ -258,9 +258,11 @@ func TestSimulationDrawsEveryCurve(t *testing.T) {
 	})()`, 5*time.Second)
 	p.waitJS(`document.querySelector("#hover").textContent.includes("k = ")`, 10*time.Second)
 	hover := mustEval[string](p, `document.querySelector("#hover").textContent`, 5*time.Second)
+	// The readout names the curves as the legend and the table do.
+	labels := map[string]string{"plugin": "plug-in", "kde": "KDE (Kay et al.)", "regression": "regression (Zheng et al.)", "cleanex": "CleaneX"}
 	for _, n := range names {
-		if !strings.Contains(hover, n) {
-			t.Errorf("hover readout %q lacks %s", hover, n)
+		if !strings.Contains(hover, labels[n]) {
+			t.Errorf("hover readout %q lacks %s (%q)", hover, n, labels[n])
 		}
 	}
 	// Exports: the curves CSV (FORMATS.md §3) and a PNG of the chart, caught
