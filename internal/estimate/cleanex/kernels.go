@@ -30,7 +30,7 @@ func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T
 		x2 := x[(i+2)*kd : (i+3)*kd : (i+3)*kd]
 		x3 := x[(i+3)*kd : (i+4)*kd : (i+4)*kd]
 		j := 0
-		for ; j+4 <= cols; j += 4 {
+		for ; !narrowTiles && j+4 <= cols; j += 4 {
 			y0 := y[j*kd : (j+1)*kd : (j+1)*kd]
 			y1 := y[(j+1)*kd : (j+2)*kd : (j+2)*kd]
 			y2 := y[(j+2)*kd : (j+3)*kd : (j+3)*kd]
@@ -82,6 +82,40 @@ func abt[T float](c, x, y []T, rows, cols, kd int, bias []T, relu bool, mask []T
 			c2[0], c2[1], c2[2], c2[3] = s20, s21, s22, s23
 			c3 := c[(i+3)*cols+j : (i+3)*cols+j+4 : (i+3)*cols+j+4]
 			c3[0], c3[1], c3[2], c3[3] = s30, s31, s32, s33
+		}
+		for ; narrowTiles && j+2 <= cols; j += 2 { // 4 x 2 tiles
+			y0 := y[j*kd : (j+1)*kd : (j+1)*kd]
+			y1 := y[(j+1)*kd : (j+2)*kd : (j+2)*kd]
+			var b0, b1 T
+			if bias != nil {
+				bb := bias[j : j+2 : j+2]
+				b0, b1 = bb[0], bb[1]
+			}
+			s00, s01, s10, s11, s20, s21, s30, s31 := b0, b1, b0, b1, b0, b1, b0, b1
+			x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+			y0, y1 = y0[:len(x0)], y1[:len(x0)]
+			for k, a0 := range x0 {
+				w0, w1 := y0[k], y1[k]
+				s00 += a0 * w0
+				s01 += a0 * w1
+				a1 := x1[k]
+				s10 += a1 * w0
+				s11 += a1 * w1
+				a2 := x2[k]
+				s20 += a2 * w0
+				s21 += a2 * w1
+				a3 := x3[k]
+				s30 += a3 * w0
+				s31 += a3 * w1
+			}
+			if relu {
+				s00, s01, s10, s11 = relu0(s00), relu0(s01), relu0(s10), relu0(s11)
+				s20, s21, s30, s31 = relu0(s20), relu0(s21), relu0(s30), relu0(s31)
+			}
+			c[i*cols+j], c[i*cols+j+1] = s00, s01
+			c[(i+1)*cols+j], c[(i+1)*cols+j+1] = s10, s11
+			c[(i+2)*cols+j], c[(i+2)*cols+j+1] = s20, s21
+			c[(i+3)*cols+j], c[(i+3)*cols+j+1] = s30, s31
 		}
 		for ; j < cols; j++ { // remaining columns: 4 rows x 1 column
 			y0 := y[j*kd : (j+1)*kd : (j+1)*kd]
@@ -150,7 +184,7 @@ func atbAdd[T float](g, a, d []T, rows, m, n int, overwrite bool) {
 	p := 0
 	for ; p+4 <= m; p += 4 {
 		j := 0
-		for ; j+4 <= n; j += 4 {
+		for ; !narrowTiles && j+4 <= n; j += 4 {
 			g0 := g[p*n+j : p*n+j+4 : p*n+j+4]
 			g1 := g[(p+1)*n+j : (p+1)*n+j+4 : (p+1)*n+j+4]
 			g2 := g[(p+2)*n+j : (p+2)*n+j+4 : (p+2)*n+j+4]
@@ -188,6 +222,29 @@ func atbAdd[T float](g, a, d []T, rows, m, n int, overwrite bool) {
 			g1[0], g1[1], g1[2], g1[3] = s10, s11, s12, s13
 			g2[0], g2[1], g2[2], g2[3] = s20, s21, s22, s23
 			g3[0], g3[1], g3[2], g3[3] = s30, s31, s32, s33
+		}
+		for ; narrowTiles && j+2 <= n; j += 2 { // 4 x 2 tiles
+			s00, s01 := g[p*n+j], g[p*n+j+1]
+			s10, s11 := g[(p+1)*n+j], g[(p+1)*n+j+1]
+			s20, s21 := g[(p+2)*n+j], g[(p+2)*n+j+1]
+			s30, s31 := g[(p+3)*n+j], g[(p+3)*n+j+1]
+			for i := range rows {
+				ar := a[i*m+p : i*m+p+4 : i*m+p+4]
+				dr := d[i*n+j : i*n+j+2 : i*n+j+2]
+				d0, d1 := dr[0], dr[1]
+				s00 += ar[0] * d0
+				s01 += ar[0] * d1
+				s10 += ar[1] * d0
+				s11 += ar[1] * d1
+				s20 += ar[2] * d0
+				s21 += ar[2] * d1
+				s30 += ar[3] * d0
+				s31 += ar[3] * d1
+			}
+			g[p*n+j], g[p*n+j+1] = s00, s01
+			g[(p+1)*n+j], g[(p+1)*n+j+1] = s10, s11
+			g[(p+2)*n+j], g[(p+2)*n+j+1] = s20, s21
+			g[(p+3)*n+j], g[(p+3)*n+j+1] = s30, s31
 		}
 		for ; j < n; j++ { // remaining columns: 4 x 1
 			s0, s1, s2, s3 := g[p*n+j], g[(p+1)*n+j], g[(p+2)*n+j], g[(p+3)*n+j]
