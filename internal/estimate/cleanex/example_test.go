@@ -40,10 +40,10 @@ func Example() {
 		return
 	}
 	fmt.Printf("observed at k=40: %.2f\n", s.Observed[40])
-	fmt.Printf("predicted at k=40: %.2f, at k=400: %.1f\n", res.Curve[40], res.Curve[400])
+	fmt.Printf("predicted at k=40: %.2f, at k=400: %.2f\n", res.Curve[40], res.Curve[400])
 	fmt.Printf("true at k=400: %.2f\n", w.Truth()[400])
 	// Output:
 	// observed at k=40: 0.91
-	// predicted at k=40: 0.91, at k=400: 0.6
+	// predicted at k=40: 0.91, at k=400: 0.60
 	// true at k=400: 0.69
 }
