@@ -54,7 +54,10 @@ func benchHandler(w http.ResponseWriter, r *http.Request) {
 //	baseline-s  plug-in + KDE + regression (all registered baselines)
 //	cleanex-s   CleaneX fast
 //	longtask-ms longest main-thread task while the methods run
-//	cancel-ms   cancel -> run settled and the workers idle (a tiny run completes)
+//	cancel-ms   cancel -> run settled and the workers idle (a new plug-in run completes)
+//	cancelsettle-ms cancel -> the cancelled run's promise settled
+//	paper-eta-s CleaneX paper: elapsed + the page's ETA after ~15 s (then cancelled)
+//	peak-MB     peak resident memory of the tab's renderer process (page + workers)
 func BenchmarkPipeline(b *testing.B) {
 	for _, k1 := range []int{100, 500} {
 		b.Run(fmt.Sprintf("k1=%d", k1), func(b *testing.B) {
@@ -104,21 +107,37 @@ func benchOnce(b *testing.B, url string, k1 int) {
 	base := mustEval[float64](p, fmt.Sprintf(`(async () => { const t0 = performance.now(); await window.cleanex.run({k2: 2000, methods: %s, preset: "fast", seed: 1}); return (performance.now() - t0) / 1000; })()`, jsList(baselines)), 600*time.Second)
 	cx := mustEval[float64](p, `(async () => { const t0 = performance.now(); await window.cleanex.run({k2: 2000, methods: ["cleanex"], preset: "fast", seed: 1}); return (performance.now() - t0) / 1000; })()`, 900*time.Second)
 	long := mustEval[float64](p, `Math.max(0, ...window.__long)`, 10*time.Second)
-	cancel := mustEval[float64](p, `(async () => {
+	cancel := mustEval[[]float64](p, `(async () => {
 		let first; const started = new Promise(r => first = r);
 		const pending = window.cleanex.run({k2: 2000, methods: ["cleanex"], preset: "paper", seed: 1, onProgress: first}).catch(() => {});
 		await started;
 		const t0 = performance.now();
 		window.cleanex.cancel();
 		await pending;
+		const settled = performance.now() - t0;
 		await window.cleanex.run({k2: 2000, methods: ["plugin"], seed: 1});
-		return performance.now() - t0;
+		return [performance.now() - t0, settled];
 	})()`, 300*time.Second)
+	// CleaneX paper (10,000 steps): its own ETA after about 15 s of training
+	// (elapsed + ETA), then cancelled; a full run would take minutes per case.
+	paper := mustEval[float64](p, `(async () => {
+		const t0 = performance.now(); let est = 0;
+		const pending = window.cleanex.run({k2: 2000, methods: ["cleanex"], preset: "paper", seed: 1, onProgress: e => {
+			const el = (performance.now() - t0) / 1000;
+			if (e.eta != null && e.step > 0) est = el + e.eta;
+			if (el > 15 && est > 0) window.cleanex.cancel();
+		}}).catch(() => {});
+		await pending;
+		return est;
+	})()`, 300*time.Second)
+	b.ReportMetric(paper, "paper-eta-s")
+	b.ReportMetric(rendererPeakMB(), "peak-MB")
 	b.ReportMetric(drop[0], "drop-s")
 	b.ReportMetric(drop[1], "dropseen-s")
 	b.ReportMetric(dropLong, "droptask-ms")
 	b.ReportMetric(base, "baseline-s")
 	b.ReportMetric(cx, "cleanex-s")
 	b.ReportMetric(long, "longtask-ms")
-	b.ReportMetric(cancel, "cancel-ms")
+	b.ReportMetric(cancel[0], "cancel-ms")
+	b.ReportMetric(cancel[1], "cancelsettle-ms")
 }

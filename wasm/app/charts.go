@@ -23,6 +23,8 @@ type charts struct {
 	// curve), drawn at most every liveEveryMS.
 	dirty, lossDirty, liveDirty bool
 	lastLive                    float64
+	// shown is the data set the accuracy chart was last drawn for.
+	shown uint64
 	// fullBusy is set while a drawing of all three charts is under way (a
 	// live redraw waits for it rather than superseding it).
 	fullBusy bool
@@ -54,10 +56,21 @@ func (a *app) afterRender() {
 	case a.charts.dirty:
 		a.charts.dirty, a.charts.lossDirty, a.charts.liveDirty = false, false, false
 		a.charts.drawing++
+		steps := []func() error{a.drawAccuracy, a.drawROC, a.drawLoss}
+		if a.charts.shown != a.dataset {
+			// A new data set: its observed curve is drawn at once, in the
+			// render's task (later charts wait behind the workers' messages).
+			if err := a.drawAccuracy(); err == nil {
+				a.charts.shown = a.dataset
+				steps = steps[1:]
+			}
+		}
 		a.charts.fullBusy = true
 		go func(gen int) {
-			a.drawAll(gen, []func() error{a.drawAccuracy, a.drawROC, a.drawLoss})
-			a.charts.fullBusy = false // the page's wasm runs on one thread
+			a.drawAll(gen, steps)
+			if a.charts.drawing == gen { // not superseded by a newer full drawing
+				a.charts.fullBusy = false // (the page's wasm runs on one thread)
+			}
 		}(a.charts.drawing)
 	case (a.charts.lossDirty || a.charts.liveDirty) && !a.charts.fullBusy && jsdom.Now()-a.charts.lastLive >= liveEveryMS:
 		var steps []func() error
