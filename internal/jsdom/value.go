@@ -197,3 +197,27 @@ func Bool(v Value, prop string) bool {
 	b, err := x.Truthy()
 	return err == nil && b
 }
+
+// NextFrame blocks the calling goroutine until the browser's next
+// requestAnimationFrame callback, the moment before it paints: work done
+// then runs in a task of its own, ahead of queued timers and messages. It
+// returns at once where requestAnimationFrame is missing (in a worker).
+func NextFrame() {
+	raf, err := Global().Get("requestAnimationFrame")
+	if err != nil || raf.Type() != safejs.TypeFunction {
+		return
+	}
+	ch := make(chan struct{}, 1)
+	f, err := safejs.FuncOf(func(Value, []Value) any {
+		ch <- struct{}{}
+		return nil
+	})
+	if err != nil {
+		return
+	}
+	defer f.Release()
+	if _, err := Global().Call("requestAnimationFrame", f); err != nil {
+		return
+	}
+	<-ch
+}

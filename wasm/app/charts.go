@@ -23,8 +23,6 @@ type charts struct {
 	// curve), drawn at most every liveEveryMS.
 	dirty, lossDirty, liveDirty bool
 	lastLive                    float64
-	// shown is the data set the accuracy chart was last drawn for.
-	shown uint64
 	// fullBusy is set while a drawing of all three charts is under way (a
 	// live redraw waits for it rather than superseding it).
 	fullBusy bool
@@ -57,14 +55,6 @@ func (a *app) afterRender() {
 		a.charts.dirty, a.charts.lossDirty, a.charts.liveDirty = false, false, false
 		a.charts.drawing++
 		steps := []func() error{a.drawAccuracy, a.drawROC, a.drawLoss}
-		if a.charts.shown != a.dataset {
-			// A new data set: its observed curve is drawn at once, in the
-			// render's task (later charts wait behind the workers' messages).
-			if err := a.drawAccuracy(); err == nil {
-				a.charts.shown = a.dataset
-				steps = steps[1:]
-			}
-		}
 		a.charts.fullBusy = true
 		go func(gen int) {
 			a.drawAll(gen, steps)
@@ -113,8 +103,14 @@ func (a *app) drawAll(gen int, steps []func() error) {
 	var errs []error
 	for i, step := range steps {
 		// Each chart in a task of its own, apart from the render that
-		// started this drawing too.
-		time.Sleep(time.Millisecond)
+		// started this drawing too: the first at the next animation frame
+		// (a timer would wait behind the workers' queued messages), the
+		// others 1 ms later.
+		if i == 0 {
+			jsdom.NextFrame()
+		} else {
+			time.Sleep(time.Millisecond)
+		}
 		a.env.RLock()
 		if a.charts.drawing != gen {
 			a.env.RUnlock()
