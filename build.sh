@@ -89,8 +89,10 @@ build_dist() {
 
 # bench_browser OUTFILE — chromedp timings of the full pipeline in the page (issue 5),
 # written as Go benchmark lines to OUTFILE: BenchmarkPipeline in internal/browsertest
-# (k1 = 100 and 500, r = 10, k2 = 2000) reports drop-s, baseline-s, cleanex-s,
-# longtask-ms and cancel-ms per run; BENCH_COUNT runs each, benchmed takes medians.
+# (k1 = 100 and 500, r = 10, k2 = 2000) reports drop-s, dropseen-s, droptask-ms,
+# baseline-s, cleanex-s, paper-eta-s (CleaneX paper: elapsed + ETA after ~15 s),
+# longtask-ms, cancel-ms, cancelsettle-ms and peak-MB (the tab's renderer process)
+# per run; BENCH_COUNT runs each, benchmed takes medians.
 bench_browser() {
 	local outfile=$1
 	if ! app_present; then
