@@ -403,7 +403,7 @@ func (a *app) replace(s *slot, why string) {
 		r.errs[s.method] = msg
 		a.setBar(s.method, func(p *web.MethodProgress) { p.Failed, p.Text = true, msg })
 		a.dropLive(s.method)
-		a.st.Error = "A compute worker stopped while running " + s.method + " (" + why + "). It was restarted; your data and results are kept."
+		a.st.Error = "A compute worker stopped while running " + a.st.Label(s.method) + " (" + why + "). It was restarted; your data and results are kept."
 	}
 }
 
