@@ -175,7 +175,9 @@ stage_browser() {
 	ensure_tools chromium
 	local dist
 	dist=$(mktemp -d "${TMPDIR:-/tmp}/cleanex-dist.XXXXXX")
-	trap 'rm -rf "$dist"' EXIT
+	# The stage runs in a subshell: expand $dist now, the local is gone by EXIT.
+	# shellcheck disable=SC2064
+	trap "rm -rf '$dist'" EXIT
 	build_dist "$dist"
 	# shellcheck disable=SC2086
 	CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" go test -tags browser -timeout "$TEST_TIMEOUT" $pkgs
