@@ -34,6 +34,34 @@ type Case struct {
 	Reference map[string]float64
 }
 
+// CasesPath is where the shared benchmark cases sit, relative to the folder
+// that holds the repository's clone.
+const CasesPath = "shared/benchmark/sim-d5-k100"
+
+// Dir returns $BENCH_CASES when set; otherwise the first CasesPath found in the
+// working directory or one of its parents (the layout of a developer's or CI's
+// checkout, with shared/ beside the clone), or "" when there is none.
+func Dir() string {
+	if d := os.Getenv("BENCH_CASES"); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		d := filepath.Join(wd, CasesPath)
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+		parent := filepath.Dir(wd)
+		if parent == wd {
+			return ""
+		}
+		wd = parent
+	}
+}
+
 // Load reads every <case>.csv with its <case>_truth.csv in dir, and the
 // reference RMSEs from dir/reference_rmse.csv.
 func Load(dir string) ([]Case, error) {

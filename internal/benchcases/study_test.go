@@ -6,21 +6,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/methods"
 )
-
-// casesDir is shared/benchmark/sim-d5-k100 beside the repository, or $BENCH_CASES.
-func casesDir() string {
-	if d := os.Getenv("BENCH_CASES"); d != "" {
-		return d
-	}
-	return "../../../shared/benchmark/sim-d5-k100"
-}
 
 func median(x []float64) float64 {
 	s := slices.Clone(x)
@@ -56,7 +47,7 @@ func sd(x []float64) float64 {
 //   - CleaneX fast: median and mean no higher than the published algorithm's
 //     (cleanex:faithful_...), with the spread over seeds 1..5 reported.
 func TestBenchmarkCases(t *testing.T) {
-	cases, err := Load(casesDir())
+	cases, err := Load(Dir())
 	if err != nil {
 		t.Skipf("benchmark cases not found (%v); set BENCH_CASES", err)
 	}

@@ -10,14 +10,12 @@
 package cleanex
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +23,7 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/benchcases"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/kde"
 	"github.com/cleanex/cleanex/internal/estimate/regress"
@@ -32,56 +31,25 @@ import (
 	"github.com/cleanex/cleanex/internal/simulate"
 )
 
-const benchDir = "/work/shared/benchmark/sim-d5-k100"
-
-func benchCases() []string {
-	if c := os.Getenv("CLEANEX_CASES"); c != "" {
-		return strings.Split(c, ",")
+// benchCases returns the shared benchmark cases (benchcases.Dir), only those
+// named in $CLEANEX_CASES (comma-separated) when it is set.
+func benchCases(t testing.TB) []benchcases.Case {
+	t.Helper()
+	all, err := benchcases.Load(benchcases.Dir())
+	if err != nil {
+		t.Skipf("benchmark cases: %v (set BENCH_CASES)", err)
 	}
-	var out []string
-	for _, y := range []string{"Yn", "Yu"} {
-		for _, x := range []string{"Xn", "Xu"} {
-			for _, s := range []string{"0.1", "0.2"} {
-				for _, r := range []string{"rep0", "rep1"} {
-					out = append(out, fmt.Sprintf("%s_%s_s%s_%s", y, x, s, r))
-				}
-			}
+	only := os.Getenv("CLEANEX_CASES")
+	if only == "" {
+		return all
+	}
+	var out []benchcases.Case
+	for _, c := range all {
+		if slices.Contains(strings.Split(only, ","), c.Name) {
+			out = append(out, c)
 		}
 	}
 	return out
-}
-
-func loadCase(t testing.TB, name string) (*accuracy.Sample, accuracy.Curve) {
-	f, err := os.Open(filepath.Join(benchDir, name+".csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := scores.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := accuracy.NewSample(m, scores.Lower)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tf, err := os.Open(filepath.Join(benchDir, name+"_truth.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tf.Close()
-	truth := accuracy.Curve{1, 1}
-	sc := bufio.NewScanner(tf)
-	sc.Scan()
-	for sc.Scan() {
-		parts := strings.Split(sc.Text(), ",")
-		v, err := strconv.ParseFloat(parts[1], 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		truth = append(truth, v)
-	}
-	return s, truth
 }
 
 func logLine(t testing.TB, line string) {
@@ -147,8 +115,8 @@ func study(t *testing.T, name string) {
 		seeds, _ = strconv.Atoi(v)
 	}
 	var rm []float64
-	for _, c := range benchCases() {
-		s, truth := loadCase(t, c)
+	for _, bc := range benchCases(t) {
+		c, s, truth := bc.Name, bc.Sample, bc.Truth
 		var rs []float64
 		secs := 0.0
 		for seed := range seeds {
@@ -301,8 +269,8 @@ func TestPaperTrajectory(t *testing.T) {
 	every := envInt("CLEANEX_EVERY", 500)
 	seed := uint64(envInt("CLEANEX_SEED", 0))
 	p := Paper()
-	for _, c := range benchCases() {
-		s, truth := loadCase(t, c)
+	for _, bc := range benchCases(t) {
+		c, s, truth := bc.Name, bc.Sample, bc.Truth
 		n := s.N()
 		x := encode[float32](s, p.Inputs, p.TailRatio)
 		sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})
@@ -334,8 +302,8 @@ func TestPaperTrajectory(t *testing.T) {
 func TestDiag(t *testing.T) {
 	p := studyPresets()[os.Getenv("CLEANEX_PRESET")]
 	seeds := envInt("CLEANEX_SEEDS", 1)
-	for _, c := range benchCases() {
-		s, truth := loadCase(t, c)
+	for _, bc := range benchCases(t) {
+		c, s, truth := bc.Name, bc.Sample, bc.Truth
 		line := c
 		for _, k := range []int{100, 300, 1000, 2000} {
 			line += fmt.Sprintf("  k=%d truth %.3f:", k, truth[k])
@@ -354,8 +322,8 @@ func TestDiag(t *testing.T) {
 // TestAdamTrace logs the loss every 100 steps of an Adam run (CLEANEX_PRESET).
 func TestAdamTrace(t *testing.T) {
 	p := studyPresets()[os.Getenv("CLEANEX_PRESET")]
-	for _, c := range benchCases() {
-		s, truth := loadCase(t, c)
+	for _, bc := range benchCases(t) {
+		c, s, truth := bc.Name, bc.Sample, bc.Truth
 		res, err := Estimator{Preset: p}.Fit(context.Background(), s, 2000, func(pr estimate.Progress) {
 			if pr.Step%100 == 0 {
 				t.Logf("%s step %d loss %.4g", c, pr.Step, pr.Loss)

@@ -17,14 +17,6 @@ import (
 	"github.com/cleanex/cleanex/internal/benchcases"
 )
 
-// benchDir holds the 16 benchmark cases; BENCH_CASES overrides it.
-func benchDir() string {
-	if d := os.Getenv("BENCH_CASES"); d != "" {
-		return d
-	}
-	return "../../../../shared/benchmark/sim-d5-k100"
-}
-
 var median = backtest.Median
 
 func mean(v []float64) float64 { return stat.Mean(v, nil) }
@@ -35,7 +27,7 @@ func mean(v []float64) float64 { return stat.Mean(v, nil) }
 // With KDE_EXACT=1 it also runs the same search on the exact O(n^2) criteria
 // (minutes) and reports those RMSEs and the RMSE between the two curves.
 func TestBenchmarkCases(t *testing.T) {
-	cases, err := benchcases.Load(benchDir())
+	cases, err := benchcases.Load(benchcases.Dir())
 	if err != nil {
 		t.Skipf("benchmark cases: %v (set BENCH_CASES)", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -21,14 +20,6 @@ import (
 	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/benchcases"
 )
-
-// casesDir is the benchmark folder; BENCH_CASES overrides it.
-func casesDir() string {
-	if d := os.Getenv("BENCH_CASES"); d != "" {
-		return d
-	}
-	return "../../../../shared/benchmark/sim-d5-k100"
-}
 
 var median = backtest.Median
 
@@ -49,7 +40,7 @@ type caseData struct {
 
 func loadCases(t *testing.T) []caseData {
 	t.Helper()
-	all, err := benchcases.Load(casesDir())
+	all, err := benchcases.Load(benchcases.Dir())
 	if err != nil {
 		t.Skipf("benchmark cases: %v (set BENCH_CASES)", err)
 	}
