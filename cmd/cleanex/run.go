@@ -161,6 +161,17 @@ func (m *methodFlags) build() ([]estimate.Estimator, scores.Direction, error) {
 
 // readSample reads the score-matrix CSV named by the single positional
 // argument ("-" for stdin).
+// load builds the chosen methods and reads the score file named by pos (see
+// build and readSample).
+func (m *methodFlags) load(pos []string, stdin io.Reader) ([]estimate.Estimator, *accuracy.Sample, error) {
+	ests, dir, err := m.build()
+	if err != nil {
+		return nil, nil, err
+	}
+	s, _, err := readSample(pos, stdin, dir)
+	return ests, s, err
+}
+
 func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
 	if len(pos) != 1 {
 		return nil, 0, badInput("want exactly one input file (or - for standard input), got %d arguments", len(pos))
@@ -201,11 +212,7 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *k2 < 2 {
 		return badInput("--k2 %d: give the number of classes to predict for, at least 2", *k2)
 	}
-	ests, dir, err := mf.build()
-	if err != nil {
-		return err
-	}
-	s, _, err := readSample(pos, stdin, dir)
+	ests, s, err := mf.load(pos, stdin)
 	if err != nil {
 		return err
 	}
@@ -374,11 +381,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *reps < 1 {
 		return badInput("--reps %d: at least 1 is needed", *reps)
 	}
-	ests, dir, err := mf.build()
-	if err != nil {
-		return err
-	}
-	s, _, err := readSample(pos, stdin, dir)
+	ests, s, err := mf.load(pos, stdin)
 	if err != nil {
 		return err
 	}
