@@ -416,3 +416,36 @@ func TestPalette(t *testing.T) {
 		t.Errorf("palette %v", Palette())
 	}
 }
+
+// TestLossChartEmpty checks the Empty message: written at the plot's centre
+// when no series has a drawable point, and not at all once one has.
+func TestLossChartEmpty(t *testing.T) {
+	const msg = "CleaneX was not run"
+	for _, tc := range []struct {
+		name   string
+		series []Series
+		want   bool
+	}{
+		{"no series", nil, true},
+		{"only NaN and zero", []Series{{Name: "cleanex", X: []float64{1, 2}, Y: []float64{math.NaN(), 0}}}, true},
+		{"data", []Series{{Name: "cleanex", X: []float64{1, 2}, Y: []float64{0.5, 0.1}}}, false},
+	} {
+		r := &recorder{}
+		ch := &LossChart{Width: 400, Height: 300, Series: tc.series, Empty: msg}
+		if err := ch.Draw(r); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		found := false
+		for _, tx := range r.texts {
+			if tx.s == msg {
+				found = true
+				if math.Abs(tx.x-200) > 60 || math.Abs(tx.y-150) > 60 {
+					t.Errorf("%s: message at (%.0f, %.0f), want near the centre (200, 150)", tc.name, tx.x, tx.y)
+				}
+			}
+		}
+		if found != tc.want {
+			t.Errorf("%s: message drawn = %v, want %v", tc.name, found, tc.want)
+		}
+	}
+}

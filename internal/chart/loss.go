@@ -15,6 +15,9 @@ type LossChart struct {
 	// XMax, if positive, makes the x axis span at least [0, XMax] (the
 	// planned number of steps), so a growing series does not rescale it.
 	XMax float64
+	// Empty, if not "", is written in the middle of the plot area when no
+	// series has a point to draw (e.g. "CleaneX was not run").
+	Empty string
 }
 
 // Axis titles of the loss chart.
@@ -39,8 +42,8 @@ func (l *LossChart) Draw(c Canvas) error {
 	if xlo == xhi {
 		xhi = xlo + 1
 	}
-	ylo, yhi, ok := dataRange(l.Series, true, true)
-	if !ok {
+	ylo, yhi, hasData := dataRange(l.Series, true, true)
+	if !hasData {
 		ylo, yhi = 0.1, 1
 	}
 	ylo, yhi = niceLogBounds(ylo, yhi)
@@ -60,6 +63,12 @@ func (l *LossChart) Draw(c Canvas) error {
 		f.drawSeries(c, s, false)
 	}
 	c.Restore()
+	if !hasData && l.Empty != "" {
+		c.SetFillStyle(textColor)
+		c.SetTextAlign("center")
+		c.SetTextBaseline("middle")
+		c.FillText(l.Empty, (f.plot.x0+f.plot.x1)/2, (f.plot.y0+f.plot.y1)/2)
+	}
 	f.drawLegend(c)
 	c.Restore()
 	return c.Err()

@@ -265,7 +265,7 @@ func (a *app) drawLoss() error {
 		}
 		ss = append(ss, s)
 	}
-	lc := chart.LossChart{Width: cv.Width, Height: cv.Height, Series: ss}
+	lc := chart.LossChart{Width: cv.Width, Height: cv.Height, Series: ss, Empty: "CleaneX's loss appears here while it trains"}
 	if live {
 		lc.XMax = float64(a.liveTotal)
 	}
