@@ -31,6 +31,12 @@ func simulatedCSV(t testing.TB, k1 int, seed uint64) []byte {
 
 // simulatedCSVr is simulatedCSV with r points per class.
 func simulatedCSVr(t testing.TB, k1, r int, seed uint64) []byte {
+	return simulatedCSVDigits(t, k1, r, seed, 0)
+}
+
+// simulatedCSVDigits is simulatedCSVr with each score written to the given
+// number of significant digits (0: the shortest exact form).
+func simulatedCSVDigits(t testing.TB, k1, r int, seed uint64, digits int) []byte {
 	t.Helper()
 	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.2, K: 10 * k1, R: r, Seed: seed})
 	if err != nil {
@@ -40,8 +46,22 @@ func simulatedCSVr(t testing.TB, k1, r int, seed uint64) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m, err := w.Matrix(classes)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var b bytes.Buffer
-	if err := w.WriteCSV(&b, classes); err != nil {
+	cw := scores.NewWriter(&b)
+	cw.Digits = digits
+	if err := cw.WriteHeader(m.Classes); err != nil {
+		t.Fatal(err)
+	}
+	for i, y := range m.Labels {
+		if err := cw.WriteRow(y, m.Row(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cw.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -12,8 +12,13 @@ import (
 // delimited, LF line ends, RFC 4180 quoting of names that need it), so a
 // matrix too large to hold can be streamed. Scores are written with
 // strconv 'g' and the shortest precision that parses back to the same
-// float64, so Parse(WriteCSV(m)) reproduces m exactly.
+// float64, so Parse(WriteCSV(m)) reproduces m exactly, unless Digits is set.
 type Writer struct {
+	// Digits, if positive, writes each score rounded to that many significant
+	// digits (smaller files, as classifiers usually export them) instead of
+	// the shortest exact representation.
+	Digits int
+
 	w       *bufio.Writer
 	classes []string
 	buf     []byte
@@ -48,10 +53,14 @@ func (cw *Writer) WriteRow(label int, scores []float64) error {
 	if len(scores) != len(cw.classes) {
 		return fmt.Errorf("write CSV: %w: %d scores for %d classes", ErrFieldCount, len(scores), len(cw.classes))
 	}
+	prec := -1 // shortest exact
+	if cw.Digits > 0 {
+		prec = cw.Digits
+	}
 	b := appendField(cw.buf[:0], cw.classes[label])
 	for _, v := range scores {
 		b = append(b, ',')
-		b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		b = strconv.AppendFloat(b, v, 'g', prec, 64)
 	}
 	b = append(b, '\n')
 	cw.buf = b

@@ -61,3 +61,36 @@ func TestWriterErrors(t *testing.T) {
 		t.Errorf("output %q, want %q", buf.String(), want)
 	}
 }
+
+// TestWriterDigits checks that Digits rounds every score to that many
+// significant digits (within half a unit in the last written place) and that
+// the file parses back.
+func TestWriterDigits(t *testing.T) {
+	scores := []float64{1.0 / 3, 2.718281828459045, -1234.56789012345, 6.02214076e23, 1e-7 / 3, 0, 9.99951, -0.000123456, 42}
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	w.Digits = 4
+	if err := w.WriteHeader([]string{"a", "b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(scores); i += 3 {
+		if err := w.WriteRow(i/3%3, scores[i:i+3]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "0.3333,2.718,-1235") {
+		t.Errorf("CSV = %q, want the first row rounded to 4 digits", b.String())
+	}
+	m, err := Parse(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range m.Scores {
+		if tol := 0.5e-3 * math.Abs(scores[i]); math.Abs(v-scores[i]) > tol {
+			t.Errorf("score %d = %v, want %v to 4 significant digits", i, v, scores[i])
+		}
+	}
+}
