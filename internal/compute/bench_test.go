@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
 
 // benchCSV is the browser benchmark's file (internal/browsertest): a k1-class
-// pilot with r = 10 points per class drawn from a world of 10·k1 classes.
+// pilot with r = 10 points per class drawn from a world of 10·k1 classes,
+// scores written to 9 significant digits.
 func benchCSV(b *testing.B, k1 int) []byte {
 	b.Helper()
 	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.2, K: 10 * k1, R: 10, Seed: 1})
@@ -22,8 +24,22 @@ func benchCSV(b *testing.B, k1 int) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
+	m, err := w.Matrix(classes)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var buf bytes.Buffer
-	if err := w.WriteCSV(&buf, classes); err != nil {
+	cw := scores.NewWriter(&buf)
+	cw.Digits = 9
+	if err := cw.WriteHeader(m.Classes); err != nil {
+		b.Fatal(err)
+	}
+	for i, y := range m.Labels {
+		if err := cw.WriteRow(y, m.Row(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := cw.Flush(); err != nil {
 		b.Fatal(err)
 	}
 	return buf.Bytes()
