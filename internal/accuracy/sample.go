@@ -68,15 +68,9 @@ func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction,
 // 0..K-1, distinct) and to the points of those classes; R_x, weights and the
 // observed curve are recomputed against the subset only.
 func (s *Sample) Subset(classes []int) (*Sample, error) {
-	newIndex := make([]int, s.K)
-	for i := range newIndex {
-		newIndex[i] = -1
-	}
-	for j, c := range classes {
-		if c < 0 || c >= s.K || newIndex[c] >= 0 {
-			return nil, fmt.Errorf("subset: class index %d is out of range or repeated", c)
-		}
-		newIndex[c] = j
+	newIndex, err := s.subsetIndex(classes)
+	if err != nil {
+		return nil, err
 	}
 	k := len(classes)
 	var labels []int
@@ -92,6 +86,22 @@ func (s *Sample) Subset(classes []int) (*Sample, error) {
 		}
 	}
 	return build(k, labels, sc)
+}
+
+// subsetIndex maps each of the K classes to its position in classes, or -1
+// when it is not there; it rejects out-of-range and repeated indices.
+func (s *Sample) subsetIndex(classes []int) ([]int, error) {
+	newIndex := make([]int, s.K)
+	for i := range newIndex {
+		newIndex[i] = -1
+	}
+	for j, c := range classes {
+		if c < 0 || c >= s.K || newIndex[c] >= 0 {
+			return nil, fmt.Errorf("subset: class index %d is out of range or repeated", c)
+		}
+		newIndex[c] = j
+	}
+	return newIndex, nil
 }
 
 func build(k int, labels []int, oriented []float64) (*Sample, error) {

@@ -12,15 +12,9 @@ func (s *Sample) SubsetObserved(classes []int) (Curve, error) {
 	if h < 2 {
 		return nil, ErrTooFewClasses
 	}
-	newIndex := make([]int, s.K)
-	for i := range newIndex {
-		newIndex[i] = -1
-	}
-	for j, c := range classes {
-		if c < 0 || c >= s.K || newIndex[c] >= 0 {
-			return nil, fmt.Errorf("subset: class index %d is out of range or repeated", c)
-		}
-		newIndex[c] = j
+	newIndex, err := s.subsetIndex(classes)
+	if err != nil {
+		return nil, err
 	}
 	sizes := make([]int, h)
 	for _, y := range s.Labels {

@@ -10,34 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/methods"
 )
 
-func median(x []float64) float64 {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+var median = backtest.Median
 
-func mean(x []float64) float64 {
-	t := 0.0
-	for _, v := range x {
-		t += v
-	}
-	return t / float64(len(x))
-}
+func mean(x []float64) float64 { return stat.Mean(x, nil) }
 
-func sd(x []float64) float64 {
-	m, t := mean(x), 0.0
-	for _, v := range x {
-		t += (v - m) * (v - m)
-	}
-	return math.Sqrt(t / float64(len(x)-1))
-}
+func sd(x []float64) float64 { return stat.StdDev(x, nil) }
 
 // TestBenchmarkCases runs every method with the defaults of `cleanex predict`
 // (seed 1) on every case, prints the table against the reference columns, and

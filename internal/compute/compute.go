@@ -48,10 +48,19 @@ func LoadCSV(csv []byte, dir string) (*Dataset, protocol.Summary, error) {
 }
 
 func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summary, error) {
-	detected := m.Resolve(scores.Auto)
 	s, used, err := accuracy.NewSample(m, d)
 	if err != nil {
 		return nil, protocol.Summary{}, err
+	}
+	detected := used // NewSample resolved Auto already; scan again only for an override
+	if d != scores.Auto {
+		detected = m.Resolve(scores.Auto)
+	}
+	wins := 0 // top-1 hits: the correct class beats all K-1 others
+	for _, r := range s.R {
+		if r == s.K-1 {
+			wins++
+		}
 	}
 	sizes := m.ClassSizes()
 	sum := protocol.Summary{
@@ -61,7 +70,7 @@ func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summar
 		MaxPoints: slices.Max(sizes),
 		Direction: used.String(),
 		Detected:  detected.String(),
-		Wins:      m.Wins(used),
+		Wins:      wins,
 		Top1:      s.Observed[m.K()],
 		Observed:  s.Observed,
 		Weights:   s.Weight,

@@ -13,7 +13,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/cleanex/cleanex/internal/detmath"
-	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -23,6 +22,7 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/benchcases"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/kde"
@@ -146,16 +146,8 @@ func study(t *testing.T, name string) {
 	logLine(t, fmt.Sprintf("TOTAL\t%s\tmedian=%.4f\tmean=%.4f\tworst=%.4f\tcases=%d", name, median(rm), mean/float64(len(rm)), rm[len(rm)-1], len(rm)))
 }
 
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
-}
+// median is the median of values (sorted or not).
+var median = backtest.Median
 
 func envInt(name string, def int) int {
 	if v := os.Getenv(name); v != "" {
