@@ -32,6 +32,9 @@ type Result struct {
 	C []float64
 	// Losses is the training loss per step, where the method has one.
 	Losses []float64
+	// Lo and Hi bound an 80% interval around Curve for k = 0..k2, where the
+	// method gives one (nil otherwise).
+	Lo, Hi accuracy.Curve
 }
 
 // Estimator predicts the accuracy curve up to k2 classes from a pilot Sample.

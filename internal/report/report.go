@@ -41,7 +41,13 @@ type Curves struct {
 	Truth accuracy.Curve
 	// Methods holds the fits, in any order (Sorted orders them).
 	Methods []Method
+	// Estimate is the recommended curve for k = 0..K2 and EstimateLo,
+	// EstimateHi its 80% interval (internal/recommend); nil when not computed.
+	Estimate, EstimateLo, EstimateHi accuracy.Curve
 }
+
+// EstimateColumns are the CSV columns of the recommended curve and its interval.
+var EstimateColumns = []string{"estimate", "estimate_lo", "estimate_hi"}
 
 // Sorted returns the methods in Order (unknown names last, by name).
 func (c Curves) Sorted() []Method {
@@ -90,7 +96,8 @@ type Row struct {
 	Seconds float64
 }
 
-// Table returns the rows: observed, each method in Order, and truth when known.
+// Table returns the rows: observed, the estimate (when computed), each
+// method in Order, and truth when known.
 func (c Curves) Table() []Row {
 	ks := c.Ks()
 	at := func(curve accuracy.Curve) []float64 {
@@ -101,6 +108,13 @@ func (c Curves) Table() []Row {
 		return v
 	}
 	rows := []Row{{Name: "observed", At: at(c.Observed), RMSE: math.NaN(), Seconds: math.NaN()}}
+	if c.Estimate != nil {
+		r := Row{Name: "estimate", At: at(c.Estimate), RMSE: math.NaN(), Seconds: math.NaN()}
+		if c.Truth != nil {
+			r.RMSE = RMSE(c.Estimate, c.Truth, c.K2)
+		}
+		rows = append(rows, r)
+	}
 	for _, m := range c.Sorted() {
 		r := Row{Name: m.Name, At: at(m.Curve), RMSE: math.NaN(), Seconds: m.Seconds}
 		if c.Truth != nil {
@@ -136,10 +150,14 @@ func value(c accuracy.Curve, k int) float64 {
 	return c[k]
 }
 
-// Columns returns the CSV's column names: k, observed, the methods in
-// Order, then truth when known.
+// Columns returns the CSV's column names: k, observed, estimate,
+// estimate_lo and estimate_hi (when computed), the methods in Order, then
+// truth when known.
 func (c Curves) Columns() []string {
 	cols := []string{"k", "observed"}
+	if c.Estimate != nil {
+		cols = append(cols, EstimateColumns...)
+	}
 	for _, m := range c.Sorted() {
 		cols = append(cols, m.Name)
 	}
@@ -165,6 +183,12 @@ func (c Curves) Column(name string) (vals []float64, ok []bool) {
 		curve = c.Observed
 	case "truth":
 		curve = c.Truth
+	case "estimate":
+		curve = c.Estimate
+	case "estimate_lo":
+		curve = c.EstimateLo
+	case "estimate_hi":
+		curve = c.EstimateHi
 	default:
 		for _, m := range c.Methods {
 			if m.Name == name {

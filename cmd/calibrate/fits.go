@@ -1,0 +1,133 @@
+package main
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cleanex/cleanex/internal/bank"
+	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/recommend"
+)
+
+// Fits is what the study keeps of one pilot: its description, its exact
+// observed curve, the truth and every method's predicted curve up to K.
+type Fits struct {
+	// ID, Family, Setting, K1 and K describe the pilot (bank.Pilot).
+	ID, Family, Setting string
+	K1, K               int
+	// N is the pilot's number of points.
+	N int
+	// Observed is the pilot's exact observed curve, k = 0..K1.
+	Observed []float64
+	// Truth is the population's exact curve, k = 0..K.
+	Truth []float64
+	// ClassSE is recommend.ClassSE of the pilot, k = 0..K1.
+	ClassSE []float64
+	// Curves maps a fit's name ("plugin", "kde", "regression", "cleanex/1", ...)
+	// to its predicted curve for k = 0..K.
+	Curves map[string][]float64
+	// Errors maps a fit's name to its error, for fits that failed.
+	Errors map[string]string
+	// Seconds maps a fit's name to its wall time.
+	Seconds map[string]float64
+}
+
+// fitName returns the cache key of method m with seed seed.
+func fitName(m string, seed uint64) string {
+	if m == "cleanex" {
+		return fmt.Sprintf("cleanex/%d", seed)
+	}
+	return m
+}
+
+// fitPilot loads p and runs plugin, KDE, regression (seed 1) and CleaneX fast
+// with seeds 1..seeds.
+func fitPilot(ctx context.Context, p bank.Pilot, seeds int) (*Fits, error) {
+	l, err := p.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	f := &Fits{ID: p.ID, Family: p.Family, Setting: p.Setting, K1: p.K1, K: p.K, N: l.Sample.N(),
+		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample),
+		Curves: map[string][]float64{}, Errors: map[string]string{}, Seconds: map[string]float64{}}
+	type job struct {
+		method string
+		seed   uint64
+	}
+	jobs := []job{{"plugin", 1}, {"kde", 1}, {"regression", 1}}
+	for s := 1; s <= seeds; s++ {
+		jobs = append(jobs, job{"cleanex", uint64(s)})
+	}
+	for _, j := range jobs {
+		e, err := methods.New(j.method, methods.Options{Seed: j.seed})
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		res, err := e.Fit(ctx, l.Sample, p.K, nil)
+		name := fitName(j.method, j.seed)
+		f.Seconds[name] = time.Since(start).Seconds()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			f.Errors[name] = err.Error()
+			continue
+		}
+		f.Curves[name] = res.Curve
+	}
+	return f, nil
+}
+
+// cacheFile is where the fits of pilot id are kept under dir.
+func cacheFile(dir, id string) string {
+	return filepath.Join(dir, strings.NewReplacer("/", "_").Replace(id)+".gob.gz")
+}
+
+func saveFits(dir string, f *Fits) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp := cacheFile(dir, f.ID) + ".tmp"
+	out, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	zw := gzip.NewWriter(out)
+	if err := gob.NewEncoder(zw).Encode(f); err != nil {
+		out.Close()
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, cacheFile(dir, f.ID))
+}
+
+func loadFits(dir, id string) (*Fits, error) {
+	in, err := os.Open(cacheFile(dir, id))
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	zr, err := gzip.NewReader(in)
+	if err != nil {
+		return nil, err
+	}
+	var f Fits
+	if err := gob.NewDecoder(zr).Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: %w", cacheFile(dir, id), err)
+	}
+	return &f, nil
+}
+

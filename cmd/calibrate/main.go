@@ -1,0 +1,118 @@
+// Command calibrate runs every method on the pilots of the benchmark bank
+// (internal/bank), keeps their curves in a cache, and from that cache fits
+// and checks the calibration of the recommended estimate (internal/recommend).
+//
+//	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2]
+//	calibrate study [-dir build/bank] ...
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cleanex/cleanex/internal/bank"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "calibrate:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: calibrate fit|study [flags]")
+	}
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	dir := fs.String("dir", "build/bank", "cache folder of the fits")
+	fams := fs.String("families", "", "comma-separated families (default all)")
+	k1s := fs.String("k1", "", "comma-separated k1 values (default all)")
+	seeds := fs.Int("seeds", 5, "CleaneX seeds per pilot")
+	jobs := fs.Int("j", 1, "pilots fitted at once")
+	force := fs.Bool("force", false, "refit pilots already in the cache")
+	var so studyOptions
+	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
+	fs.Float64Var(&so.w, "w", 0.5, "study: regression weight")
+	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	var famList []string
+	if *fams != "" {
+		famList = strings.Split(*fams, ",")
+	}
+	var k1List []int
+	if *k1s != "" {
+		for _, f := range strings.Split(*k1s, ",") {
+			v, err := strconv.Atoi(f)
+			if err != nil {
+				return fmt.Errorf("-k1 %q: %w", *k1s, err)
+			}
+			k1List = append(k1List, v)
+		}
+	}
+	pilots := bank.Select(famList, k1List)
+	switch args[0] {
+	case "fit":
+		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force)
+	case "study":
+		return study(*dir, pilots, so)
+	}
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs int, force bool) error {
+	ch := make(chan bank.Pilot)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	start := time.Now()
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range ch {
+				if !force {
+					if _, err := os.Stat(cacheFile(dir, p.ID)); err == nil {
+						continue
+					}
+				}
+				t := time.Now()
+				f, err := fitPilot(ctx, p, seeds)
+				if err == nil {
+					err = saveFits(dir, f)
+				}
+				mu.Lock()
+				done++
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%s: %w", p.ID, err)
+				}
+				fmt.Fprintf(os.Stderr, "[%d/%d %.0fs] %s %.1fs %v\n", done, len(pilots), time.Since(start).Seconds(), p.ID, time.Since(t).Seconds(), err)
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range pilots {
+		if ctx.Err() != nil {
+			break
+		}
+		ch <- p
+	}
+	close(ch)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}

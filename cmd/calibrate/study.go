@@ -1,0 +1,362 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/bank"
+	"github.com/cleanex/cleanex/internal/recommend"
+	"gonum.org/v1/gonum/stat"
+)
+
+// pilotFits pairs a pilot's cached fits with what the study derives from them.
+type pilotFits struct {
+	*Fits
+	rf recommend.Fits
+}
+
+// loadAll reads the cached fits of pilots (skipping those not cached).
+func loadAll(dir string, pilots []bank.Pilot, seeds int) ([]pilotFits, error) {
+	var out []pilotFits
+	for _, p := range pilots {
+		f, err := loadFits(dir, p.ID)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		rf := recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, Regression: f.Curves["regression"]}
+		for s := 1; s <= seeds; s++ {
+			if c, ok := f.Curves[fitName("cleanex", uint64(s))]; ok {
+				rf.CleaneX = append(rf.CleaneX, c)
+			}
+		}
+		out = append(out, pilotFits{f, rf})
+	}
+	return out, nil
+}
+
+// grid returns the k at which a pilot is scored for calibration: about 40
+// log-spaced values from 2 to K, plus k1 and K.
+func grid(k1, k int) []int {
+	var g []int
+	for i := 0; i <= 40; i++ {
+		g = append(g, int(math.Round(math.Exp(math.Log(2)+float64(i)/40*math.Log(float64(k)/2)))))
+	}
+	g = append(g, k1, k)
+	slices.Sort(g)
+	return slices.Compact(g)
+}
+
+func logit(p float64) float64 {
+	p = min(max(p, 1e-6), 1-1e-6)
+	return math.Log(p / (1 - p))
+}
+
+// studyOptions are the study's flags.
+type studyOptions struct {
+	seeds int
+	w     float64
+	write string
+}
+
+func study(dir string, pilots []bank.Pilot, o studyOptions) error {
+	seeds, w, write := &o.seeds, &o.w, &o.write
+	all, err := loadAll(dir, pilots, *seeds)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d pilots cached\n\n", len(all))
+	rmseTable(all, *seeds)
+	table, err := intervalStudy(all, *w)
+	if err != nil {
+		return err
+	}
+	if *write == "" {
+		return nil
+	}
+	table.Errors = ratioErrors(all, table.Calibration)
+	b, err := json.MarshalIndent(table, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(*write, append(b, '\n'), 0o644)
+}
+
+// ratios are the k / k1 at which the table keeps the bank's error spreads.
+var ratios = []float64{1, 2, 4, 10, 20, 40}
+
+// ratioErrors measures each method's signed error pred_k - truth_k at
+// k = ratio k1 on every pilot where that k is within its population.
+func ratioErrors(all []pilotFits, cal recommend.Calibration) []recommend.RatioErrors {
+	var out []recommend.RatioErrors
+	names := []string{"plugin", "kde", "regression", "cleanex", recommend.Name}
+	for _, ratio := range ratios {
+		errs := make([][]float64, len(names))
+		n := 0
+		for _, p := range all {
+			k := int(math.Round(ratio * float64(p.K1)))
+			if k > p.K || k < 2 {
+				continue
+			}
+			res, err := recommend.Recommend(p.rf, p.K, cal)
+			if err != nil {
+				continue
+			}
+			n++
+			curves := []accuracy.Curve{p.Curves["plugin"], p.Curves["kde"], p.Curves["regression"], meanOf(p.rf.CleaneX, p.K), res.Estimate}
+			for i, c := range curves {
+				if c != nil {
+					errs[i] = append(errs[i], c[k]-p.Truth[k])
+				}
+			}
+		}
+		re := recommend.RatioErrors{Ratio: ratio, Pilots: n}
+		for i, name := range names {
+			es := errs[i]
+			if len(es) == 0 {
+				continue
+			}
+			sort.Float64s(es)
+			sp := recommend.ErrorSpread{Method: name}
+			for j, q := range []float64{0.1, 0.25, 0.5, 0.75, 0.9} {
+				sp.Q[j] = stat.Quantile(q, stat.LinInterp, es, nil)
+			}
+			for _, e := range es {
+				sp.MeanAbs += math.Abs(e) / float64(len(es))
+			}
+			re.Methods = append(re.Methods, sp)
+		}
+		out = append(out, re)
+	}
+	return out
+}
+
+type group struct {
+	name string
+	ps   []pilotFits
+}
+
+func groups(all []pilotFits, byK1 bool) []group {
+	var gs []group
+	idx := map[string]int{}
+	for _, p := range all {
+		name := p.Family
+		if byK1 {
+			name = fmt.Sprintf("%s k1=%d", p.Family, p.K1)
+		}
+		i, ok := idx[name]
+		if !ok {
+			i = len(gs)
+			idx[name] = i
+			gs = append(gs, group{name: name})
+		}
+		gs[i].ps = append(gs[i].ps, p)
+	}
+	return gs
+}
+
+func rmseTable(all []pilotFits, seeds int) {
+	type col struct {
+		name  string
+		curve func(p pilotFits) accuracy.Curve
+	}
+	est := func(w float64, prob bool) func(p pilotFits) accuracy.Curve {
+		return func(p pilotFits) accuracy.Curve {
+			cal := recommend.Calibration{RegressionWeight: w}
+			if prob {
+				// probability-space mean, for comparison
+				r := p.rf.Regression
+				c := meanOf(p.rf.CleaneX, p.K)
+				if r == nil || c == nil {
+					return nil
+				}
+				out := make(accuracy.Curve, p.K+1)
+				for k := range out {
+					out[k] = w*r[k] + (1-w)*c[k]
+				}
+				return out
+			}
+			res, err := recommend.Recommend(p.rf, p.K, cal)
+			if err != nil {
+				return nil
+			}
+			return res.Estimate
+		}
+	}
+	cols := []col{
+		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
+		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
+		{"regression", func(p pilotFits) accuracy.Curve { return p.Curves["regression"] }},
+		{"cx seed1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
+		{fmt.Sprintf("cx mean%d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},
+		{"est w.25", est(0.25, false)},
+		{"est w.5", est(0.5, false)},
+		{"est w.75", est(0.75, false)},
+		{"est p.5", est(0.5, true)},
+	}
+	for _, byK1 := range []bool{false, true} {
+		fmt.Printf("| group | n |")
+		for _, c := range cols {
+			fmt.Printf(" %s |", c.name)
+		}
+		fmt.Printf("\n|---|---|%s\n", strings.Repeat("---|", len(cols)))
+		gs := groups(all, byK1)
+		gs = append(gs, group{name: "all", ps: all})
+		for _, g := range gs {
+			fmt.Printf("| %s | %d |", g.name, len(g.ps))
+			for _, c := range cols {
+				var s, worst float64
+				n := 0
+				for _, p := range g.ps {
+					cv := c.curve(p)
+					if cv == nil {
+						continue
+					}
+					r := accuracy.RMSE(cv[:p.K+1], p.Truth)
+					s += r
+					worst = max(worst, r)
+					n++
+				}
+				fmt.Printf(" %.4f (%.3f) |", s/float64(max(n, 1)), worst)
+			}
+			fmt.Println()
+		}
+		fmt.Println()
+	}
+}
+
+func meanOf(cs []accuracy.Curve, k int) accuracy.Curve {
+	if len(cs) == 0 {
+		return nil
+	}
+	m := make(accuracy.Curve, k+1)
+	for _, c := range cs {
+		for i := 0; i <= k; i++ {
+			m[i] += c[i] / float64(len(cs))
+		}
+	}
+	return m
+}
+
+// observations returns the calibration observations of the pilots with
+// regression weight w, and per pilot the index range of its observations.
+func observations(ps []pilotFits, w float64) []recommend.Observation {
+	var obs []recommend.Observation
+	for _, p := range ps {
+		res, err := recommend.Recommend(p.rf, p.K, recommend.Calibration{RegressionWeight: w})
+		if err != nil {
+			continue
+		}
+		g := grid(p.K1, p.K)
+		for _, k := range g {
+			obs = append(obs, recommend.Observation{Z: logit(res.Estimate[k]), Y: logit(p.Truth[k]),
+				F: res.Features[k], Weight: 1 / float64(len(g))})
+		}
+	}
+	return obs
+}
+
+func intervalStudy(all []pilotFits, w float64) (recommend.Table, error) {
+	cal, err := recommend.FitScale(observations(all, w), w)
+	if err != nil {
+		return recommend.Table{}, err
+	}
+	table := recommend.Table{Calibration: cal, Pilots: len(all)}
+	fmt.Printf("calibration on all pilots: %+v\n\n", cal)
+	fmt.Println("| family | n | coverage at K (in-sample) | LOFO coverage at K | LOFO coverage all k | median width at K (LOFO) | k1=50 | k1=100 | k1=200 | k1=500 |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	gs := groups(all, false)
+	var pooledIn, pooledK, pooledAll, n float64
+	for _, g := range gs {
+		var others []pilotFits
+		for _, p := range all {
+			if p.Family != g.name {
+				others = append(others, p)
+			}
+		}
+		lofo, err := recommend.FitScale(observations(others, w), w)
+		if err != nil {
+			return recommend.Table{}, err
+		}
+		in := coverage(g.ps, cal)
+		out := coverage(g.ps, lofo)
+		fmt.Printf("| %s | %d | %.2f | %.2f | %.2f | %.3f |", g.name, len(g.ps), in.atK, out.atK, out.all, median(out.widths))
+		for _, k1 := range bank.K1s {
+			var ws []float64
+			for i, p := range g.ps {
+				if p.K1 == k1 {
+					ws = append(ws, out.widths[i])
+				}
+			}
+			fmt.Printf(" %.3f |", median(ws))
+		}
+		fmt.Println()
+		table.Families = append(table.Families, recommend.FamilyCheck{Family: g.name, Pilots: len(g.ps),
+			CoverageAtK: out.atK, CoverageAllK: out.all, MedianWidth: median(out.widths)})
+		pooledIn += in.atK * float64(len(g.ps))
+		pooledK += out.atK * float64(len(g.ps))
+		pooledAll += out.all * float64(len(g.ps))
+		n += float64(len(g.ps))
+	}
+	fmt.Printf("| pooled | %.0f | %.2f | %.2f | %.2f | |\n", n, pooledIn/n, pooledK/n, pooledAll/n)
+	return table, nil
+}
+
+type cov struct {
+	atK, all float64
+	widths   []float64
+}
+
+func coverage(ps []pilotFits, cal recommend.Calibration) cov {
+	var c cov
+	var nAll float64
+	for _, p := range ps {
+		res, err := recommend.Recommend(p.rf, p.K, cal)
+		if err != nil {
+			c.widths = append(c.widths, math.NaN())
+			continue
+		}
+		t := p.Truth[p.K]
+		if res.Lo[p.K] <= t && t <= res.Hi[p.K] {
+			c.atK++
+		}
+		c.widths = append(c.widths, res.Hi[p.K]-res.Lo[p.K])
+		g := grid(p.K1, p.K)
+		hit := 0.0
+		for _, k := range g {
+			if res.Lo[k] <= p.Truth[k] && p.Truth[k] <= res.Hi[k] {
+				hit++
+			}
+		}
+		c.all += hit / float64(len(g))
+		nAll++
+	}
+	c.atK /= float64(len(ps))
+	c.all /= nAll
+	return c
+}
+
+func median(xs []float64) float64 {
+	var s []float64
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			s = append(s, x)
+		}
+	}
+	if len(s) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

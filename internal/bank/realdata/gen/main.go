@@ -1,0 +1,571 @@
+// Command gen regenerates the embedded data files of package realdata.
+//
+// It needs the Debian font packages listed in ../README.md (for the glyphs
+// family) and an unpacked copy of the npm package
+// @cspell/dict-en-common-misspellings (for the misspellings family):
+//
+//	apt-get update && apt-get install -y --no-install-recommends <fonts listed in README.md>
+//	mkdir -p /tmp/npmmis && cd /tmp/npmmis && npm init -y && npm install @cspell/dict-en-common-misspellings@2.2.6
+//	go run ./internal/bank/realdata/gen -fonts /usr/share/fonts \
+//	    -dict /tmp/npmmis/node_modules/@cspell/dict-en-common-misspellings \
+//	    -out internal/bank/realdata/data
+//
+// Glyphs: every code point of the candidate (non-CJK) ranges is rendered by
+// up to maxRend installed fonts that map it to a non-empty glyph, at a fixed
+// em size on a fixed baseline, centred horizontally on its ink; the render is
+// box-downsampled to side x side pixels, blurred and quantised to uint8.
+// The principal axes of all stored bitmaps (each normalized to zero average
+// and unit norm) are written beside them, so that
+// the run-time code can score in a low-dimensional space.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"image"
+	"image/draw"
+	"io/fs"
+	"log"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
+	"golang.org/x/text/unicode/norm"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+)
+
+const (
+	ppem     = 64  // em size in pixels of the high-resolution render
+	canvas   = 112 // high-resolution canvas side (1.75 em)
+	baseline = 76  // baseline row of the high-resolution canvas
+	side     = 16  // feature side: canvas/side = 7 pixels per feature cell
+	maxRend  = 12  // renderings stored per class
+	minRend  = 4   // renderings a class needs to enter the pool
+	minFam   = 2   // distinct font families a class needs
+	pcaDims  = 48  // principal axes stored
+)
+
+func main() {
+	fontsDir := flag.String("fonts", "/usr/share/fonts", "font directory to scan")
+	dictDir := flag.String("dict", "", "unpacked @cspell/dict-en-common-misspellings package directory")
+	out := flag.String("out", "internal/bank/realdata/data", "output directory")
+	flag.Parse()
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if *dictDir != "" {
+		if err := genWords(*dictDir, *out); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *fontsDir != "" {
+		if err := genGlyphs(*fontsDir, *out); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// ---------------------------------------------------------------- words
+
+// genWords writes misspellings.txt.gz: one line per correct word,
+// "word<TAB>miss1 miss2 ...", from the package's dict-en.json entries that
+// name exactly one correction.
+func genWords(dir, out string) error {
+	raw, err := os.ReadFile(filepath.Join(dir, "dict", "dict-en.json"))
+	if err != nil {
+		return err
+	}
+	var d struct {
+		Defs []struct {
+			Flag    []string `json:"flagWords"`
+			Suggest []string `json:"suggestWords"`
+		} `json:"dictionaryDefinitions"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return err
+	}
+	byWord := map[string][]string{}
+	isWord := func(s string) bool {
+		if len(s) < 2 {
+			return false
+		}
+		for _, c := range s {
+			if c < 'a' || c > 'z' {
+				if c != '\'' && c != '-' {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for _, def := range d.Defs {
+		for _, e := range append(slices.Clone(def.Flag), def.Suggest...) {
+			a, b, ok := strings.Cut(e, "->")
+			if !ok || strings.Contains(b, ",") {
+				continue
+			}
+			a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+			if a == b || !isWord(a) || !isWord(b) {
+				continue
+			}
+			byWord[b] = append(byWord[b], a)
+		}
+	}
+	words := make([]string, 0, len(byWord))
+	for w, ms := range byWord {
+		slices.Sort(ms)
+		byWord[w] = slices.Compact(ms)
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	var buf bytes.Buffer
+	n, np := 0, 0
+	for _, w := range words {
+		ms := byWord[w]
+		fmt.Fprintf(&buf, "%s\t%s\n", w, strings.Join(ms, " "))
+		n++
+		np += len(ms)
+	}
+	log.Printf("misspellings: %d words, %d misspellings", n, np)
+	return writeGzip(filepath.Join(out, "misspellings.txt.gz"), buf.Bytes())
+}
+
+func writeGzip(path string, b []byte) error {
+	var z bytes.Buffer
+	w, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	log.Printf("%s: %d bytes (%d raw)", path, z.Len(), len(b))
+	return os.WriteFile(path, z.Bytes(), 0o644)
+}
+
+// ---------------------------------------------------------------- glyphs
+
+type fontFile struct {
+	path   string // relative to the fonts dir
+	family string
+	f      *sfnt.Font
+}
+
+// candidate reports whether r may be a glyphs class: a graphic, non-mark,
+// non-compatibility code point of the allowed (non-CJK) ranges.
+func candidate(r rune) bool {
+	allowed := (r >= 0x21 && r < 0x2E80) ||
+		(r >= 0xA4D0 && r < 0xA4FF) || // Lisu
+		(r >= 0xA500 && r < 0xA6FF) || // Vai, Cyrillic Ext-B, Bamum
+		(r >= 0xA720 && r < 0xA830) || // Latin Ext-D, Syloti Nagri
+		(r >= 0xA840 && r < 0xA9E0) || // Phags-pa .. Javanese
+		(r >= 0xAA00 && r < 0xAB00) || // Cham .. Tai Viet, Meetei ext
+		(r >= 0xAB00 && r < 0xAC00) // Ethiopic Ext-A, Latin Ext-E, Cherokee sup, Meetei Mayek
+	if !allowed {
+		return false
+	}
+	switch {
+	case r >= 0x2500 && r < 0x25A0: // box drawing, block elements
+		return false
+	case r >= 0x2800 && r < 0x2900: // braille
+		return false
+	case r >= 0x1100 && r < 0x1200: // Hangul Jamo
+		return false
+	case r >= 0x2E80: // CJK radicals and beyond (already excluded)
+		return false
+	}
+	if !unicode.IsGraphic(r) || unicode.IsSpace(r) || unicode.In(r, unicode.M, unicode.Cf, unicode.Co, unicode.Han, unicode.Hangul, unicode.Hiragana, unicode.Katakana, unicode.Yi, unicode.Bopomofo) {
+		return false
+	}
+	s := string(r)
+	return norm.NFKC.String(s) == s
+}
+
+func familyOf(rel string) string {
+	base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
+	fam, _, _ := strings.Cut(base, "-")
+	fam = strings.Replace(fam, "UI", "", 1)
+	fam = strings.TrimSuffix(fam, "Bold")
+	fam = strings.TrimSuffix(fam, "Oblique")
+	fam = strings.TrimSuffix(fam, "Italic")
+	fam = strings.TrimSuffix(fam, "Mono")
+	return strings.ToLower(fam)
+}
+
+func loadFonts(dir string) ([]*fontFile, error) {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if !d.IsDir() && (ext == ".ttf" || ext == ".otf") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(paths)
+	var fonts []*fontFile
+	for _, p := range paths {
+		low := strings.ToLower(p)
+		if strings.Contains(low, "cjk") || strings.Contains(low, "emoji") || strings.Contains(low, "lastresort") {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		f, err := sfnt.Parse(b)
+		if err != nil {
+			log.Printf("skip %s: %v", p, err)
+			continue
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fonts = append(fonts, &fontFile{path: rel, family: familyOf(rel), f: f})
+	}
+	return fonts, nil
+}
+
+// render draws r in font f and returns the side x side feature (values 0..1)
+// or nil when the font lacks the glyph or the glyph has no ink.
+func render(ff *fontFile, r rune, buf *sfnt.Buffer) []float64 {
+	gi, err := ff.f.GlyphIndex(buf, r)
+	if err != nil || gi == 0 {
+		return nil
+	}
+	segs, err := ff.f.LoadGlyph(buf, gi, fixed.I(ppem), nil)
+	if err != nil || len(segs) == 0 {
+		return nil
+	}
+	minX, maxX := math.Inf(1), math.Inf(-1)
+	for _, s := range segs {
+		n := 1
+		switch s.Op {
+		case sfnt.SegmentOpQuadTo:
+			n = 2
+		case sfnt.SegmentOpCubeTo:
+			n = 3
+		}
+		for _, a := range s.Args[:n] {
+			x := float64(a.X) / 64
+			minX = min(minX, x)
+			maxX = max(maxX, x)
+		}
+	}
+	dx := float32(float64(canvas)/2 - (minX+maxX)/2)
+	dy := float32(baseline)
+	ras := vector.NewRasterizer(canvas, canvas)
+	ras.DrawOp = draw.Src
+	p := func(a fixed.Point26_6) (float32, float32) {
+		return float32(a.X)/64 + dx, float32(a.Y)/64 + dy
+	}
+	for _, s := range segs {
+		switch s.Op {
+		case sfnt.SegmentOpMoveTo:
+			ras.MoveTo(p(s.Args[0]))
+		case sfnt.SegmentOpLineTo:
+			ras.LineTo(p(s.Args[0]))
+		case sfnt.SegmentOpQuadTo:
+			x1, y1 := p(s.Args[0])
+			x2, y2 := p(s.Args[1])
+			ras.QuadTo(x1, y1, x2, y2)
+		case sfnt.SegmentOpCubeTo:
+			x1, y1 := p(s.Args[0])
+			x2, y2 := p(s.Args[1])
+			x3, y3 := p(s.Args[2])
+			ras.CubeTo(x1, y1, x2, y2, x3, y3)
+		}
+	}
+	ras.ClosePath()
+	dst := image.NewAlpha(image.Rect(0, 0, canvas, canvas))
+	ras.Draw(dst, dst.Bounds(), image.Opaque, image.Point{})
+	const cell = canvas / side
+	feat := make([]float64, side*side)
+	ink := 0.0
+	for y := 0; y < canvas; y++ {
+		for x := 0; x < canvas; x++ {
+			v := float64(dst.Pix[y*dst.Stride+x]) / 255
+			feat[(y/cell)*side+x/cell] += v
+			ink += v
+		}
+	}
+	if ink < 4 {
+		return nil
+	}
+	for i := range feat {
+		feat[i] /= cell * cell
+	}
+	return blur(feat)
+}
+
+// blur applies the separable kernel [1 2 1]/4 with zero padding.
+func blur(a []float64) []float64 {
+	t := make([]float64, len(a))
+	for y := 0; y < side; y++ {
+		for x := 0; x < side; x++ {
+			v := 2 * a[y*side+x]
+			if x > 0 {
+				v += a[y*side+x-1]
+			}
+			if x < side-1 {
+				v += a[y*side+x+1]
+			}
+			t[y*side+x] = v / 4
+		}
+	}
+	o := make([]float64, len(a))
+	for y := 0; y < side; y++ {
+		for x := 0; x < side; x++ {
+			v := 2 * t[y*side+x]
+			if y > 0 {
+				v += t[(y-1)*side+x]
+			}
+			if y < side-1 {
+				v += t[(y+1)*side+x]
+			}
+			o[y*side+x] = v / 4
+		}
+	}
+	return o
+}
+
+func hash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+type rendering struct {
+	font int
+	pix  []byte
+}
+
+type class struct {
+	r     rune
+	rends []rendering
+}
+
+func genGlyphs(dir, out string) error {
+	fonts, err := loadFonts(dir)
+	if err != nil {
+		return err
+	}
+	if len(fonts) == 0 {
+		return errors.New("no fonts found")
+	}
+	log.Printf("%d fonts", len(fonts))
+	var cands []rune
+	for r := rune(0x21); r < 0xAC00; r++ {
+		if candidate(r) {
+			cands = append(cands, r)
+		}
+	}
+	log.Printf("%d candidate code points", len(cands))
+	var buf sfnt.Buffer
+	var classes []class
+	usedFont := map[int]bool{}
+	for _, r := range cands {
+		// Fonts that map r, grouped by family.
+		byFam := map[string][]int{}
+		for i, ff := range fonts {
+			if gi, err := ff.f.GlyphIndex(&buf, r); err == nil && gi != 0 {
+				byFam[ff.family] = append(byFam[ff.family], i)
+			}
+		}
+		if len(byFam) < minFam {
+			continue
+		}
+		fams := make([]string, 0, len(byFam))
+		for f, is := range byFam {
+			fams = append(fams, f)
+			sort.Slice(is, func(a, b int) bool {
+				return hash(fmt.Sprint(r, fonts[is[a]].path)) < hash(fmt.Sprint(r, fonts[is[b]].path))
+			})
+		}
+		sort.Slice(fams, func(a, b int) bool { return hash(fmt.Sprint(r, fams[a])) < hash(fmt.Sprint(r, fams[b])) })
+		// Round-robin over families until maxRend non-empty renderings.
+		var rends []rendering
+		famsUsed := map[string]bool{}
+		for round := 0; len(rends) < maxRend; round++ {
+			any := false
+			for _, fam := range fams {
+				if len(rends) >= maxRend {
+					break
+				}
+				is := byFam[fam]
+				if round >= len(is) {
+					continue
+				}
+				any = true
+				feat := render(fonts[is[round]], r, &buf)
+				if feat == nil {
+					continue
+				}
+				pix := make([]byte, len(feat))
+				for i, v := range feat {
+					pix[i] = byte(math.Round(min(1, max(0, v)) * 255))
+				}
+				rends = append(rends, rendering{font: is[round], pix: pix})
+				famsUsed[fam] = true
+			}
+			if !any {
+				break
+			}
+		}
+		if len(rends) < minRend || len(famsUsed) < minFam {
+			continue
+		}
+		for _, rd := range rends {
+			usedFont[rd.font] = true
+		}
+		classes = append(classes, class{r: r, rends: rends})
+	}
+	log.Printf("%d classes", len(classes))
+	// Font table: only fonts used.
+	fontIdx := map[int]int{}
+	var fontNames []string
+	for i := range fonts {
+		if usedFont[i] {
+			fontIdx[i] = len(fontNames)
+			fontNames = append(fontNames, fonts[i].path)
+		}
+	}
+	// PCA of all stored bitmaps, normalized as at run time (glyphs.go: normalize).
+	var rows [][]float64
+	for _, c := range classes {
+		for _, rd := range c.rends {
+			v := make([]float64, len(rd.pix))
+			for i, p := range rd.pix {
+				v[i] = float64(p)
+			}
+			rows = append(rows, normalize(v))
+		}
+	}
+	d := side * side
+	x := mat.NewDense(len(rows), d, nil)
+	for i, v := range rows {
+		x.SetRow(i, v)
+	}
+	mean := make([]float64, d)
+	for j := 0; j < d; j++ {
+		mean[j] = stat.Mean(mat.Col(nil, j, x), nil)
+	}
+	cov := mat.NewSymDense(d, nil)
+	stat.CovarianceMatrix(cov, x, nil)
+	var eig mat.EigenSym
+	if !eig.Factorize(cov, true) {
+		return errors.New("eigen decomposition failed")
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	total := 0.0
+	for _, v := range vals {
+		total += v
+	}
+	kept := 0.0
+	for k := 0; k < pcaDims; k++ {
+		kept += vals[d-1-k]
+	}
+	log.Printf("PCA: %d axes keep %.3f of the variance", pcaDims, kept/total)
+
+	// Binary layout, little-endian (see glyphs.go: readGlyphs).
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	put := func(v any) {
+		if err == nil {
+			err = binary.Write(w, binary.LittleEndian, v)
+		}
+	}
+	w.WriteString("GLYPHS01")
+	put(uint32(side))
+	put(uint32(pcaDims))
+	put(uint32(len(fontNames)))
+	for _, n := range fontNames {
+		put(uint16(len(n)))
+		w.WriteString(n)
+	}
+	for _, m := range mean {
+		put(float32(m))
+	}
+	for k := 0; k < pcaDims; k++ {
+		for i := 0; i < d; i++ {
+			put(float32(vecs.At(i, d-1-k)))
+		}
+	}
+	put(uint32(len(classes)))
+	for _, c := range classes {
+		put(uint32(c.r))
+		put(uint8(len(c.rends)))
+		for _, rd := range c.rends {
+			put(uint16(fontIdx[rd.font]))
+		}
+	}
+	// Pixels last, delta-coded along rows for compressibility.
+	for _, c := range classes {
+		for _, rd := range c.rends {
+			prev := byte(0)
+			for i, p := range rd.pix {
+				if i%side == 0 {
+					prev = 0
+				}
+				w.WriteByte(p - prev)
+				prev = p
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := writeGzip(filepath.Join(out, "glyphs.bin.gz"), b.Bytes()); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, "glyph-fonts.txt"), []byte(strings.Join(fontNames, "\n")+"\n"), 0o644)
+}
+
+// normalize subtracts x's average and scales it to unit norm, as
+// realdata.normalize does at run time.
+func normalize(x []float64) []float64 {
+	m := 0.0
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - m) * (v - m)
+	}
+	out := make([]float64, len(x))
+	if ss == 0 {
+		return out
+	}
+	sd := math.Sqrt(ss)
+	for i, v := range x {
+		out[i] = (v - m) / sd
+	}
+	return out
+}

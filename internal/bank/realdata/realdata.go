@@ -1,0 +1,110 @@
+// Package realdata builds class populations for the benchmark bank from real
+// data shipped inside the package (embedded, compressed), so no fonts,
+// dictionaries or network are needed at run time.
+//
+// Each family has a pool of classes; Population draws k of them by seed and
+// returns a score matrix (test points x classes) with the family's score
+// direction. The families are:
+//
+//   - Glyphs ("glyphs"): identify a character from its rendering. Classes are
+//     non-CJK code points (Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew,
+//     Arabic, Indic, Thai, Ethiopic, Canadian Syllabics, symbols, ...); test
+//     points are the character rendered by real fonts from Debian packages,
+//     with a small random shift and scale; a class's template is the mean of
+//     its renderings in one or two other fonts. Score: Euclidean distance
+//     between 16x16 blurred bitmaps projected on their 48 principal axes
+//     (lower is better).
+//   - Misspellings ("misspellings"): recognise an English word from one of
+//     its real misspellings (npm @cspell/dict-en-common-misspellings).
+//     Score: a character bigram/trigram cosine similarity with a small
+//     length term (higher is better).
+//
+// Everything is computed with float64 additions, multiplications, divisions
+// and square roots in a fixed order, with explicit conversions against fused
+// multiply-adds, and random draws come from math/rand/v2 PCG, so a seed gives
+// the same bits natively and under GOOS=js GOARCH=wasm.
+//
+// See README.md for where the data came from and how to regenerate it.
+package realdata
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// Family names.
+const (
+	// Glyphs is the glyph-identification family: rendered characters against
+	// per-class font templates, scored by distance (scores.Lower).
+	Glyphs = "glyphs"
+	// Misspellings is the misspelling family: real misspellings against
+	// correct English words, scored by n-gram similarity (scores.Higher).
+	Misspellings = "misspellings"
+)
+
+// Families lists the family names.
+func Families() []string { return []string{Glyphs, Misspellings} }
+
+// PoolSize returns how many classes the family's pool holds (k must be <= this).
+func PoolSize(family string) (int, error) {
+	switch family {
+	case Glyphs:
+		g, err := loadGlyphs()
+		if err != nil {
+			return 0, err
+		}
+		return len(g.runes), nil
+	case Misspellings:
+		w, err := loadWords()
+		if err != nil {
+			return 0, err
+		}
+		return len(w.words), nil
+	}
+	return 0, fmt.Errorf("realdata: unknown family %q (have %v)", family, Families())
+}
+
+// Population returns a population of k classes of the named real family,
+// drawn by seed from the family's pool (different seeds give different class
+// subsets and, where applicable, different random renderings), as a score
+// matrix plus the score direction (scores.Lower for distances, scores.Higher
+// for similarities). k must be in 2..PoolSize(family). Classes appear in pool
+// order; points are grouped by class.
+func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direction, error) {
+	n, err := PoolSize(family)
+	if err != nil {
+		return nil, scores.Auto, err
+	}
+	if k < 2 || k > n {
+		return nil, scores.Auto, fmt.Errorf("realdata: family %q: k = %d classes is out of range 2..%d", family, k, n)
+	}
+	switch family {
+	case Glyphs:
+		g, _ := loadGlyphs()
+		rng := rand.New(rand.NewPCG(seed, 0x676c797068730001))
+		return g.population(rng, pick(rng, n, k)), scores.Lower, nil
+	default: // Misspellings
+		w, _ := loadWords()
+		rng := rand.New(rand.NewPCG(seed, 0x776f726473000001))
+		return w.population(rng, pick(rng, n, k)), scores.Higher, nil
+	}
+}
+
+// pick draws k distinct indices of 0..n-1 (partial Fisher-Yates) and returns
+// them in increasing order.
+func pick(rng *rand.Rand, n, k int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	for i := 0; i < k; i++ {
+		j := i + rng.IntN(n-i)
+		idx[i], idx[j] = idx[j], idx[i]
+	}
+	out := idx[:k:k]
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,115 @@
+package recommend
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+)
+
+// Job is one fit that the recommendation needs.
+type Job struct {
+	// Method is a registry name (internal/methods): "regression" or "cleanex".
+	Method string
+	// Seed is the seed of that fit.
+	Seed uint64
+}
+
+// Jobs returns the fits of a recommendation seeded by seed: the regression
+// with seed, and CleaneX (default preset) with seeds seed, seed+1, ...,
+// seed+Seeds-1. The CLI and the page run exactly these, so their numbers agree.
+func Jobs(seed uint64) []Job {
+	jobs := []Job{{Method: "regression", Seed: seed}}
+	for i := range uint64(Seeds) {
+		jobs = append(jobs, Job{Method: "cleanex", Seed: seed + i})
+	}
+	return jobs
+}
+
+// CheckFit reports why a predicted curve c (k = 0..k2) must not be used as an
+// answer, or nil when it may: a value that is not finite or outside [0, 1], a
+// curve that rises with k, or one that misses the pilot's exact observed
+// curve at some k <= k1 by more than
+//
+//	tol_k = max(FitTolerance, 6 ClassSE_k),
+//
+// which the methods that fit the observed curve (regression, CleaneX) meet
+// on every pilot of the bank unless their fit broke down.
+func CheckFit(c accuracy.Curve, f Fits) error {
+	for k := 2; k < len(c); k++ {
+		v := c[k]
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1 {
+			return fmt.Errorf("its value at k = %d is %v, not an accuracy between 0 and 1", k, v)
+		}
+		if k > 2 && v > c[k-1]+1e-12 {
+			return fmt.Errorf("it rises from %.4f to %.4f between k = %d and %d", c[k-1], v, k-1, k)
+		}
+	}
+	for k := 2; k <= min(f.K1, len(c)-1); k++ {
+		tol := max(FitTolerance, 6*f.ClassSE[k])
+		if d := math.Abs(c[k] - f.Observed[k]); d > tol {
+			return fmt.Errorf("at k = %d it gives %.3f where the pilot's exact accuracy is %.3f (off by %.3f, more than the %.3f its own classes allow)",
+				k, c[k], f.Observed[k], d, tol)
+		}
+	}
+	return nil
+}
+
+// FitTolerance is the smallest gap to the observed curve that CheckFit treats
+// as a failed fit.
+const FitTolerance = 0.02
+
+// Outcome is a recommendation assembled from the results of Jobs.
+type Outcome struct {
+	// Result is the recommended curve and its interval; its curves are nil
+	// when Err is set.
+	Result
+	// Err says why there is no recommendation (nil when there is one).
+	Err error
+	// CleaneX is the mean curve of the CleaneX fits that passed CheckFit
+	// (nil when none did): the curve shown as CleaneX's.
+	CleaneX accuracy.Curve
+	// Failed maps a job's label ("regression", "cleanex seed 3") to why its
+	// fit is not used.
+	Failed map[string]string
+}
+
+// Label names a job for messages: "regression" or "cleanex seed 3".
+func (j Job) Label() string {
+	if j.Method == "cleanex" {
+		return fmt.Sprintf("cleanex seed %d", j.Seed)
+	}
+	return j.Method
+}
+
+// Assemble checks each job's curve (errs[i] is the error of jobs[i], curves[i]
+// its curve when errs[i] is nil) with CheckFit against the pilot (f.K1,
+// f.Observed, f.ClassSE; f's curves are ignored), and recommends from the
+// fits that pass.
+func Assemble(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int, cal Calibration) Outcome {
+	out := Outcome{Failed: map[string]string{}}
+	in := Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE}
+	for i, j := range jobs {
+		err := errs[i]
+		if err == nil {
+			if err = CheckFit(curves[i], in); err == nil && curves[i].Max() < k2 {
+				err = fmt.Errorf("its curve stops at k = %d, before k2 = %d", curves[i].Max(), k2)
+			}
+		}
+		if err != nil {
+			out.Failed[j.Label()] = err.Error()
+			continue
+		}
+		switch j.Method {
+		case "regression":
+			in.Regression = curves[i]
+		case "cleanex":
+			in.CleaneX = append(in.CleaneX, curves[i])
+		}
+	}
+	if len(in.CleaneX) > 0 {
+		out.CleaneX = meanCurve(in.CleaneX, k2)
+	}
+	out.Result, out.Err = Recommend(in, k2, cal)
+	return out
+}

@@ -1,0 +1,211 @@
+// Package recommend turns the fits of several methods on one pilot into one
+// recommended accuracy curve with an 80% interval at every k.
+//
+// The estimate averages, in logit space, the regression of Zheng et al. and
+// the mean curve of several CleaneX fits (different seeds):
+//
+//	est_k = sigma( w logit(reg_k) + (1 - w) logit(cx_k) ),   cx_k = (1/M) sum_m E_k^(m),
+//
+// falling back to whichever of the two is available when one failed. The
+// interval is a location-scale model in logit space,
+//
+//	[sigma(z_k + q_lo s_k), sigma(z_k + q_hi s_k)],   z_k = logit(est_k),
+//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k,
+//
+// whose features are measured on the user's own pilot: SE_k, the
+// class-sampling standard error of the observed curve (ClassSE) at min(k, k1)
+// in logit units; D_k = |logit(reg_k) - logit(cx_k)|, how much the two
+// methods disagree; S_k, the standard deviation of logit E_k^(m) over the
+// CleaneX seeds; and L_k = max(0, log(k / k1)), how far the curve is
+// extrapolated. The coefficients a_j >= 0 and the quantiles q_lo, q_hi come
+// from a Calibration fitted on the benchmark bank (internal/bank) by
+// cmd/calibrate, and are embedded in the package (calibration.json).
+package recommend
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+)
+
+// Fits are the curves of one pilot that the recommendation combines.
+type Fits struct {
+	// K1 is the pilot's number of classes.
+	K1 int
+	// Observed is the pilot's exact observed curve, k = 0..K1.
+	Observed accuracy.Curve
+	// ClassSE is ClassSE of the pilot, k = 0..K1.
+	ClassSE accuracy.Curve
+	// Regression is the regression method's curve (nil when it failed).
+	Regression accuracy.Curve
+	// CleaneX holds the curves of the CleaneX fits that succeeded.
+	CleaneX []accuracy.Curve
+}
+
+// Features are the interval model's inputs at one k (see the package doc).
+type Features struct {
+	// SE, D, S and L are SE_k, D_k, S_k and L_k.
+	SE, D, S, L float64
+}
+
+// NumCoef is the number of scale coefficients a_j.
+const NumCoef = 6
+
+// vector returns the features multiplied by a_0..a_5: (1, SE, D, S, L, L SE).
+func (f Features) vector() [NumCoef]float64 {
+	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE}
+}
+
+// Calibration holds the fitted constants of the recommendation.
+type Calibration struct {
+	// RegressionWeight is w, the weight of the regression curve in the logit mean.
+	RegressionWeight float64 `json:"regression_weight"`
+	// Coef holds a_0..a_5 of the scale s_k.
+	Coef [NumCoef]float64 `json:"coef"`
+	// QLo and QHi are the 10% and 90% quantiles of the standardised residual
+	// (logit(truth_k) - z_k) / s_k on the calibration bank.
+	QLo float64 `json:"q_lo"`
+	QHi float64 `json:"q_hi"`
+}
+
+// Result is the recommendation for k = 0..k2.
+type Result struct {
+	// Estimate is the recommended curve; Lo and Hi bound its 80% interval.
+	Estimate, Lo, Hi accuracy.Curve
+	// Sources names the methods that went into the estimate ("regression",
+	// "cleanex ×M").
+	Sources []string
+	// Features holds the interval model's inputs at each k (for the evidence
+	// shown to the user).
+	Features []Features
+}
+
+// ErrNoFits is returned when neither regression nor any CleaneX fit is available.
+var ErrNoFits = errors.New("recommend: neither the regression nor any CleaneX fit succeeded, so there is no estimate to recommend")
+
+// logitClamp bounds probabilities away from 0 and 1 before the logit.
+const logitClamp = 1e-6
+
+func logit(p float64) float64 {
+	p = min(max(p, logitClamp), 1-logitClamp)
+	return math.Log(p / (1 - p))
+}
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// meanCurve returns the pointwise mean of the curves up to k2.
+func meanCurve(cs []accuracy.Curve, k2 int) accuracy.Curve {
+	m := make(accuracy.Curve, k2+1)
+	for _, c := range cs {
+		for k := 0; k <= k2; k++ {
+			m[k] += c[k] / float64(len(cs))
+		}
+	}
+	return m
+}
+
+// Recommend combines f into the recommended curve and its interval for
+// k = 0..k2 with the constants of cal.
+func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
+	if k2 < 2 {
+		return Result{}, fmt.Errorf("recommend: k2 = %d: it must be at least 2", k2)
+	}
+	if f.K1 < 2 || f.Observed.Max() < f.K1 || f.ClassSE.Max() < f.K1 {
+		return Result{}, fmt.Errorf("recommend: the pilot's observed curve and its standard errors must cover k = 0..k1 = %d", f.K1)
+	}
+	var cx []accuracy.Curve
+	for _, c := range f.CleaneX {
+		if c.Max() >= k2 {
+			cx = append(cx, c)
+		}
+	}
+	reg := f.Regression
+	if reg != nil && reg.Max() < k2 {
+		reg = nil
+	}
+	w := cal.RegressionWeight
+	var sources []string
+	switch {
+	case reg == nil && len(cx) == 0:
+		return Result{}, ErrNoFits
+	case reg == nil:
+		w = 0
+	case len(cx) == 0:
+		w = 1
+	}
+	if reg != nil {
+		sources = append(sources, "regression")
+	}
+	if len(cx) > 0 {
+		sources = append(sources, fmt.Sprintf("cleanex ×%d", len(cx)))
+	}
+	mean := meanCurve(cx, k2)
+	res := Result{Estimate: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
+		Hi: make(accuracy.Curve, k2+1), Sources: sources, Features: make([]Features, k2+1)}
+	for k := 0; k <= k2; k++ {
+		if k < 2 {
+			res.Estimate[k], res.Lo[k], res.Hi[k] = 1, 1, 1
+			continue
+		}
+		var z, zr, zc float64
+		if reg != nil {
+			zr = logit(reg[k])
+		}
+		if len(cx) > 0 {
+			zc = logit(mean[k])
+		}
+		z = w*zr + (1-w)*zc
+		ft := features(f, reg, cx, mean, k)
+		s := cal.scale(ft)
+		res.Features[k] = ft
+		res.Estimate[k] = sigmoid(z)
+		res.Lo[k] = sigmoid(z + cal.QLo*s)
+		res.Hi[k] = sigmoid(z + cal.QHi*s)
+	}
+	monotone(res.Estimate)
+	monotone(res.Lo)
+	monotone(res.Hi)
+	return res, nil
+}
+
+// monotone makes c non-increasing from k = 2 on by a running minimum (the
+// accuracy can only fall as classes are added).
+func monotone(c accuracy.Curve) {
+	for k := 3; k < len(c); k++ {
+		c[k] = min(c[k], c[k-1])
+	}
+}
+
+// scale returns s_k for the features ft.
+func (cal Calibration) scale(ft Features) float64 {
+	v := ft.vector()
+	s := 0.0
+	for j, a := range cal.Coef {
+		s += a * v[j]
+	}
+	return s
+}
+
+// features returns the interval model's inputs at k.
+func features(f Fits, reg accuracy.Curve, cx []accuracy.Curve, mean accuracy.Curve, k int) Features {
+	kk := min(k, f.K1)
+	a := min(max(f.Observed[kk], logitClamp), 1-logitClamp)
+	ft := Features{SE: f.ClassSE[kk] / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1)))}
+	if reg != nil && len(cx) > 0 {
+		ft.D = math.Abs(logit(reg[k]) - logit(mean[k]))
+	}
+	if len(cx) > 1 {
+		m, m2 := 0.0, 0.0
+		for _, c := range cx {
+			z := logit(c[k])
+			m += z
+			m2 += z * z
+		}
+		n := float64(len(cx))
+		m /= n
+		ft.S = math.Sqrt(max(0, (m2-n*m*m)/(n-1)))
+	}
+	return ft
+}

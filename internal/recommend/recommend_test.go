@@ -1,0 +1,232 @@
+package recommend
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// geometric returns the curve c_k = a^(k-1), k = 0..n (c_0 = c_1 = 1).
+func geometric(a float64, n int) accuracy.Curve {
+	c := make(accuracy.Curve, n+1)
+	for k := range c {
+		c[k] = math.Pow(a, float64(max(k-1, 0)))
+	}
+	return c
+}
+
+func testFits(k1, k2 int) Fits {
+	se := make(accuracy.Curve, k1+1)
+	for k := 2; k <= k1; k++ {
+		se[k] = 0.01
+	}
+	return Fits{K1: k1, Observed: geometric(0.99, k1), ClassSE: se,
+		Regression: geometric(0.99, k2), CleaneX: []accuracy.Curve{geometric(0.9895, k2), geometric(0.9905, k2)}}
+}
+
+func TestRecommendLogitMean(t *testing.T) {
+	const k1, k2 = 20, 200
+	f := testFits(k1, k2)
+	cal := Calibration{RegressionWeight: 0.25, Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0}, QLo: -1.3, QHi: 1.2}
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{2, 10, 20, 50, 200} {
+		cx := (f.CleaneX[0][k] + f.CleaneX[1][k]) / 2
+		z := 0.25*logit(f.Regression[k]) + 0.75*logit(cx)
+		if want := sigmoid(z); math.Abs(res.Estimate[k]-want) > 1e-12 {
+			t.Errorf("estimate at k = %d: %v, want %v", k, res.Estimate[k], want)
+		}
+		ft := res.Features[k]
+		if d := math.Abs(logit(f.Regression[k]) - logit(cx)); math.Abs(ft.D-d) > 1e-12 {
+			t.Errorf("D at k = %d: %v, want %v", k, ft.D, d)
+		}
+		z1, z2 := logit(f.CleaneX[0][k]), logit(f.CleaneX[1][k])
+		if s := math.Abs(z1-z2) / math.Sqrt2; math.Abs(ft.S-s) > 1e-9 {
+			t.Errorf("S at k = %d: %v, want %v (sd of two values)", k, ft.S, s)
+		}
+		if l := math.Max(0, math.Log(float64(k)/k1)); math.Abs(ft.L-l) > 1e-12 {
+			t.Errorf("L at k = %d: %v, want %v", k, ft.L, l)
+		}
+		if !(res.Lo[k] <= res.Estimate[k] && res.Estimate[k] <= res.Hi[k]) {
+			t.Errorf("k = %d: interval [%v, %v] misses the estimate %v", k, res.Lo[k], res.Hi[k], res.Estimate[k])
+		}
+	}
+	for k := 3; k <= k2; k++ {
+		for name, c := range map[string]accuracy.Curve{"estimate": res.Estimate, "lo": res.Lo, "hi": res.Hi} {
+			if c[k] > c[k-1] {
+				t.Fatalf("%s rises at k = %d", name, k)
+			}
+		}
+	}
+}
+
+func TestRecommendFallbacks(t *testing.T) {
+	const k1, k2 = 20, 100
+	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{0.1}, QLo: -1, QHi: 1}
+	f := testFits(k1, k2)
+	f.Regression = nil
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2; math.Abs(res.Estimate[k2]-want) > 1e-12 {
+		t.Errorf("without regression the estimate is %v, want the CleaneX mean %v", res.Estimate[k2], want)
+	}
+	f = testFits(k1, k2)
+	f.CleaneX = nil
+	res, err = Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(res.Estimate[k2]-f.Regression[k2]) > 1e-12 {
+		t.Errorf("without CleaneX the estimate is %v, want the regression's %v", res.Estimate[k2], f.Regression[k2])
+	}
+	f.Regression = nil
+	if _, err := Recommend(f, k2, cal); !errors.Is(err, ErrNoFits) {
+		t.Errorf("no fits: error %v, want ErrNoFits", err)
+	}
+}
+
+func TestCheckFit(t *testing.T) {
+	const k1, k2 = 20, 100
+	f := testFits(k1, k2)
+	flat := make(accuracy.Curve, k2+1)
+	for k := range flat {
+		flat[k] = 1
+	}
+	nan := geometric(0.99, k2)
+	nan[50] = math.NaN()
+	rising := geometric(0.99, k2)
+	rising[60] = rising[59] + 0.01
+	for _, tc := range []struct {
+		name string
+		c    accuracy.Curve
+		want string // "" when the curve must pass
+	}{
+		{"observed continued", geometric(0.99, k2), ""},
+		{"within tolerance", geometric(0.9905, k2), ""},
+		{"flat at 1", flat, "the pilot's exact accuracy"},
+		{"NaN", nan, "not an accuracy"},
+		{"rising", rising, "rises"},
+	} {
+		err := CheckFit(tc.c, f)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want no error", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want an error mentioning %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestAssembleLeavesOutFailedFits(t *testing.T) {
+	const k1, k2 = 20, 100
+	f := testFits(k1, k2)
+	flat := make(accuracy.Curve, k2+1)
+	for k := range flat {
+		flat[k] = 1
+	}
+	jobs := Jobs(7)
+	curves := []accuracy.Curve{f.Regression, f.CleaneX[0], flat, f.CleaneX[1], nil}
+	errs := []error{nil, nil, nil, nil, errors.New("cancelled by a test")}
+	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{0.1}, QLo: -1, QHi: 1}
+	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, curves, errs, k2, cal)
+	if out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	if len(out.Failed) != 2 || out.Failed["cleanex seed 8"] == "" || out.Failed["cleanex seed 10"] == "" {
+		t.Errorf("failed = %v, want seeds 8 (flat curve) and 10 (error)", out.Failed)
+	}
+	if want := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2; out.CleaneX == nil || math.Abs(out.CleaneX[k2]-want) > 1e-12 {
+		t.Errorf("CleaneX mean %v, want %v from the two good seeds", out.CleaneX[k2], want)
+	}
+	if out.Sources[1] != "cleanex ×2" {
+		t.Errorf("sources %v", out.Sources)
+	}
+}
+
+// TestClassSEBruteForce compares ClassSE with a direct computation of each
+// class's accuracy a_y(k) as a product over i, on a random pilot with unequal
+// class sizes and ties.
+func TestClassSEBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const k = 7
+	m := &scores.Matrix{}
+	for j := range k {
+		m.Classes = append(m.Classes, string(rune('a'+j)))
+	}
+	for y := range k {
+		for range 1 + y%3 {
+			m.Labels = append(m.Labels, y)
+			for j := range k {
+				v := float64(rng.IntN(5))
+				if j == y {
+					v += 1.5
+				}
+				m.Scores = append(m.Scores, v)
+			}
+		}
+	}
+	s, _, err := accuracy.NewSample(m, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	se := ClassSE(s)
+	for kk := 2; kk <= k; kk++ {
+		a := make([]float64, k)
+		for i, y := range s.Labels {
+			t := 1.0
+			for j := 1; j <= kk-1; j++ {
+				t *= math.Max(float64(s.R[i]+1-j), 0) / float64(k-j)
+			}
+			a[y] += s.Weight[i] * float64(k) * t
+		}
+		mean, v := 0.0, 0.0
+		for _, x := range a {
+			mean += x / k
+		}
+		for _, x := range a {
+			v += (x - mean) * (x - mean) / (k - 1)
+		}
+		if want := math.Sqrt(v / k); math.Abs(se[kk]-want) > 1e-12 {
+			t.Errorf("k = %d: ClassSE %v, brute force %v", kk, se[kk], want)
+		}
+		if math.Abs(mean-s.Observed[kk]) > 1e-12 {
+			t.Errorf("k = %d: mean class accuracy %v, observed %v", kk, mean, s.Observed[kk])
+		}
+	}
+}
+
+// TestFitScaleRecoversModel draws residuals Y - Z = s eps with a known scale
+// s = 0.5 + 2 SE and eps ~ N(0, 1); NNLS of |Y - Z| gives a = E|eps| (0.5, 2)
+// and the standardised quantiles are ±1.2816 / E|eps|.
+func TestFitScaleRecoversModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var obs []Observation
+	for range 40000 {
+		f := Features{SE: rng.Float64(), D: rng.Float64(), L: 3 * rng.Float64()}
+		s := 0.5 + 2*f.SE
+		obs = append(obs, Observation{Z: 0, Y: s * rng.NormFloat64(), F: f, Weight: 1})
+	}
+	cal, err := FitScale(obs, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eabs := math.Sqrt(2 / math.Pi)
+	want := [NumCoef]float64{0.5 * eabs, 2 * eabs, 0, 0, 0, 0}
+	for j := range want {
+		if math.Abs(cal.Coef[j]-want[j]) > 0.03 {
+			t.Errorf("a_%d = %.4f, want %.4f ± 0.03 (all %v)", j, cal.Coef[j], want[j], cal.Coef)
+		}
+	}
+	if q := 1.2816 / eabs; math.Abs(cal.QLo+q) > 0.05 || math.Abs(cal.QHi-q) > 0.05 {
+		t.Errorf("quantiles %.3f, %.3f, want ∓%.3f ± 0.05", cal.QLo, cal.QHi, q)
+	}
+}
