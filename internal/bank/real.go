@@ -1,10 +1,63 @@
 package bank
 
-import "context"
+import (
+	"context"
+	"fmt"
 
-// realFamilies and realPilots are filled in once internal/bank/realdata lands.
-func realFamilies() []string { return nil }
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/bank/realdata"
+)
 
-func realPilots() []Pilot { return nil }
+// realFamilies returns the real families' names in the bank: "real-" and the
+// realdata family.
+func realFamilies() []string {
+	var names []string
+	for _, f := range realdata.Families() {
+		names = append(names, "real-"+f)
+	}
+	return names
+}
 
-func (p Pilot) loadReal(ctx context.Context) (*Loaded, error) { return nil, nil }
+// realWorlds is the number of populations drawn per real family and k1.
+const realWorlds = 8
+
+// realPilots returns each real family's 32 pilots: for each k1 in K1s,
+// realWorlds populations of PopulationK classes drawn from the family's pool
+// (each with its own seed), and one pilot of k1 classes from each.
+func realPilots() []Pilot {
+	var ps []Pilot
+	for fi, f := range realdata.Families() {
+		base := uint64(100_000_000 * (fi + 1))
+		i := uint64(0)
+		for _, k1 := range K1s {
+			for range realWorlds {
+				i++
+				seed := base + i
+				ps = append(ps, Pilot{Family: "real-" + f, Setting: f, K1: k1, K: PopulationK, Seed: seed, real: f,
+					ID: fmt.Sprintf("real-%s/k%d/w%d", f, k1, seed)})
+			}
+		}
+	}
+	return ps
+}
+
+// loadReal draws the pilot's population from its real family, takes the
+// population's observed curve as the truth and draws the pilot's classes.
+func (p Pilot) loadReal(ctx context.Context) (*Loaded, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m, dir, err := realdata.Population(p.real, p.Seed, p.K)
+	if err != nil {
+		return nil, fmt.Errorf("pilot %s: %w", p.ID, err)
+	}
+	full, _, err := accuracy.NewSample(m, dir)
+	if err != nil {
+		return nil, fmt.Errorf("pilot %s: %w", p.ID, err)
+	}
+	s, err := full.Subset(drawClasses(p.K, p.K1, p.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("pilot %s: %w", p.ID, err)
+	}
+	return &Loaded{Pilot: p, Sample: s, Truth: full.Observed}, nil
+}

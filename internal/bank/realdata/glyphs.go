@@ -37,13 +37,13 @@ const (
 // glyphPool is the decoded glyphs data.
 type glyphPool struct {
 	side, dims int
-	fonts      []string    // font files, relative to /usr/share/fonts
-	mean       []float64   // side*side mean of the normalized bitmaps
-	basis      []float64   // dims x side*side principal axes of the normalized bitmaps, row-major
-	runes      []rune      // class code points, ascending
-	start      []int       // class c's renderings are start[c]..start[c+1]-1
-	font       []int       // per rendering, index into fonts
-	pix        []byte      // per rendering, side*side values 0..255, concatenated
+	fonts      []string  // font files, relative to /usr/share/fonts
+	mean       []float64 // side*side mean of the normalized bitmaps
+	basis      []float64 // dims x side*side principal axes of the normalized bitmaps, row-major
+	runes      []rune    // class code points, ascending
+	start      []int     // class c's renderings are start[c]..start[c+1]-1
+	font       []int     // per rendering, index into fonts
+	pix        []byte    // per rendering, side*side values 0..255, concatenated
 }
 
 var (
