@@ -240,6 +240,31 @@ bench_accuracy() {
 	go test -tags benchcases -run TestBenchmarkCases -v -count 1 -timeout 60m ./internal/benchcases | tee "$BUILD_DIR/bench-accuracy.txt"
 }
 
+# bench_memory — the peak memory of `cleanex predict` (all methods, k2 = 10 k1) on a
+# simulated pilot of k1 = ${BENCH_MEM_K1:-500} classes, r = 10 points each, measured with
+# `/usr/bin/time -v`; fails when the maximum resident set size exceeds 3 x the score
+# matrix as float64 (k1 r x k1 x 8 bytes) + 100 MB.
+bench_memory() {
+	if [ ! -x /usr/bin/time ]; then
+		echo "SKIPPED: /usr/bin/time is missing (apt-get install time)" >&2
+		return 3
+	fi
+	go build -o "$BUILD_DIR/" ./cmd/cleanex
+	local k1=${BENCH_MEM_K1:-500} r=10 tmp kb limit
+	tmp=$(mktemp -d)
+	"$BUILD_DIR/cleanex" simulate --k "$k1" --r "$r" --seed 1 >"$tmp/sim.csv"
+	/usr/bin/time -v "$BUILD_DIR/cleanex" predict --k2 $((10 * k1)) "$tmp/sim.csv" >/dev/null 2>"$tmp/time.txt" || {
+		cat "$tmp/time.txt" >&2
+		rm -rf "$tmp"
+		return 1
+	}
+	kb=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$tmp/time.txt")
+	rm -rf "$tmp"
+	limit=$(((3 * k1 * r * k1 * 8 + 100000000) / 1024))
+	echo "cleanex predict, k1 = $k1, r = $r: peak $kb kB (limit 3 x matrix + 100 MB = $limit kB)" | tee "$BUILD_DIR/bench-memory.txt"
+	[ "$kb" -le "$limit" ]
+}
+
 cmd_bench() {
 	mkdir -p "$BUILD_DIR"
 	local pkgs=${BENCH_PKGS:-./internal/...} pattern=${BENCH:-.} count=${BENCH_COUNT:-5}
@@ -249,6 +274,9 @@ cmd_bench() {
 	stage "bench (wasm, node)" bench_wasm "$pkgs" "$pattern" "$count" "$wasm"
 	if [ "${BENCH_ACCURACY:-1}" = 1 ]; then
 		stage "accuracy (benchmark cases)" bench_accuracy
+	fi
+	if [ "${BENCH_MEMORY:-1}" = 1 ]; then
+		stage "memory (cleanex predict)" bench_memory
 	fi
 	if [ "${BENCH_BROWSER:-1}" = 1 ]; then
 		stage "bench (browser)" bench_browser "$browser"

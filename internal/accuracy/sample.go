@@ -156,7 +156,8 @@ func (c Curve) Max() int { return len(c) - 1 }
 //
 //	Abar_k = sum_x w_x prod_{i=1..k-1} (R_x + 1 - i) / (K - i),
 //
-// computed in log space, grouping points by R_x (O(K^2) whatever N is).
+// computed in log space, grouping points by R_x (O(K^2) whatever N is);
+// rounding is settled as in Expected.
 // With equal class sizes this is 1/C(K,k) 1/(rk) sum_x C(R_x, k-1).
 func Observed(r []int, w []float64, k int) Curve {
 	byR := make([]float64, k) // total weight of the points with R_x = R
@@ -188,11 +189,23 @@ func ObservedByR(byR []float64, k int) Curve {
 			c[kk] += wsum * detmath.Exp(lp)
 		}
 	}
+	settle(c)
 	return c
+}
+
+// settle removes what rounding adds to a sum of weighted non-increasing terms
+// whose weights sum to 1 (values like 1.0000000000000002, or a rise of an
+// ulp between two k): it clamps c[k], k >= 2, to [0, c[k-1]], with c[1] = 1.
+func settle(c Curve) {
+	for k := 2; k < len(c); k++ {
+		c[k] = max(0, min(c[k], c[k-1]))
+	}
 }
 
 // Expected returns the curve E_k = sum_x w_x C_x^(k-1), k = 0..k2, with each
 // power evaluated as exp((k-1) log C_x); C_x <= 0 contributes 0 for k >= 2.
+// Rounding is settled so that the curve lies in [0, 1] and never rises with k
+// (see settle).
 // To save exp calls the power is re-anchored with exp every expAnchor steps and
 // carried by multiplication in between (relative error below expAnchor ulp).
 func Expected(cx, w []float64, k2 int) Curve {
@@ -223,6 +236,7 @@ func Expected(cx, w []float64, k2 int) Curve {
 			c[kk] += w[i] * v
 		}
 	}
+	settle(c)
 	return c
 }
 

@@ -25,7 +25,16 @@ type Config struct {
 	Reps int
 	// Seed seeds the PCG stream that draws the pilots' classes.
 	Seed uint64
+	// OnRow, when set, receives each Row as soon as its fit is done (from the
+	// calling goroutine); Result.Rows and Result.Classes are then left empty,
+	// so memory does not grow with Reps beyond the medians' 4 float64 per
+	// pilot and method. An error from OnRow stops the run and is returned.
+	OnRow func(Row) error
 }
+
+// MaxReps is the largest Config.Reps accepted. With Config.OnRow set, memory
+// is 32 bytes per pilot and method (12.8 MB for four methods at MaxReps).
+const MaxReps = 100_000
 
 // Row is one method's result on one pilot.
 type Row struct {
@@ -40,14 +49,21 @@ type Row struct {
 	Predicted, True float64
 	// Seconds is the wall-clock time of the fit.
 	Seconds float64
+	// Err is why the fit failed (an error from the method, or a curve with a
+	// value that is not a finite accuracy in [0, 1]); nil when it succeeded.
+	// RMSE and Predicted are NaN for a failed fit.
+	Err error
 }
 
 // Summary holds one method's medians over the pilots.
 type Summary struct {
 	// Method is the estimator's name.
 	Method string
-	// RMSE, Predicted, True and Seconds are the medians of the Row fields.
+	// RMSE, Predicted, True and Seconds are the medians of the Row fields
+	// over the pilots on which the method succeeded (NaN when it never did).
 	RMSE, Predicted, True, Seconds float64
+	// OK and Failed count the pilots on which the method succeeded and failed.
+	OK, Failed int
 }
 
 // Result is a whole backtest.
@@ -74,13 +90,18 @@ type Progress struct {
 }
 
 // Run backtests the estimators on s. It stops with ctx.Err() once ctx is done.
-// progress (may be nil) is called from the calling goroutine.
+// progress (may be nil) is called from the calling goroutine. A fit that fails
+// (the method returns an error, or its curve holds a value that is not a
+// finite accuracy in [0, 1]) does not stop the run: its Row carries Err, and
+// the method's Summary counts it in Failed and leaves it out of the medians.
 func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Estimator, progress func(Progress)) (*Result, error) {
 	switch {
 	case cfg.K1 < 2 || cfg.K1 > s.K:
 		return nil, fmt.Errorf("backtest: k1 = %d: it must be between 2 and the sample's K = %d classes", cfg.K1, s.K)
 	case cfg.Reps < 1:
 		return nil, fmt.Errorf("backtest: reps = %d: at least 1 is needed", cfg.Reps)
+	case cfg.Reps > MaxReps:
+		return nil, fmt.Errorf("backtest: reps = %d: at most %d are supported", cfg.Reps, MaxReps)
 	case len(ests) == 0:
 		return nil, fmt.Errorf("backtest: no methods given")
 	}
@@ -93,54 +114,82 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 		}
 	}
 	trueK := s.Observed[s.K]
+	// Per method, the successful pilots' fields, for the medians.
+	type stats struct {
+		rmse, pred, truth, secs []float64
+		failed                  int
+	}
+	per := make([]stats, len(ests))
+	done := 0
 	for rep := 0; rep < cfg.Reps; rep++ {
 		cls := rng.Perm(s.K)[:cfg.K1]
 		slices.Sort(cls)
-		res.Classes = append(res.Classes, cls)
+		if cfg.OnRow == nil {
+			res.Classes = append(res.Classes, cls)
+		}
 		pilot, err := s.Subset(cls)
 		if err != nil {
 			return nil, fmt.Errorf("backtest: pilot %d: %w", rep, err)
 		}
-		for _, e := range ests {
+		for m, e := range ests {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			done := len(res.Rows)
 			start := time.Now()
 			fit, err := e.Fit(ctx, pilot, s.K, func(p estimate.Progress) {
 				report(Progress{Rep: rep, Done: done, Total: total, Fit: p})
 			})
+			if err != nil && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			row := Row{Rep: rep, Method: e.Name(), RMSE: math.NaN(), Predicted: math.NaN(), True: trueK, Seconds: time.Since(start).Seconds()}
+			if err == nil {
+				err = checkCurve(fit.Curve, s.K)
+			}
 			if err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
+				row.Err = err
+				per[m].failed++
+			} else {
+				row.RMSE = accuracy.RMSE(fit.Curve, s.Observed)
+				row.Predicted = fit.Curve[s.K]
+				st := &per[m]
+				st.rmse = append(st.rmse, row.RMSE)
+				st.pred = append(st.pred, row.Predicted)
+				st.truth = append(st.truth, row.True)
+				st.secs = append(st.secs, row.Seconds)
+			}
+			done++
+			if cfg.OnRow != nil {
+				if err := cfg.OnRow(row); err != nil {
+					return nil, err
 				}
-				return nil, fmt.Errorf("backtest: pilot %d, method %s: %w", rep, e.Name(), err)
+			} else {
+				res.Rows = append(res.Rows, row)
 			}
-			if fit.Curve.Max() < s.K {
-				return nil, fmt.Errorf("backtest: pilot %d, method %s: curve stops at k = %d, want %d", rep, e.Name(), fit.Curve.Max(), s.K)
-			}
-			res.Rows = append(res.Rows, Row{
-				Rep: rep, Method: e.Name(),
-				RMSE:      accuracy.RMSE(fit.Curve, s.Observed),
-				Predicted: fit.Curve[s.K], True: trueK,
-				Seconds: time.Since(start).Seconds(),
-			})
-			report(Progress{Rep: rep, Done: len(res.Rows), Total: total, Fit: estimate.Progress{Method: e.Name()}})
+			report(Progress{Rep: rep, Done: done, Total: total, Fit: estimate.Progress{Method: e.Name()}})
 		}
 	}
 	for m, e := range ests {
-		var rmse, pred, truth, secs []float64
-		for i := m; i < len(res.Rows); i += len(ests) {
-			r := res.Rows[i]
-			rmse = append(rmse, r.RMSE)
-			pred = append(pred, r.Predicted)
-			truth = append(truth, r.True)
-			secs = append(secs, r.Seconds)
-		}
+		st := per[m]
 		res.Medians = append(res.Medians, Summary{Method: e.Name(),
-			RMSE: Median(rmse), Predicted: Median(pred), True: Median(truth), Seconds: Median(secs)})
+			RMSE: Median(st.rmse), Predicted: Median(st.pred), True: Median(st.truth), Seconds: Median(st.secs),
+			OK: len(st.rmse), Failed: st.failed})
 	}
 	return res, nil
+}
+
+// checkCurve returns an error unless c covers k = 2..k2 with finite
+// accuracies in [0, 1].
+func checkCurve(c accuracy.Curve, k2 int) error {
+	if c.Max() < k2 {
+		return fmt.Errorf("curve stops at k = %d, want %d", c.Max(), k2)
+	}
+	for k := 2; k <= k2; k++ {
+		if v := c[k]; !(v >= 0 && v <= 1) {
+			return fmt.Errorf("curve value %v at k = %d is not an accuracy between 0 and 1", v, k)
+		}
+	}
+	return nil
 }
 
 // Median returns the median of xs (the mean of the two middle values when

@@ -73,7 +73,16 @@ func Parse(r io.Reader) (*Matrix, error) {
 	if b, err := br.Peek(3); err == nil && string(b) == bom {
 		br.Discard(3)
 	}
-	cr := &recordReader{br: br, delim: detectDelimiter(br)}
+	if loneCR(br) {
+		br = bufio.NewReaderSize(crToLF{br}, 1<<16)
+	}
+	cr := &recordReader{br: br}
+	if d, ok := excelSep(br); ok {
+		cr.delim = d
+		cr.line = 1
+	} else {
+		cr.delim = detectDelimiter(br)
+	}
 
 	header, err := cr.read()
 	if err == io.EOF {
@@ -91,6 +100,7 @@ func Parse(r io.Reader) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
+	explicitLabel := strings.EqualFold(strings.TrimSpace(names[labelCol]), "label")
 	width := len(names)
 	colName := make([]string, width)
 	for i, h := range names {
@@ -134,7 +144,11 @@ func Parse(r io.Reader) (*Matrix, error) {
 			case !utf8.Valid(label):
 				return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w; save the file as UTF-8", ErrEncoding)}
 			}
-			return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w %q: it must equal one of the class column names", ErrUnknown, clip(string(label)))}
+			why := unknownLabelHint(string(label), classes, explicitLabel)
+			if why == "" {
+				why = "it must equal one of the class column names"
+			}
+			return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w %q: %s", ErrUnknown, clip(string(label)), why)}
 		}
 		if len(cur)+k > cap(cur) {
 			chunks = append(chunks, cur)
@@ -144,6 +158,9 @@ func Parse(r io.Reader) (*Matrix, error) {
 		for _, c := range classCols {
 			v, err := parseScore(rec[c])
 			if err != nil {
+				if _, isClass := index[string(bytes.TrimSpace(rec[c]))]; isClass && errors.Is(err, ErrNotNumber) {
+					err = fmt.Errorf("%w: %q is a class name, so column %d looks like a second label column; keep one label column (named label) and one score column per class", ErrNotNumber, clip(string(bytes.TrimSpace(rec[c]))), c+1)
+				}
 				return nil, &ParseError{Row: row, Column: colName[c], Err: err}
 			}
 			cur = append(cur, v)
@@ -202,6 +219,9 @@ func readHeader(header []string, row int) (labelCol int, classes []string, class
 		name := strings.TrimSpace(h)
 		if name == "" {
 			return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w in column %d of the header; every class column needs a name", ErrEmptyHeader, i+1)}
+		}
+		if strings.EqualFold(name, "label") {
+			return 0, nil, nil, &ParseError{Row: row, Column: name, Err: fmt.Errorf("%w: columns %d and %d are both named %q; keep one label column (the true class) and one score column per class", ErrDuplicate, labelCol+1, i+1, clip(name))}
 		}
 		if j, dup := seen[name]; dup {
 			return 0, nil, nil, &ParseError{Row: row, Column: name, Err: fmt.Errorf("%w: columns %d and %d are both %q; class names must be unique", ErrDuplicate, j+1, i+1, clip(name))}

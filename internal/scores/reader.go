@@ -65,10 +65,18 @@ func (r *recordReader) read() ([][]byte, error) {
 func (r *recordReader) readLine() (line []byte, nl bool, err error) {
 	line, err = r.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
-		r.lineBuf = append(r.lineBuf[:0], line...)
-		for err == bufio.ErrBufferFull {
-			line, err = r.br.ReadSlice('\n')
+		// A line longer than br's buffer: each chunk is checked for NUL bytes
+		// (a binary file) before it is kept, and the line's length is capped.
+		r.lineBuf = r.lineBuf[:0]
+		for {
+			if e := r.checkChunk(line, len(r.lineBuf)); e != nil {
+				return nil, false, e
+			}
 			r.lineBuf = append(r.lineBuf, line...)
+			if err != bufio.ErrBufferFull {
+				break
+			}
+			line, err = r.br.ReadSlice('\n')
 		}
 		line = r.lineBuf
 	}
@@ -93,6 +101,24 @@ func (r *recordReader) readLine() (line []byte, nl bool, err error) {
 		n--
 	}
 	return line[:n], nl, nil
+}
+
+// MaxLineBytes is the longest line (or quoted record spanning lines) Parse
+// accepts: 32 MiB holds a row of about a million scores, and the cap keeps a
+// file without line ends from filling memory.
+const MaxLineBytes = 32 << 20
+
+// checkChunk rejects the next chunk of a long line (held bytes so far) when it
+// holds a NUL byte, which no text CSV has, or when the line grows past
+// MaxLineBytes.
+func (r *recordReader) checkChunk(chunk []byte, held int) error {
+	if bytes.IndexByte(chunk, 0) >= 0 {
+		return &ParseError{Row: r.line + 1, Err: fmt.Errorf("%w: the file holds NUL bytes (a binary, compressed or UTF-16 file?); give a UTF-8 CSV of scores", ErrEncoding)}
+	}
+	if held+len(chunk) > MaxLineBytes {
+		return &ParseError{Row: r.line + 1, Err: fmt.Errorf("%w: a line longer than %d MiB without a line end; is this a CSV file? Rows end with a line break (LF or CRLF)", ErrMalformed, MaxLineBytes>>20)}
+	}
+	return nil
 }
 
 // readQuoted parses a record that holds at least one quote, starting with
@@ -131,6 +157,9 @@ fields:
 					return nil, r.quoteError(field, "a quoted field is not closed before the end of the file; add the closing quote")
 				}
 				r.recBuf = append(r.recBuf, '\n')
+				if len(r.recBuf) > MaxLineBytes {
+					return nil, r.quoteError(field, fmt.Sprintf("a quoted field runs on for more than %d MiB; add the closing quote", MaxLineBytes>>20))
+				}
 				line, nl, err = r.readLine()
 				if err == io.EOF {
 					return nil, r.quoteError(field, "a quoted field is not closed before the end of the file; add the closing quote")

@@ -71,6 +71,10 @@ const (
 	MaxK = 1_000_000
 	// MaxCoords bounds K·r·d, the number of stored point coordinates (512 MiB of float64).
 	MaxCoords = 1 << 26
+	// MaxSigma2D bounds sigma2·d. A squared distance sums d squares of about
+	// sigma2 z² (|z| stays below 40 in float64 normal draws), so below 1e300 it
+	// stays far from float64's largest value, 1.8e308, and every score is finite.
+	MaxSigma2D = 1e300
 )
 
 // Config describes one simulated problem.
@@ -104,6 +108,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("simulate: dimension d = %d: at most %d is supported", c.D, MaxD)
 	case !(c.Sigma2 > 0) || math.IsInf(c.Sigma2, 0):
 		return fmt.Errorf("simulate: sigma2 = %v: it must be a finite number above 0", c.Sigma2)
+	case c.Sigma2 > MaxSigma2D/float64(c.D):
+		return fmt.Errorf("simulate: sigma2 = %v with d = %d: the squared distances would overflow a 64-bit float; sigma2·d must be at most %g, so use sigma2 <= %.3g", c.Sigma2, c.D, MaxSigma2D, MaxSigma2D/float64(c.D))
 	case c.K < 2:
 		return fmt.Errorf("simulate: K = %d classes: at least 2 are needed", c.K)
 	case c.K > MaxK:

@@ -147,6 +147,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	n := s.N()
 	c := make([]float64, n)
 	ws := newWorkspace()
+	scaled := make([]float64, s.K-1)
 	last := time.Now()
 	for i := range n {
 		if i%checkEvery == 0 && i > 0 {
@@ -159,36 +160,77 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			}
 		}
 		inc := s.IncorrectRow(i)
-		h := ws.bandwidth(inc, e.Bandwidth)
-		c[i] = kernelCDF(s.Correct[i], inc, h)
+		// Ties are found on the scores as given, so the tie rule does not
+		// depend on the rescaling below.
+		tlo := s.R[i]
+		thi := tlo
+		for thi < len(inc) && inc[thi] == s.Correct[i] {
+			thi++
+		}
+		cx, x := standardise(s.Correct[i], inc, scaled)
+		h := ws.bandwidth(x, e.Bandwidth)
+		c[i] = kernelCDFTies(cx, x, h, tlo, thi)
 	}
 	estimate.Report(progress, estimate.Progress{Method: e.Name(), Step: n, Total: n, Loss: math.NaN()})
 	return estimate.Result{Curve: accuracy.Expected(c, s.Weight, k2), C: c}, nil
 }
 
-// kernelCDF returns (1/n) sum_j Phi((c - s_j)/h) for sorted s; h = 0 gives the
-// empirical CDF with ties counted one half. Terms with |c - s_j| > 8.3 h lie
-// within 1e-16 of 0 or 1 and are counted instead of evaluated.
+// kernelCDF returns (1/n) sum_j Phi((c - s_j)/h) over the sorted scores s
+// that differ from c; a score equal to c is a tie, which the correct class
+// loses (FORMATS.md §1), so it adds 0. h = 0 gives the empirical CDF, the share
+// of scores strictly below c. Terms with |c - s_j| > 8.3 h lie within 1e-16 of
+// 0 or 1 and are counted instead of evaluated.
 func kernelCDF(c float64, s []float64, h float64) float64 {
+	tlo := sort.SearchFloat64s(s, c)
+	thi := tlo
+	for thi < len(s) && s[thi] == c {
+		thi++
+	}
+	return kernelCDFTies(c, s, h, tlo, thi)
+}
+
+// kernelCDFTies is kernelCDF with the ties given: s[tlo:thi] are the scores
+// that tie c and add 0 (s[:tlo] are below c).
+func kernelCDFTies(c float64, s []float64, h float64, tlo, thi int) float64 {
 	n := len(s)
 	if n == 0 {
 		return 1
 	}
 	if h <= 0 {
-		lo := sort.SearchFloat64s(s, c)
-		hi := lo
-		for hi < n && s[hi] == c {
-			hi++
-		}
-		return (float64(lo) + 0.5*float64(hi-lo)) / float64(n)
+		return float64(tlo) / float64(n)
 	}
 	lo := sort.SearchFloat64s(s, c-phiCut*h) // s[:lo] < c - 8.3h: Phi = 1
 	hi := sort.SearchFloat64s(s, c+phiCut*h) // s[hi:] >= c + 8.3h: Phi = 0
 	sum := float64(lo)
-	for _, v := range s[lo:hi] {
-		sum += 0.5 * detmath.Erfc((v-c)/(h*math.Sqrt2))
+	for j := lo; j < hi; j++ {
+		if j >= tlo && j < thi {
+			continue
+		}
+		sum += 0.5 * detmath.Erfc((s[j]-c)/(h*math.Sqrt2))
 	}
 	return sum / float64(n)
+}
+
+// standardise divides the correct score c and the sorted incorrect scores inc
+// by the largest |inc_j| (buf receives the scaled scores), so the bandwidth
+// search and C_x run on numbers of order 1 whatever the scale of the scores:
+// KDE's answer does not depend on the unit (C_x is invariant under s -> a s,
+// a > 0), and squares of scores near 1e308 or 1e-200 neither overflow nor
+// underflow. When every inc_j is 0 the scores are returned as they are.
+func standardise(c float64, inc, buf []float64) (float64, []float64) {
+	n := len(inc)
+	if n == 0 {
+		return c, inc
+	}
+	m := max(math.Abs(inc[0]), math.Abs(inc[n-1]))
+	if !(m > 0) || math.IsInf(m, 0) {
+		return c, inc
+	}
+	buf = buf[:n]
+	for j, v := range inc {
+		buf[j] = v / m
+	}
+	return c / m, buf
 }
 
 // oversmoothed returns Terrell's h_OS = 1.144 sd n^(-1/5) of x (0 when n < 2 or sd = 0).

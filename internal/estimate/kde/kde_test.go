@@ -135,18 +135,20 @@ func TestParseSelector(t *testing.T) {
 }
 
 // TestKernelCDFSymmetric: incorrect scores placed symmetrically around the
-// correct score give C_x = 1/2 exactly for every h, since Phi(z) + Phi(-z) = 1.
+// correct score add up to one half per pair for every h, since
+// Phi(z) + Phi(-z) = 1; the one score that ties the correct score is a loss
+// and adds 0, so C_x = 6/13.
 func TestKernelCDFSymmetric(t *testing.T) {
 	const c = 1.7
 	var s []float64
 	for _, d := range []float64{0.01, 0.3, 0.3, 1.2, 5, 40} {
 		s = append(s, c-d, c+d)
 	}
-	s = append(s, c) // one tie at the centre, Phi(0) = 1/2
+	s = append(s, c) // one tie at the centre: a loss
 	slices.Sort(s)
 	for _, h := range []float64{0, 1e-3, 0.1, 1, 10, 1e4} {
-		if got := kernelCDF(c, s, h); math.Abs(got-0.5) > 1e-15 {
-			t.Errorf("h=%g: C = %.17g, want 0.5", h, got)
+		if got := kernelCDF(c, s, h); math.Abs(got-6.0/13) > 1e-15 {
+			t.Errorf("h=%g: C = %.17g, want 6/13", h, got)
 		}
 	}
 }
@@ -244,15 +246,16 @@ func TestBinnedMatchesExact(t *testing.T) {
 }
 
 // TestDegenerate: fewer than two distinct incorrect scores give h = 0 and the
-// empirical CDF with ties counted one half.
+// empirical CDF with ties counted as losses (the share of incorrect scores
+// strictly below the correct one, as R_x counts).
 func TestDegenerate(t *testing.T) {
 	ws := newWorkspace()
 	for _, tc := range []struct {
 		x    []float64
 		c, C float64
 	}{
-		{[]float64{2}, 3, 1}, {[]float64{2}, 1, 0}, {[]float64{2}, 2, 0.5},
-		{[]float64{1, 1, 1}, 1, 0.5}, {[]float64{1, 1, 1, 1}, 5, 1},
+		{[]float64{2}, 3, 1}, {[]float64{2}, 1, 0}, {[]float64{2}, 2, 0},
+		{[]float64{1, 1, 1}, 1, 0}, {[]float64{1, 1, 1, 1}, 5, 1},
 	} {
 		for _, sel := range []Selector{LCV, UCV} {
 			h := ws.bandwidth(tc.x, sel)
@@ -354,7 +357,7 @@ func TestSameEverywhere(t *testing.T) {
 			binary.Write(h, binary.LittleEndian, math.Float64bits(v))
 		}
 	}
-	const want = 0x3fd23ab7266bfb44
+	const want = 0xb78f27cd7df39e61
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the fits = %#x, want %#x (platform-dependent arithmetic crept in)", got, uint64(want))
 	}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/methods"
+)
+
+// checkCurve refuses a predicted curve that does not cover k = 2..k2 or holds
+// a value that is not a finite accuracy in [0, 1], naming the first such k.
+func checkCurve(c accuracy.Curve, k2 int) error {
+	if c.Max() < k2 {
+		return fmt.Errorf("its curve stops at k = %d, want %d", c.Max(), k2)
+	}
+	for k := 2; k <= k2; k++ {
+		if v := c[k]; !(v >= 0 && v <= 1) {
+			return fmt.Errorf("it produced %v at k = %d, which is not an accuracy between 0 and 1; its column is left out", v, k)
+		}
+	}
+	return nil
+}
+
+// methodIssues collects the methods a run skipped (they cannot run on this
+// pilot) and those that failed, so the others' results are still written.
+type methodIssues struct {
+	skipped, failed, notes []string
+}
+
+// note records a remark about a run that succeeded (e.g. a CleaneX seed left
+// out of the estimate), printed only when nothing failed.
+func (m *methodIssues) note(s string) { m.notes = append(m.notes, s) }
+
+// skip records that method name did not run, and why.
+func (m *methodIssues) skip(name string, why error) {
+	m.skipped = append(m.skipped, fmt.Sprintf("skipped %s: %v", name, why))
+}
+
+// fail records that method name failed with err.
+func (m *methodIssues) fail(name string, err error) {
+	m.failed = append(m.failed, fmt.Sprintf("method %s failed: %v", name, oneLine(err.Error())))
+}
+
+// finish reports the issues once the results are written: with no failure,
+// one line per skipped method on stderr (prefixed "cleanex cmd: ") and nil;
+// otherwise one error listing the failures and skips, for exit status 1.
+func (m *methodIssues) finish(cmd string, stderr io.Writer) error {
+	if len(m.failed) == 0 {
+		for _, s := range append(m.skipped, m.notes...) {
+			fmt.Fprintf(stderr, "cleanex %s: %s\n", cmd, s)
+		}
+		return nil
+	}
+	return fmt.Errorf("%s; the other methods' results were written", strings.Join(append(m.failed, m.skipped...), "; "))
+}
+
+// nothingRan is the error when every chosen method was skipped or failed.
+func (m *methodIssues) nothingRan() error {
+	all := strings.Join(append(m.failed, m.skipped...), "; ")
+	if len(m.failed) == 0 {
+		return badInput("no chosen method can run on this file: %s; add classes or choose other methods with --methods", all)
+	}
+	return fmt.Errorf("no method produced a result: %s", all)
+}
+
+// applicable returns the estimators that can run on a pilot of k1 classes,
+// recording the others in issues as skipped.
+func applicable(ests []estimate.Estimator, k1 int, issues *methodIssues) []estimate.Estimator {
+	var out []estimate.Estimator
+	for _, e := range ests {
+		if why := methods.Applicable(e.Name(), k1); why != nil {
+			issues.skip(e.Name(), why)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
