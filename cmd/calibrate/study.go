@@ -75,6 +75,9 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	}
 	fmt.Printf("%d pilots cached\n\n", len(all))
 	rmseTable(all, *seeds)
+	if os.Getenv("CALIBRATE_DUMP") != "" {
+		dump(all, *w)
+	}
 	table, err := intervalStudy(all, *w)
 	if err != nil {
 		return err
@@ -170,7 +173,6 @@ func rmseTable(all []pilotFits, seeds int) {
 	}
 	est := func(w float64, prob bool) func(p pilotFits) accuracy.Curve {
 		return func(p pilotFits) accuracy.Curve {
-			cal := recommend.Calibration{RegressionWeight: w}
 			if prob {
 				// probability-space mean, for comparison
 				r := p.rf.Regression
@@ -184,7 +186,7 @@ func rmseTable(all []pilotFits, seeds int) {
 				}
 				return out
 			}
-			res, err := recommend.Recommend(p.rf, p.K, cal)
+			res, err := recommend.Recommend(p.rf, p.K, uncalibrated(w))
 			if err != nil {
 				return nil
 			}
@@ -251,12 +253,15 @@ func meanOf(cs []accuracy.Curve, k int) accuracy.Curve {
 func observations(ps []pilotFits, w float64) []recommend.Observation {
 	var obs []recommend.Observation
 	for _, p := range ps {
-		res, err := recommend.Recommend(p.rf, p.K, recommend.Calibration{RegressionWeight: w})
+		res, err := recommend.Recommend(p.rf, p.K, uncalibrated(w))
 		if err != nil {
 			continue
 		}
 		g := grid(p.K1, p.K)
 		for _, k := range g {
+			if os.Getenv("CALIBRATE_ABOVE") != "" && k <= p.K1 {
+				continue
+			}
 			obs = append(obs, recommend.Observation{Z: logit(res.Estimate[k]), Y: logit(p.Truth[k]),
 				F: res.Features[k], Weight: 1 / float64(len(g))})
 		}
@@ -265,7 +270,7 @@ func observations(ps []pilotFits, w float64) []recommend.Observation {
 }
 
 func intervalStudy(all []pilotFits, w float64) (recommend.Table, error) {
-	cal, err := recommend.FitScale(observations(all, w), w)
+	cal, err := recommend.FitScale(observations(all, w), w, recommend.DefaultKnots())
 	if err != nil {
 		return recommend.Table{}, err
 	}
@@ -282,7 +287,7 @@ func intervalStudy(all []pilotFits, w float64) (recommend.Table, error) {
 				others = append(others, p)
 			}
 		}
-		lofo, err := recommend.FitScale(observations(others, w), w)
+		lofo, err := recommend.FitScale(observations(others, w), w, recommend.DefaultKnots())
 		if err != nil {
 			return recommend.Table{}, err
 		}
@@ -359,4 +364,27 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// dump prints, per pilot, the residual and the features at k = K (a
+// diagnostic for the interval model).
+func dump(all []pilotFits, w float64) {
+	fmt.Println("id,k1,truth,est,reg,cx,kde,r,se,d,s,l,g")
+	for _, p := range all {
+		res, err := recommend.Recommend(p.rf, p.K, uncalibrated(w))
+		if err != nil {
+			continue
+		}
+		f := res.Features[p.K]
+		cx := meanOf(p.rf.CleaneX, p.K)
+		fmt.Printf("%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", p.ID, p.K1, p.Truth[p.K], res.Estimate[p.K],
+			p.Curves["regression"][p.K], cx[p.K], p.Curves["kde"][p.K],
+			logit(p.Truth[p.K])-logit(res.Estimate[p.K]), f.SE, f.D, f.S, f.L, f.G)
+	}
+}
+
+// uncalibrated returns a calibration with regression weight w and a zero
+// interval, for studying the estimate alone.
+func uncalibrated(w float64) recommend.Calibration {
+	return recommend.Calibration{RegressionWeight: w, Knots: []float64{0}, QLo: []float64{0}, QHi: []float64{0}}
 }

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
@@ -135,7 +137,8 @@ type methodFlags struct {
 func (m *methodFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.methods, "methods", strings.Join(methods.Names, ","), "comma-separated methods, from "+strings.Join(methods.Names, ", "))
 	fs.StringVar(&m.direction, "direction", "auto", "score direction: auto, higher (similarities) or lower (distances)")
-	fs.Uint64Var(&m.seed, "seed", 1, "random seed")
+	m.seed = 1
+	fs.Var((*decUint64)(&m.seed), "seed", "random seed (a decimal `uint`)")
 	fs.StringVar(&m.preset, "preset", "fast", "CleaneX preset: fast or paper")
 	fs.StringVar(&m.bandwidth, "kde-bandwidth", "lcv", "KDE bandwidth selector: lcv or ucv")
 }
@@ -146,8 +149,11 @@ func (m *methodFlags) build() ([]estimate.Estimator, scores.Direction, error) {
 		return nil, 0, badInput("--direction: %v", err)
 	}
 	o := methods.Options{Seed: m.seed, Preset: m.preset, KDEBandwidth: m.bandwidth}
-	if err := o.Validate(); err != nil { // --preset or --kde-bandwidth; the messages name the option
-		return nil, 0, inputError{err}
+	if err := (methods.Options{Preset: m.preset}).Validate(); err != nil {
+		return nil, 0, badInput("--preset: %v", err)
+	}
+	if err := (methods.Options{KDEBandwidth: m.bandwidth}).Validate(); err != nil {
+		return nil, 0, badInput("--kde-bandwidth: %v", err)
 	}
 	if _, err := methods.ParseList(m.methods); err != nil {
 		return nil, 0, badInput("--methods: %v", err)
@@ -201,16 +207,17 @@ func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.
 
 func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("predict")
-	k2 := fs.Int("k2", 0, "number of classes to predict the accuracy for (required, at least 2)")
+	k2 := intFlag(fs, "k2", 0, fmt.Sprintf("number of classes to predict the accuracy for (required, 2 to %d)", maxK2))
 	truthFile := fs.String("truth", "", "a k,truth CSV (as simulate --truth writes) to add as the truth column")
+	withEstimate := fs.Bool("estimate", true, "write the recommended curve and its 80% interval (columns estimate, estimate_lo, estimate_hi)")
 	var mf methodFlags
 	mf.register(fs)
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	if *k2 < 2 {
-		return badInput("--k2 %d: give the number of classes to predict for, at least 2", *k2)
+	if err := checkK2(*k2); err != nil {
+		return err
 	}
 	ests, s, err := mf.load(pos, stdin)
 	if err != nil {
@@ -223,22 +230,62 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	prog := newProgress(stderr, "predict")
-	for i, e := range ests {
-		start := time.Now()
-		res, err := e.Fit(ctx, s, *k2, func(p estimate.Progress) {
-			prog.update(fraction(i, len(ests), p), p.Method)
-		})
-		if err != nil {
+	var issues methodIssues
+	var rec *recommendation
+	if *withEstimate {
+		if why := methods.Applicable("regression", s.K); why != nil {
+			issues.skip(recommend.Name, why)
+		} else if rec, err = runRecommendation(ctx, s, *k2, mf, prog); err != nil {
 			prog.done()
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted: %w", ctx.Err())
 			}
-			return fmt.Errorf("method %s: %w", e.Name(), err)
+			return err
+		}
+	}
+	for i, e := range ests {
+		if why := methods.Applicable(e.Name(), s.K); why != nil {
+			issues.skip(e.Name(), why)
+			continue
+		}
+		if rec != nil {
+			if m, ok, err := rec.reuse(e.Name()); ok {
+				if err != nil {
+					issues.fail(e.Name(), err)
+				} else {
+					curves.Methods = append(curves.Methods, m)
+				}
+				continue
+			}
+		}
+		start := time.Now()
+		res, err := e.Fit(ctx, s, *k2, func(p estimate.Progress) {
+			prog.update(fraction(i, len(ests), p), p.Method)
+		})
+		if err == nil {
+			err = checkCurve(res.Curve, *k2)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				prog.done()
+				return fmt.Errorf("interrupted: %w", ctx.Err())
+			}
+			issues.fail(e.Name(), err)
+			continue
 		}
 		curves.Methods = append(curves.Methods, report.Method{Name: e.Name(), Curve: res.Curve, C: res.C, Losses: res.Losses, Seconds: time.Since(start).Seconds()})
 	}
 	prog.done()
-	return curves.WriteCSV(stdout)
+	if rec != nil {
+		rec.fill(&curves, &issues)
+	}
+	if len(curves.Methods) == 0 && curves.Estimate == nil {
+		return issues.nothingRan()
+	}
+	if err := curves.WriteCSV(stdout); err != nil {
+		return err
+	}
+	return issues.finish("predict", stderr)
 }
 
 // fraction is the share of the work done when method i of n reports p.
@@ -254,12 +301,12 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs := newFlags("simulate")
 	classes := fs.String("classes", "normal", "distribution of the class centres: normal or uniform")
 	points := fs.String("points", "normal", "distribution of the points around their centre: normal or uniform")
-	d := fs.Int("d", 5, "dimension")
+	d := intFlag(fs, "d", 5, "dimension")
 	sigma2 := fs.Float64("sigma2", 0.1, "variance of the points around their centre")
-	k := fs.Int("k", 2000, "number of classes K")
-	r := fs.Int("r", 10, "points per class")
-	seed := fs.Uint64("seed", 1, "random seed")
-	k1 := fs.Int("k1", 0, "write the pilot of k1 classes drawn at random (default: all K)")
+	k := intFlag(fs, "k", 2000, "number of classes K")
+	r := intFlag(fs, "r", 10, "points per class")
+	seed := uint64Flag(fs, "seed", 1, "random seed")
+	k1 := intFlag(fs, "k1", 0, "write the pilot of k1 classes drawn at random (default: all K)")
 	truth := fs.String("truth", "", "also write the exact accuracy curve k,truth for k = 2..K to this file")
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
@@ -308,7 +355,11 @@ func readTruth(name string) (accuracy.Curve, error) {
 		return nil, badInput("--truth: %v", err)
 	}
 	defer f.Close()
-	cr := csv.NewReader(bufio.NewReader(f))
+	br := bufio.NewReader(f)
+	if b, err := br.Peek(3); err == nil && string(b) == "\uFEFF" {
+		br.Discard(3) // a UTF-8 byte-order mark, as score files may have
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = 2
 	c := accuracy.Curve{1, 1}
 	for row := 1; ; row++ {
@@ -370,16 +421,16 @@ func writeTruth(name string, c accuracy.Curve) error {
 
 func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("backtest")
-	k1 := fs.Int("k1", 100, "classes per pilot")
-	reps := fs.Int("reps", 10, "number of pilots")
+	k1 := intFlag(fs, "k1", 100, "classes per pilot")
+	reps := intFlag(fs, "reps", 10, fmt.Sprintf("number of pilots (1 to %d)", maxReps))
 	var mf methodFlags
 	mf.register(fs)
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
-	if *reps < 1 {
-		return badInput("--reps %d: at least 1 is needed", *reps)
+	if err := checkReps(*reps); err != nil {
+		return err
 	}
 	ests, s, err := mf.load(pos, stdin)
 	if err != nil {
@@ -388,8 +439,29 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *k1 < 2 || *k1 > s.K {
 		return badInput("--k1 %d: it must be between 2 and the file's %d classes", *k1, s.K)
 	}
+	var issues methodIssues
+	ests = applicable(ests, *k1, &issues)
+	if len(ests) == 0 {
+		return issues.nothingRan()
+	}
+	bw := bufio.NewWriter(stdout)
+	fmt.Fprintf(bw, "rep,method,rmse,predicted_at_%d,true_at_%d,seconds\n", s.K, s.K)
+	g := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', 10, 64)
+	}
+	var failures []string
 	prog := newProgress(stderr, "backtest")
-	res, err := backtest.Run(ctx, s, backtest.Config{K1: *k1, Reps: *reps, Seed: mf.seed}, ests, func(p backtest.Progress) {
+	cfg := backtest.Config{K1: *k1, Reps: *reps, Seed: mf.seed, OnRow: func(r backtest.Row) error {
+		if r.Err != nil && len(failures) < 3 {
+			failures = append(failures, fmt.Sprintf("pilot %d %s: %s", r.Rep+1, r.Method, oneLine(r.Err.Error())))
+		}
+		fmt.Fprintf(bw, "%d,%s,%s,%s,%s,%s\n", r.Rep+1, r.Method, g(r.RMSE), g(r.Predicted), g(r.True), strconv.FormatFloat(r.Seconds, 'f', 3, 64))
+		return bw.Flush()
+	}}
+	res, err := backtest.Run(ctx, s, cfg, ests, func(p backtest.Progress) {
 		f := 0.0
 		if p.Fit.Total > 0 && p.Done < p.Total {
 			f = min(max(float64(p.Fit.Step)/float64(p.Fit.Total), 0), 1)
@@ -403,14 +475,22 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		return err
 	}
-	bw := bufio.NewWriter(stdout)
-	fmt.Fprintf(bw, "rep,method,rmse,predicted_at_%d,true_at_%d,seconds\n", res.K, res.K)
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
-	for _, r := range res.Rows {
-		fmt.Fprintf(bw, "%d,%s,%s,%s,%s,%s\n", r.Rep+1, r.Method, g(r.RMSE), g(r.Predicted), g(r.True), strconv.FormatFloat(r.Seconds, 'f', 3, 64))
-	}
+	ok := 0
 	for _, m := range res.Medians {
 		fmt.Fprintf(bw, "median,%s,%s,%s,%s,%s\n", m.Method, g(m.RMSE), g(m.Predicted), g(m.True), strconv.FormatFloat(m.Seconds, 'f', 3, 64))
+		ok += m.OK
+		if m.Failed > 0 {
+			fmt.Fprintf(stderr, "cleanex backtest: %s failed on %d of %d pilots (their rows have empty rmse and predicted cells); its medians are over the %d that succeeded\n", m.Method, m.Failed, m.Failed+m.OK, m.OK)
+		}
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if len(failures) > 0 {
+		fmt.Fprintf(stderr, "cleanex backtest: first failures: %s\n", strings.Join(failures, "; "))
+	}
+	if ok == 0 {
+		return fmt.Errorf("every fit failed; nothing to rank")
+	}
+	return issues.finish("backtest", stderr)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"math"
 	"os"
@@ -12,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
@@ -129,7 +132,7 @@ func TestHelp(t *testing.T) {
 // E_k = (1 + 0 + 0.5^(k-1)) / 3 and Abar_2 = (1 + 0 + 0.5) / 3, Abar_3 = 1/3.
 func TestPredictCSV(t *testing.T) {
 	// flags after the file are accepted too
-	code, out, errs := cli(t, small, "predict", "-", "--k2", "6", "--methods", "plugin", "--direction", "higher")
+	code, out, errs := cli(t, small, "predict", "-", "--k2", "6", "--methods", "plugin", "--direction", "higher", "--estimate=false")
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
@@ -159,7 +162,7 @@ func TestPredictCSV(t *testing.T) {
 		}
 	}
 	// auto direction picks higher here, so the output is the same
-	_, auto, _ := cli(t, small, "predict", "--k2", "6", "--methods", "plugin", "-")
+	_, auto, _ := cli(t, small, "predict", "--k2", "6", "--methods", "plugin", "--estimate=false", "-")
 	if auto != out {
 		t.Errorf("auto direction output differs from higher:\n%s\n%s", auto, out)
 	}
@@ -200,7 +203,7 @@ func TestSimulatePredictRoundTrip(t *testing.T) {
 		t.Fatal("simulate --k1 output differs from World.Pilot")
 	}
 
-	code, out, errs := cli(t, pilot, "predict", "--k2", "60", "--methods", "plugin", "-")
+	code, out, errs := cli(t, pilot, "predict", "--k2", "60", "--methods", "plugin", "--estimate=false", "-")
 	if code != 0 {
 		t.Fatalf("predict: status %d: %s", code, errs)
 	}
@@ -272,7 +275,7 @@ func TestSimulateTruth(t *testing.T) {
 	}
 	// predict on the full matrix: its observed column is the truth, and
 	// --truth adds the truth column
-	code, out, _ := cli(t, full, "predict", "--k2", "25", "--methods", "plugin", "--truth", truthFile, "-")
+	code, out, _ := cli(t, full, "predict", "--k2", "25", "--methods", "plugin", "--estimate=false", "--truth", truthFile, "-")
 	if code != 0 {
 		t.Fatal("predict failed")
 	}
@@ -353,8 +356,16 @@ func TestPredictAllMethods(t *testing.T) {
 		t.Fatalf("status %d: %s", code, errs)
 	}
 	recs := readCSV(t, out)
-	if got, want := strings.Join(recs[0], ","), "k,observed,"+strings.Join(methods.Names, ","); got != want {
+	if got, want := strings.Join(recs[0], ","), "k,observed,estimate,estimate_lo,estimate_hi,"+strings.Join(methods.Names, ","); got != want {
 		t.Fatalf("header %q, want %q", got, want)
+	}
+	for _, rec := range recs[1:] {
+		est, _ := strconv.ParseFloat(rec[2], 64)
+		lo, _ := strconv.ParseFloat(rec[3], 64)
+		hi, _ := strconv.ParseFloat(rec[4], 64)
+		if !(lo <= est && est <= hi) {
+			t.Fatalf("k=%s: interval [%v, %v] misses the estimate %v", rec[0], lo, hi, est)
+		}
 	}
 	for j := 2; j < len(recs[0]); j++ {
 		prev := 1.0
@@ -364,6 +375,45 @@ func TestPredictAllMethods(t *testing.T) {
 				t.Fatalf("%s at k=%s: %q after %v", recs[0][j], rec[0], rec[j], prev)
 			}
 			prev = v
+		}
+	}
+}
+
+// TestPredictEstimateIsEngines checks that predict's estimate columns and its
+// CleaneX column are exactly what internal/recommend computes on the same
+// pilot with the same seed (the page calls the same code).
+func TestPredictEstimateIsEngines(t *testing.T) {
+	_, pilot, _ := cli(t, "", "simulate", "--k", "60", "--r", "5", "--k1", "15", "--d", "3", "--sigma2", "0.2", "--seed", "4")
+	code, out, errs := cli(t, pilot, "predict", "--k2", "60", "--seed", "3", "--methods", "cleanex", "--direction", "lower", "-")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	m, err := scores.Parse(strings.NewReader(pilot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := accuracy.NewSample(m, scores.Lower)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := recommend.DefaultTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _, err := recommend.Run(context.Background(), s, 60, 3, table.Calibration, nil)
+	if err != nil || want.Err != nil {
+		t.Fatal(err, want.Err)
+	}
+	recs := readCSV(t, out)
+	if got := strings.Join(recs[0], ","); got != "k,observed,estimate,estimate_lo,estimate_hi,cleanex" {
+		t.Fatalf("header %q", got)
+	}
+	for _, rec := range recs[1:] {
+		k, _ := strconv.Atoi(rec[0])
+		for j, c := range []accuracy.Curve{want.Estimate, want.Lo, want.Hi, want.CleaneX} {
+			if v, _ := strconv.ParseFloat(rec[2+j], 64); v != c[k] {
+				t.Fatalf("k = %d, %s: CLI %v, engine %v", k, recs[0][2+j], v, c[k])
+			}
 		}
 	}
 }

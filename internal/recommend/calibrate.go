@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/stat"
@@ -25,13 +26,22 @@ type Observation struct {
 // Nominal is the interval's nominal coverage.
 const Nominal = 0.8
 
+// DefaultKnots are the L = log(k / k1) at which FitScale measures the
+// quantiles: k within the pilot, and 2, 4, 10, 20 and 40 times beyond it.
+func DefaultKnots() []float64 {
+	return []float64{0, math.Log(2), math.Log(4), math.Log(10), math.Log(20), math.Log(40)}
+}
+
 // FitScale fits the calibration's scale and quantiles to obs (the estimate,
 // hence RegressionWeight, is fixed beforehand):
 //
 //  1. a = argmin_{a >= 0} sum_i Weight_i (|Y_i - Z_i| - a . v(F_i))^2 by
-//     non-negative least squares, v = (1, SE, D, S, L, L SE);
-//  2. q_lo, q_hi = the weighted 10% and 90% quantiles of (Y_i - Z_i) / s_i.
-func FitScale(obs []Observation, regressionWeight float64) (Calibration, error) {
+//     non-negative least squares, v = (1, SE, D, S, L, L SE, G);
+//  2. at each knot L_j of knots, q_lo and q_hi are the 10% and 90%
+//     quantiles of (Y_i - Z_i) / s_i with weights Weight_i t_j(L_i), where
+//     t_j is the triangle that is 1 at L_j and falls to 0 at the neighbouring
+//     knots (flat beyond the last knot).
+func FitScale(obs []Observation, regressionWeight float64, knots []float64) (Calibration, error) {
 	if len(obs) < NumCoef {
 		return Calibration{}, fmt.Errorf("recommend: %d observations cannot fit %d coefficients", len(obs), NumCoef)
 	}
@@ -49,28 +59,61 @@ func FitScale(obs []Observation, regressionWeight float64) (Calibration, error) 
 	if err != nil {
 		return Calibration{}, fmt.Errorf("recommend: fitting the interval scale: %w", err)
 	}
-	cal := Calibration{RegressionWeight: regressionWeight}
+	cal := Calibration{RegressionWeight: regressionWeight, Knots: slices.Clone(knots)}
 	copy(cal.Coef[:], coef)
 	if cal.Coef[0] <= 0 {
 		// a positive floor keeps every standardised residual finite
 		cal.Coef[0] = 1e-3
 	}
-	type zw struct{ z, w float64 }
+	type zw struct{ z, w, l float64 }
 	zs := make([]zw, len(obs))
 	for i, o := range obs {
-		zs[i] = zw{(o.Y - o.Z) / cal.scale(o.F), o.Weight}
+		zs[i] = zw{(o.Y - o.Z) / cal.scale(o.F), o.Weight, o.F.L}
 	}
 	sort.Slice(zs, func(i, j int) bool { return zs[i].z < zs[j].z })
 	x := make([]float64, len(zs))
-	w := make([]float64, len(zs))
 	for i, v := range zs {
-		x[i], w[i] = v.z, v.w
+		x[i] = v.z
 	}
 	alpha := (1 - Nominal) / 2
-	cal.QLo = stat.Quantile(alpha, stat.Empirical, x, w)
-	cal.QHi = stat.Quantile(1-alpha, stat.Empirical, x, w)
-	if math.IsNaN(cal.QLo) || math.IsNaN(cal.QHi) || cal.QLo > cal.QHi {
-		return Calibration{}, errors.New("recommend: the standardised residuals have no usable quantiles")
+	for j, lj := range knots {
+		w := make([]float64, len(zs))
+		total := 0.0
+		for i, v := range zs {
+			w[i] = v.w * triangle(knots, j, v.l)
+			total += w[i]
+		}
+		if total == 0 {
+			return Calibration{}, fmt.Errorf("recommend: no calibration observation near L = %.2f", lj)
+		}
+		lo := stat.Quantile(alpha, stat.Empirical, x, w)
+		hi := stat.Quantile(1-alpha, stat.Empirical, x, w)
+		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi {
+			return Calibration{}, errors.New("recommend: the standardised residuals have no usable quantiles")
+		}
+		cal.QLo = append(cal.QLo, lo)
+		cal.QHi = append(cal.QHi, hi)
 	}
 	return cal, nil
+}
+
+// triangle returns the weight of L = l at knot j: 1 at knots[j], falling
+// linearly to 0 at the neighbouring knots; below the first and above the
+// last knot it stays 1 for that knot.
+func triangle(knots []float64, j int, l float64) float64 {
+	c := knots[j]
+	switch {
+	case l == c:
+		return 1
+	case l < c:
+		if j == 0 {
+			return 1
+		}
+		return max(0, (l-knots[j-1])/(c-knots[j-1]))
+	default:
+		if j == len(knots)-1 {
+			return 1
+		}
+		return max(0, (knots[j+1]-l)/(knots[j+1]-c))
+	}
 }

@@ -3,6 +3,7 @@ package recommend
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -69,8 +70,11 @@ func DefaultTable() (Table, error) {
 	if err := json.Unmarshal(calibrationJSON, &t); err != nil {
 		return Table{}, fmt.Errorf("recommend: embedded calibration.json: %w", err)
 	}
-	if t.Calibration.QLo > t.Calibration.QHi || t.Pilots == 0 {
-		return Table{}, fmt.Errorf("recommend: embedded calibration.json is incomplete (%d pilots)", t.Pilots)
+	if err := t.Calibration.validate(); err != nil {
+		return Table{}, fmt.Errorf("recommend: embedded calibration.json: %w", err)
+	}
+	if t.Pilots == 0 {
+		return Table{}, errors.New("recommend: embedded calibration.json was fitted on no pilots")
 	}
 	return t, nil
 }

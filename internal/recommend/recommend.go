@@ -9,15 +9,16 @@
 // falling back to whichever of the two is available when one failed. The
 // interval is a location-scale model in logit space,
 //
-//	[sigma(z_k + q_lo s_k), sigma(z_k + q_hi s_k)],   z_k = logit(est_k),
-//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k,
+//	[sigma(z_k + q_lo(L_k) s_k), sigma(z_k + q_hi(L_k) s_k)],   z_k = logit(est_k),
+//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k + a_6 G_k,
 //
 // whose features are measured on the user's own pilot: SE_k, the
 // class-sampling standard error of the observed curve (ClassSE) at min(k, k1)
 // in logit units; D_k = |logit(reg_k) - logit(cx_k)|, how much the two
 // methods disagree; S_k, the standard deviation of logit E_k^(m) over the
-// CleaneX seeds; and L_k = max(0, log(k / k1)), how far the curve is
-// extrapolated. The coefficients a_j >= 0 and the quantiles q_lo, q_hi come
+// CleaneX seeds; L_k = max(0, log(k / k1)), how far the curve is
+// extrapolated (the quantiles q_lo, q_hi depend on it too); and G_k = max(0, logit(Abar_k1) - z_k), how far the
+// estimate falls below the pilot's own accuracy at k1 (zero for k <= k1). The coefficients a_j >= 0 and the quantiles q_lo, q_hi come
 // from a Calibration fitted on the benchmark bank (internal/bank) by
 // cmd/calibrate, and are embedded in the package (calibration.json).
 package recommend
@@ -46,28 +47,64 @@ type Fits struct {
 
 // Features are the interval model's inputs at one k (see the package doc).
 type Features struct {
-	// SE, D, S and L are SE_k, D_k, S_k and L_k.
-	SE, D, S, L float64
+	// SE, D, S, L and G are SE_k, D_k, S_k, L_k and G_k.
+	SE, D, S, L, G float64
 }
 
 // NumCoef is the number of scale coefficients a_j.
-const NumCoef = 6
+const NumCoef = 7
 
-// vector returns the features multiplied by a_0..a_5: (1, SE, D, S, L, L SE).
+// vector returns the features multiplied by a_0..a_6: (1, SE, D, S, L, L SE, G).
 func (f Features) vector() [NumCoef]float64 {
-	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE}
+	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE, f.G}
 }
 
 // Calibration holds the fitted constants of the recommendation.
 type Calibration struct {
 	// RegressionWeight is w, the weight of the regression curve in the logit mean.
 	RegressionWeight float64 `json:"regression_weight"`
-	// Coef holds a_0..a_5 of the scale s_k.
+	// Coef holds a_0..a_6 of the scale s_k.
 	Coef [NumCoef]float64 `json:"coef"`
-	// QLo and QHi are the 10% and 90% quantiles of the standardised residual
-	// (logit(truth_k) - z_k) / s_k on the calibration bank.
-	QLo float64 `json:"q_lo"`
-	QHi float64 `json:"q_hi"`
+	// Knots holds increasing values of L_k at which QLo and QHi are given:
+	// the 10% and 90% quantiles of the standardised residual
+	// (logit(truth_k) - z_k) / s_k on the calibration bank near that L.
+	// Between knots they are interpolated linearly, beyond the ends held
+	// constant (Quantiles).
+	Knots []float64 `json:"knots"`
+	QLo   []float64 `json:"q_lo"`
+	QHi   []float64 `json:"q_hi"`
+}
+
+// Quantiles returns q_lo and q_hi at extrapolation L (see Knots).
+func (cal Calibration) Quantiles(l float64) (lo, hi float64) {
+	n := len(cal.Knots)
+	switch {
+	case n == 0:
+		return 0, 0
+	case l <= cal.Knots[0]:
+		return cal.QLo[0], cal.QHi[0]
+	case l >= cal.Knots[n-1]:
+		return cal.QLo[n-1], cal.QHi[n-1]
+	}
+	j := 1
+	for cal.Knots[j] < l {
+		j++
+	}
+	t := (l - cal.Knots[j-1]) / (cal.Knots[j] - cal.Knots[j-1])
+	return cal.QLo[j-1] + t*(cal.QLo[j]-cal.QLo[j-1]), cal.QHi[j-1] + t*(cal.QHi[j]-cal.QHi[j-1])
+}
+
+// validate checks that the knots increase and match the quantiles.
+func (cal Calibration) validate() error {
+	if len(cal.Knots) == 0 || len(cal.QLo) != len(cal.Knots) || len(cal.QHi) != len(cal.Knots) {
+		return fmt.Errorf("recommend: calibration has %d knots, %d lower and %d upper quantiles", len(cal.Knots), len(cal.QLo), len(cal.QHi))
+	}
+	for j := range cal.Knots {
+		if j > 0 && !(cal.Knots[j] > cal.Knots[j-1]) || !(cal.QLo[j] <= cal.QHi[j]) {
+			return fmt.Errorf("recommend: calibration knot %d is out of order", j)
+		}
+	}
+	return nil
 }
 
 // Result is the recommendation for k = 0..k2.
@@ -111,6 +148,9 @@ func meanCurve(cs []accuracy.Curve, k2 int) accuracy.Curve {
 func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 	if k2 < 2 {
 		return Result{}, fmt.Errorf("recommend: k2 = %d: it must be at least 2", k2)
+	}
+	if err := cal.validate(); err != nil {
+		return Result{}, err
 	}
 	if f.K1 < 2 || f.Observed.Max() < f.K1 || f.ClassSE.Max() < f.K1 {
 		return Result{}, fmt.Errorf("recommend: the pilot's observed curve and its standard errors must cover k = 0..k1 = %d", f.K1)
@@ -158,11 +198,15 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 		}
 		z = w*zr + (1-w)*zc
 		ft := features(f, reg, cx, mean, k)
+		if k > f.K1 {
+			ft.G = math.Max(0, logit(f.Observed[f.K1])-z)
+		}
 		s := cal.scale(ft)
 		res.Features[k] = ft
 		res.Estimate[k] = sigmoid(z)
-		res.Lo[k] = sigmoid(z + cal.QLo*s)
-		res.Hi[k] = sigmoid(z + cal.QHi*s)
+		qlo, qhi := cal.Quantiles(ft.L)
+		res.Lo[k] = sigmoid(z + qlo*s)
+		res.Hi[k] = sigmoid(z + qhi*s)
 	}
 	monotone(res.Estimate)
 	monotone(res.Lo)

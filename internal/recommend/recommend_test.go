@@ -32,7 +32,8 @@ func testFits(k1, k2 int) Fits {
 func TestRecommendLogitMean(t *testing.T) {
 	const k1, k2 = 20, 200
 	f := testFits(k1, k2)
-	cal := Calibration{RegressionWeight: 0.25, Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0}, QLo: -1.3, QHi: 1.2}
+	cal := Calibration{RegressionWeight: 0.25, Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
+		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
 	res, err := Recommend(f, k2, cal)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestRecommendLogitMean(t *testing.T) {
 
 func TestRecommendFallbacks(t *testing.T) {
 	const k1, k2 = 20, 100
-	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{0.1}, QLo: -1, QHi: 1}
+	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	f := testFits(k1, k2)
 	f.Regression = nil
 	res, err := Recommend(f, k2, cal)
@@ -136,7 +137,7 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 	jobs := Jobs(7)
 	curves := []accuracy.Curve{f.Regression, f.CleaneX[0], flat, f.CleaneX[1], nil}
 	errs := []error{nil, nil, nil, nil, errors.New("cancelled by a test")}
-	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{0.1}, QLo: -1, QHi: 1}
+	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, curves, errs, k2, cal)
 	if out.Err != nil {
 		t.Fatal(out.Err)
@@ -215,18 +216,33 @@ func TestFitScaleRecoversModel(t *testing.T) {
 		s := 0.5 + 2*f.SE
 		obs = append(obs, Observation{Z: 0, Y: s * rng.NormFloat64(), F: f, Weight: 1})
 	}
-	cal, err := FitScale(obs, 0.5)
+	cal, err := FitScale(obs, 0.5, DefaultKnots())
 	if err != nil {
 		t.Fatal(err)
 	}
 	eabs := math.Sqrt(2 / math.Pi)
-	want := [NumCoef]float64{0.5 * eabs, 2 * eabs, 0, 0, 0, 0}
+	want := [NumCoef]float64{0.5 * eabs, 2 * eabs, 0, 0, 0, 0, 0}
 	for j := range want {
 		if math.Abs(cal.Coef[j]-want[j]) > 0.03 {
 			t.Errorf("a_%d = %.4f, want %.4f ± 0.03 (all %v)", j, cal.Coef[j], want[j], cal.Coef)
 		}
 	}
-	if q := 1.2816 / eabs; math.Abs(cal.QLo+q) > 0.05 || math.Abs(cal.QHi-q) > 0.05 {
-		t.Errorf("quantiles %.3f, %.3f, want ∓%.3f ± 0.05", cal.QLo, cal.QHi, q)
+	q := 1.2816 / eabs
+	for j, l := range cal.Knots {
+		if math.Abs(cal.QLo[j]+q) > 0.08 || math.Abs(cal.QHi[j]-q) > 0.08 {
+			t.Errorf("quantiles at L = %.2f: %.3f, %.3f, want ∓%.3f ± 0.08", l, cal.QLo[j], cal.QHi[j], q)
+		}
+	}
+}
+
+func TestQuantilesInterpolate(t *testing.T) {
+	cal := Calibration{Knots: []float64{0, 1, 3}, QLo: []float64{-1, -2, -4}, QHi: []float64{1, 3, 4}}
+	for _, tc := range []struct{ l, lo, hi float64 }{
+		{-1, -1, 1}, {0, -1, 1}, {0.5, -1.5, 2}, {1, -2, 3}, {2, -3, 3.5}, {3, -4, 4}, {9, -4, 4},
+	} {
+		lo, hi := cal.Quantiles(tc.l)
+		if math.Abs(lo-tc.lo) > 1e-12 || math.Abs(hi-tc.hi) > 1e-12 {
+			t.Errorf("L = %v: (%v, %v), want (%v, %v)", tc.l, lo, hi, tc.lo, tc.hi)
+		}
 	}
 }
