@@ -9,6 +9,8 @@ require (
 	github.com/hack-pad/safejs v0.1.1
 	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9
 	github.com/vugu/vugu v0.4.0
+	golang.org/x/image v0.48.0
+	golang.org/x/text v0.44.0
 	gonum.org/v1/gonum v0.17.0
 )
 
@@ -17,6 +19,7 @@ require (
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
 	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 )
 
 tool github.com/vugu/vugu/cmd/vugugen
