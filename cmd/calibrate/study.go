@@ -32,7 +32,7 @@ func loadAll(dir string, pilots []bank.Pilot, seeds int) ([]pilotFits, error) {
 		if err != nil {
 			return nil, err
 		}
-		rf := recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, Regression: f.Curves["regression"]}
+		rf := recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, Regression: f.Curves["regression"]}
 		for s := 1; s <= seeds; s++ {
 			if c, ok := f.Curves[fitName("cleanex", uint64(s))]; ok {
 				rf.CleaneX = append(rf.CleaneX, c)

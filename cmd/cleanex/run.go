@@ -233,9 +233,7 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var issues methodIssues
 	var rec *recommendation
 	if *withEstimate {
-		if why := methods.Applicable("regression", s.K); why != nil {
-			issues.skip(recommend.Name, why)
-		} else if rec, err = runRecommendation(ctx, s, *k2, mf, prog); err != nil {
+		if rec, err = runRecommendation(ctx, s, *k2, mf, prog); err != nil {
 			prog.done()
 			if ctx.Err() != nil {
 				return fmt.Errorf("interrupted: %w", ctx.Err())
@@ -423,6 +421,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	fs := newFlags("backtest")
 	k1 := intFlag(fs, "k1", 100, "classes per pilot")
 	reps := intFlag(fs, "reps", 10, fmt.Sprintf("number of pilots (1 to %d)", maxReps))
+	withEstimate := fs.Bool("estimate", true, "also score the recommended curve and its 80% interval (method estimate: coverage and width at K)")
 	var mf methodFlags
 	mf.register(fs)
 	pos, err := parse(fs, args, stderr)
@@ -440,12 +439,19 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return badInput("--k1 %d: it must be between 2 and the file's %d classes", *k1, s.K)
 	}
 	var issues methodIssues
+	if *withEstimate {
+		table, err := recommend.DefaultTable()
+		if err != nil {
+			return err
+		}
+		ests = append(ests, recommend.Estimator{Seed: mf.seed, Calibration: table.Calibration})
+	}
 	ests = applicable(ests, *k1, &issues)
 	if len(ests) == 0 {
 		return issues.nothingRan()
 	}
 	bw := bufio.NewWriter(stdout)
-	fmt.Fprintf(bw, "rep,method,rmse,predicted_at_%d,true_at_%d,seconds\n", s.K, s.K)
+	fmt.Fprintf(bw, "rep,method,rmse,predicted_at_%d,true_at_%d,seconds,lo_at_%d,hi_at_%d\n", s.K, s.K, s.K, s.K)
 	g := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""
@@ -458,7 +464,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if r.Err != nil && len(failures) < 3 {
 			failures = append(failures, fmt.Sprintf("pilot %d %s: %s", r.Rep+1, r.Method, oneLine(r.Err.Error())))
 		}
-		fmt.Fprintf(bw, "%d,%s,%s,%s,%s,%s\n", r.Rep+1, r.Method, g(r.RMSE), g(r.Predicted), g(r.True), strconv.FormatFloat(r.Seconds, 'f', 3, 64))
+		fmt.Fprintf(bw, "%d,%s,%s,%s,%s,%s,%s,%s\n", r.Rep+1, r.Method, g(r.RMSE), g(r.Predicted), g(r.True), strconv.FormatFloat(r.Seconds, 'f', 3, 64), g(r.Lo), g(r.Hi))
 		return bw.Flush()
 	}}
 	res, err := backtest.Run(ctx, s, cfg, ests, func(p backtest.Progress) {
@@ -477,7 +483,11 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	ok := 0
 	for _, m := range res.Medians {
-		fmt.Fprintf(bw, "median,%s,%s,%s,%s,%s\n", m.Method, g(m.RMSE), g(m.Predicted), g(m.True), strconv.FormatFloat(m.Seconds, 'f', 3, 64))
+		fmt.Fprintf(bw, "median,%s,%s,%s,%s,%s,,\n", m.Method, g(m.RMSE), g(m.Predicted), g(m.True), strconv.FormatFloat(m.Seconds, 'f', 3, 64))
+		if !math.IsNaN(m.Coverage) {
+			fmt.Fprintf(stderr, "cleanex backtest: %s: the 80%% interval at k = %d held the truth on %d of %d pilots (%.0f%%); median width %.3f\n",
+				m.Method, s.K, int(math.Round(m.Coverage*float64(m.OK))), m.OK, 100*m.Coverage, m.Width)
+		}
 		ok += m.OK
 		if m.Failed > 0 {
 			fmt.Fprintf(stderr, "cleanex backtest: %s failed on %d of %d pilots (their rows have empty rmse and predicted cells); its medians are over the %d that succeeded\n", m.Method, m.Failed, m.Failed+m.OK, m.OK)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"encoding/csv"
 	"math"
 	"os"
@@ -294,12 +295,12 @@ func TestSimulateTruth(t *testing.T) {
 
 func TestBacktestOutput(t *testing.T) {
 	_, full, _ := cli(t, "", "simulate", "--d", "2", "--k", "30", "--r", "2", "--seed", "2")
-	code, out, errs := cli(t, full, "backtest", "--k1", "10", "--reps", "3", "--methods", "plugin", "-")
+	code, out, errs := cli(t, full, "backtest", "--k1", "10", "--reps", "3", "--methods", "plugin", "--estimate=false", "-")
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
 	recs := readCSV(t, out)
-	if got := strings.Join(recs[0], ","); got != "rep,method,rmse,predicted_at_30,true_at_30,seconds" {
+	if got := strings.Join(recs[0], ","); got != "rep,method,rmse,predicted_at_30,true_at_30,seconds,lo_at_30,hi_at_30" {
 		t.Fatalf("header %q", got)
 	}
 	if len(recs) != 5 || recs[4][0] != "median" || recs[1][1] != "plugin" {
@@ -319,6 +320,32 @@ func TestBacktestOutput(t *testing.T) {
 	slices.Sort(rmse)
 	if med, _ := strconv.ParseFloat(recs[4][2], 64); med != rmse[1] {
 		t.Errorf("median rmse %v, want %v", med, rmse[1])
+	}
+
+	// with the estimate (the default), its rows carry the interval at K and
+	// stderr reports its coverage
+	code, out, errs = cli(t, full, "backtest", "--k1", "10", "--reps", "3", "--methods", "plugin", "-")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	covered := 0
+	for _, rec := range readCSV(t, out)[1:] {
+		if rec[0] == "median" || rec[1] != "estimate" {
+			continue
+		}
+		pred, _ := strconv.ParseFloat(rec[3], 64)
+		truth, _ := strconv.ParseFloat(rec[4], 64)
+		lo, err1 := strconv.ParseFloat(rec[6], 64)
+		hi, err2 := strconv.ParseFloat(rec[7], 64)
+		if err1 != nil || err2 != nil || !(lo <= pred && pred <= hi) {
+			t.Fatalf("estimate row %v: interval [%q, %q] around %v", rec, rec[6], rec[7], pred)
+		}
+		if lo <= truth && truth <= hi {
+			covered++
+		}
+	}
+	if want := fmt.Sprintf("estimate: the 80%% interval at k = 30 held the truth on %d of 3 pilots", covered); !strings.Contains(errs, want) {
+		t.Errorf("stderr %q, want %q", errs, want)
 	}
 }
 

@@ -49,6 +49,9 @@ type Row struct {
 	Predicted, True float64
 	// Seconds is the wall-clock time of the fit.
 	Seconds float64
+	// Lo and Hi bound the method's 80% interval at K, where it gives one
+	// (NaN otherwise).
+	Lo, Hi float64
 	// Err is why the fit failed (an error from the method, or a curve with a
 	// value that is not a finite accuracy in [0, 1]); nil when it succeeded.
 	// RMSE and Predicted are NaN for a failed fit.
@@ -64,6 +67,10 @@ type Summary struct {
 	RMSE, Predicted, True, Seconds float64
 	// OK and Failed count the pilots on which the method succeeded and failed.
 	OK, Failed int
+	// Coverage is the share of successful pilots whose true accuracy at K
+	// lies in [Lo, Hi], and Width the median of Hi - Lo; both NaN for a
+	// method without an interval.
+	Coverage, Width float64
 }
 
 // Result is a whole backtest.
@@ -118,6 +125,8 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 	type stats struct {
 		rmse, pred, truth, secs []float64
 		failed                  int
+		widths                  []float64
+		covered                 int
 	}
 	per := make([]stats, len(ests))
 	done := 0
@@ -142,7 +151,8 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 			if err != nil && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			row := Row{Rep: rep, Method: e.Name(), RMSE: math.NaN(), Predicted: math.NaN(), True: trueK, Seconds: time.Since(start).Seconds()}
+			row := Row{Rep: rep, Method: e.Name(), RMSE: math.NaN(), Predicted: math.NaN(), True: trueK, Seconds: time.Since(start).Seconds(),
+				Lo: math.NaN(), Hi: math.NaN()}
 			if err == nil {
 				err = checkCurve(fit.Curve, s.K)
 			}
@@ -157,6 +167,13 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 				st.pred = append(st.pred, row.Predicted)
 				st.truth = append(st.truth, row.True)
 				st.secs = append(st.secs, row.Seconds)
+				if fit.Lo.Max() >= s.K && fit.Hi.Max() >= s.K {
+					row.Lo, row.Hi = fit.Lo[s.K], fit.Hi[s.K]
+					st.widths = append(st.widths, row.Hi-row.Lo)
+					if row.Lo <= trueK && trueK <= row.Hi {
+						st.covered++
+					}
+				}
 			}
 			done++
 			if cfg.OnRow != nil {
@@ -173,7 +190,10 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 		st := per[m]
 		res.Medians = append(res.Medians, Summary{Method: e.Name(),
 			RMSE: Median(st.rmse), Predicted: Median(st.pred), True: Median(st.truth), Seconds: Median(st.secs),
-			OK: len(st.rmse), Failed: st.failed})
+			OK: len(st.rmse), Failed: st.failed, Coverage: math.NaN(), Width: Median(st.widths)})
+		if len(st.widths) > 0 {
+			res.Medians[m].Coverage = float64(st.covered) / float64(len(st.widths))
+		}
 	}
 	return res, nil
 }

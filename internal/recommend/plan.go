@@ -84,11 +84,11 @@ func (j Job) Label() string {
 
 // Assemble checks each job's curve (errs[i] is the error of jobs[i], curves[i]
 // its curve when errs[i] is nil) with CheckFit against the pilot (f.K1,
-// f.Observed, f.ClassSE; f's curves are ignored), and recommends from the
+// f.Observed, f.ClassSE, f.N; f's curves are ignored), and recommends from the
 // fits that pass.
 func Assemble(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int, cal Calibration) Outcome {
 	out := Outcome{Failed: map[string]string{}}
-	in := Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE}
+	in := Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N}
 	for i, j := range jobs {
 		err := errs[i]
 		if err == nil {

@@ -14,7 +14,7 @@
 //
 // whose features are measured on the user's own pilot: SE_k, the
 // class-sampling standard error of the observed curve (ClassSE) at min(k, k1)
-// in logit units; D_k = |logit(reg_k) - logit(cx_k)|, how much the two
+// in logit units (with a binomial floor, see Fits.N); D_k = |logit(reg_k) - logit(cx_k)|, how much the two
 // methods disagree; S_k, the standard deviation of logit E_k^(m) over the
 // CleaneX seeds; L_k = max(0, log(k / k1)), how far the curve is
 // extrapolated (the quantiles q_lo, q_hi depend on it too); and G_k = max(0, logit(Abar_k1) - z_k), how far the
@@ -39,6 +39,10 @@ type Fits struct {
 	Observed accuracy.Curve
 	// ClassSE is ClassSE of the pilot, k = 0..K1.
 	ClassSE accuracy.Curve
+	// N is the pilot's number of points (0 when unknown): it sets a floor
+	// under SE_k for pilots whose observed accuracy is at or near 1 (see
+	// features).
+	N int
 	// Regression is the regression method's curve (nil when it failed).
 	Regression accuracy.Curve
 	// CleaneX holds the curves of the CleaneX fits that succeeded.
@@ -207,6 +211,16 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 		qlo, qhi := cal.Quantiles(ft.L)
 		res.Lo[k] = sigmoid(z + qlo*s)
 		res.Hi[k] = sigmoid(z + qhi*s)
+		if f.N > 0 {
+			// Never narrower than the binomial uncertainty of the pilot's own
+			// accuracy: the interval's distances below and above the estimate
+			// are at least those of the Wilson 80% interval of Abar_min(k, k1)
+			// on N points.
+			a := f.Observed[min(k, f.K1)]
+			wlo, whi := wilson(a, f.N)
+			res.Lo[k] = max(0, min(res.Lo[k], res.Estimate[k]-(a-wlo)))
+			res.Hi[k] = min(1, max(res.Hi[k], res.Estimate[k]+(whi-a)))
+		}
 	}
 	monotone(res.Estimate)
 	monotone(res.Lo)
@@ -236,7 +250,17 @@ func (cal Calibration) scale(ft Features) float64 {
 func features(f Fits, reg accuracy.Curve, cx []accuracy.Curve, mean accuracy.Curve, k int) Features {
 	kk := min(k, f.K1)
 	a := min(max(f.Observed[kk], logitClamp), 1-logitClamp)
-	ft := Features{SE: f.ClassSE[kk] / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1)))}
+	se := f.ClassSE[kk]
+	if f.N > 0 {
+		// Shrink the accuracy towards 1/2 as if two points more had been
+		// right and two wrong, and keep at least the binomial standard error
+		// of N points, so a pilot that is right on every point still gets
+		// an interval.
+		n := float64(f.N)
+		a = (n*f.Observed[kk] + 2) / (n + 4)
+		se = max(se, math.Sqrt(a*(1-a)/n))
+	}
+	ft := Features{SE: se / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1)))}
 	if reg != nil && len(cx) > 0 {
 		ft.D = math.Abs(logit(reg[k]) - logit(mean[k]))
 	}
@@ -252,4 +276,17 @@ func features(f Fits, reg accuracy.Curve, cx []accuracy.Curve, mean accuracy.Cur
 		ft.S = math.Sqrt(max(0, (m2-n*m*m)/(n-1)))
 	}
 	return ft
+}
+
+// wilsonZ is the standard normal quantile of 90%, for a two-sided 80% interval.
+const wilsonZ = 1.2815515655446004
+
+// wilson returns the Wilson score 80% interval of a proportion p observed on
+// n points: (p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n).
+func wilson(p float64, n int) (lo, hi float64) {
+	nf := float64(n)
+	z2 := wilsonZ * wilsonZ
+	c := (p + z2/(2*nf)) / (1 + z2/nf)
+	h := wilsonZ * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / (1 + z2/nf)
+	return max(0, c-h), min(1, c+h)
 }

@@ -246,3 +246,34 @@ func TestQuantilesInterpolate(t *testing.T) {
 		}
 	}
 }
+
+// TestWilson compares with a closed form: p = 1 on n points gives
+// lo = n / (n + z²) and hi = 1.
+func TestWilson(t *testing.T) {
+	for _, n := range []int{1, 4, 100} {
+		lo, hi := wilson(1, n)
+		if want := float64(n) / (float64(n) + wilsonZ*wilsonZ); math.Abs(lo-want) > 1e-12 || hi != 1 {
+			t.Errorf("n = %d: (%v, %v), want (%v, 1)", n, lo, hi, want)
+		}
+	}
+	if lo, hi := wilson(0.5, 100); math.Abs(lo+hi-1) > 1e-12 || math.Abs(hi-lo-2*wilsonZ*0.05/(1+wilsonZ*wilsonZ/100)*math.Sqrt(1+wilsonZ*wilsonZ/100)) > 1e-3 {
+		t.Errorf("p = 0.5, n = 100: (%v, %v) not symmetric about 1/2 with half-width about z/20", lo, hi)
+	}
+}
+
+// TestSaturatedPilotGetsAnInterval: a pilot right on every point still gets
+// an interval at least as wide as the binomial one.
+func TestSaturatedPilotGetsAnInterval(t *testing.T) {
+	const k1, k2, n = 2, 3, 4
+	f := Fits{K1: k1, N: n, Observed: accuracy.Curve{1, 1, 1}, ClassSE: accuracy.Curve{0, 0, 0},
+		CleaneX: []accuracy.Curve{{1, 1, 0.999999, 0.999998}}}
+	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{1e-3}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wlo, _ := wilson(1, n)
+	if res.Lo[k2] > res.Estimate[k2]-(1-wlo)+1e-12 {
+		t.Errorf("lower bound %v at k2, want at most %v", res.Lo[k2], res.Estimate[k2]-(1-wlo))
+	}
+}
