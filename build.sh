@@ -265,6 +265,22 @@ bench_memory() {
 	[ "$kb" -le "$limit" ]
 }
 
+# bench_bank — the benchmark bank (internal/bank: simulated and real families with exact
+# truth): fits every method on every pilot (cached per pilot in build/bank, so a rerun
+# resumes; about an hour on 2 cores from scratch), prints the per-family tables of
+# docs/recommendation.md, writes the calibration to build/calibration.json and fails when
+# it differs from the one internal/recommend embeds (regenerate that with
+# `go run ./cmd/calibrate study -write internal/recommend/calibration.json`).
+bench_bank() {
+	go run ./cmd/calibrate fit -dir "$BUILD_DIR/bank" -j "${BENCH_BANK_JOBS:-2}" &&
+		go run ./cmd/calibrate study -dir "$BUILD_DIR/bank" -write "$BUILD_DIR/calibration.json" | tee "$BUILD_DIR/bench-bank.txt" &&
+		if ! cmp -s "$BUILD_DIR/calibration.json" internal/recommend/calibration.json; then
+			echo "the bank's calibration differs from internal/recommend/calibration.json:" >&2
+			diff "$BUILD_DIR/calibration.json" internal/recommend/calibration.json | head -20 >&2
+			return 1
+		fi
+}
+
 cmd_bench() {
 	mkdir -p "$BUILD_DIR"
 	local pkgs=${BENCH_PKGS:-./internal/...} pattern=${BENCH:-.} count=${BENCH_COUNT:-5}
@@ -274,6 +290,9 @@ cmd_bench() {
 	stage "bench (wasm, node)" bench_wasm "$pkgs" "$pattern" "$count" "$wasm"
 	if [ "${BENCH_ACCURACY:-1}" = 1 ]; then
 		stage "accuracy (benchmark cases)" bench_accuracy
+	fi
+	if [ "${BENCH_BANK:-1}" = 1 ]; then
+		stage "bank (recommendation calibration)" bench_bank
 	fi
 	if [ "${BENCH_MEMORY:-1}" = 1 ]; then
 		stage "memory (cleanex predict)" bench_memory

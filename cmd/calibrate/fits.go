@@ -85,6 +85,46 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int) (*Fits, error) {
 	return f, nil
 }
 
+// refitPilot reloads p, runs the named methods again (seed 1; "cleanex" means
+// seeds 1..seeds) and replaces their curves in the cached fits f.
+func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seeds int) error {
+	l, err := p.Load(ctx)
+	if err != nil {
+		return err
+	}
+	f.ClassSE = recommend.ClassSE(l.Sample)
+	for _, m := range names {
+		ss := []uint64{1}
+		if m == "cleanex" {
+			ss = nil
+			for s := 1; s <= seeds; s++ {
+				ss = append(ss, uint64(s))
+			}
+		}
+		for _, seed := range ss {
+			e, err := methods.New(m, methods.Options{Seed: seed})
+			if err != nil {
+				return err
+			}
+			name := fitName(m, seed)
+			start := time.Now()
+			res, err := e.Fit(ctx, l.Sample, p.K, nil)
+			f.Seconds[name] = time.Since(start).Seconds()
+			delete(f.Errors, name)
+			delete(f.Curves, name)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				f.Errors[name] = err.Error()
+				continue
+			}
+			f.Curves[name] = res.Curve
+		}
+	}
+	return nil
+}
+
 // cacheFile is where the fits of pilot id are kept under dir.
 func cacheFile(dir, id string) string {
 	return filepath.Join(dir, strings.NewReplacer("/", "_").Replace(id)+".gob.gz")

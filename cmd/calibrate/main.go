@@ -2,8 +2,13 @@
 // (internal/bank), keeps their curves in a cache, and from that cache fits
 // and checks the calibration of the recommended estimate (internal/recommend).
 //
-//	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2]
-//	calibrate study [-dir build/bank] ...
+//	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2] [-force] [-refit kde]
+//	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json]
+//
+// fit keeps one file per pilot in -dir (build/bank by default, not in the
+// repository), so it resumes where it stopped; study reads that cache, prints
+// the per-family tables of docs/recommendation.md, and with -write writes the
+// calibration table that internal/recommend embeds.
 package main
 
 import (
@@ -40,9 +45,9 @@ func run(ctx context.Context, args []string) error {
 	seeds := fs.Int("seeds", 5, "CleaneX seeds per pilot")
 	jobs := fs.Int("j", 1, "pilots fitted at once")
 	force := fs.Bool("force", false, "refit pilots already in the cache")
+	refit := fs.String("refit", "", "fit: refit only these methods (comma-separated) on the cached pilots")
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
-	fs.Float64Var(&so.w, "w", 0.5, "study: regression weight")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -64,14 +69,18 @@ func run(ctx context.Context, args []string) error {
 	pilots := bank.Select(famList, k1List)
 	switch args[0] {
 	case "fit":
-		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force)
+		var names []string
+		if *refit != "" {
+			names = strings.Split(*refit, ",")
+		}
+		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force, names)
 	case "study":
 		return study(*dir, pilots, so)
 	}
 	return fmt.Errorf("unknown command %q", args[0])
 }
 
-func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs int, force bool) error {
+func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs int, force bool, refit []string) error {
 	ch := make(chan bank.Pilot)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -83,13 +92,23 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 		go func() {
 			defer wg.Done()
 			for p := range ch {
-				if !force {
-					if _, err := os.Stat(cacheFile(dir, p.ID)); err == nil {
-						continue
-					}
-				}
 				t := time.Now()
-				f, err := fitPilot(ctx, p, seeds)
+				var f *Fits
+				var err error
+				if refit != nil {
+					if f, err = loadFits(dir, p.ID); os.IsNotExist(err) {
+						continue
+					} else if err == nil {
+						err = refitPilot(ctx, p, f, refit, seeds)
+					}
+				} else {
+					if !force {
+						if _, err := os.Stat(cacheFile(dir, p.ID)); err == nil {
+							continue
+						}
+					}
+					f, err = fitPilot(ctx, p, seeds)
+				}
 				if err == nil {
 					err = saveFits(dir, f)
 				}

@@ -32,11 +32,23 @@ func loadAll(dir string, pilots []bank.Pilot, seeds int) ([]pilotFits, error) {
 		if err != nil {
 			return nil, err
 		}
-		rf := recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, Regression: f.Curves["regression"]}
+		jobs := recommend.Jobs(1)[:2]
 		for s := 1; s <= seeds; s++ {
-			if c, ok := f.Curves[fitName("cleanex", uint64(s))]; ok {
-				rf.CleaneX = append(rf.CleaneX, c)
+			jobs = append(jobs, recommend.Job{Method: "cleanex", Seed: uint64(s)})
+		}
+		curves := make([]accuracy.Curve, len(jobs))
+		errs := make([]error, len(jobs))
+		for i, j := range jobs {
+			name := fitName(j.Method, j.Seed)
+			if c, ok := f.Curves[name]; ok {
+				curves[i] = c
+			} else {
+				errs[i] = fmt.Errorf("%s", f.Errors[name])
 			}
+		}
+		rf, failed := recommend.Usable(recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N}, jobs, curves, errs, f.K)
+		for label, why := range failed {
+			fmt.Fprintf(os.Stderr, "%s: %s left out: %s\n", f.ID, label, why)
 		}
 		out = append(out, pilotFits{f, rf})
 	}
@@ -63,12 +75,11 @@ func logit(p float64) float64 {
 // studyOptions are the study's flags.
 type studyOptions struct {
 	seeds int
-	w     float64
 	write string
 }
 
 func study(dir string, pilots []bank.Pilot, o studyOptions) error {
-	seeds, w, write := &o.seeds, &o.w, &o.write
+	seeds, write := &o.seeds, &o.write
 	all, err := loadAll(dir, pilots, *seeds)
 	if err != nil {
 		return err
@@ -76,9 +87,9 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	fmt.Printf("%d pilots cached\n\n", len(all))
 	rmseTable(all, *seeds)
 	if os.Getenv("CALIBRATE_DUMP") != "" {
-		dump(all, *w)
+		dump(all)
 	}
-	table, err := intervalStudy(all, *w)
+	table, err := intervalStudy(all)
 	if err != nil {
 		return err
 	}
@@ -171,38 +182,35 @@ func rmseTable(all []pilotFits, seeds int) {
 		name  string
 		curve func(p pilotFits) accuracy.Curve
 	}
-	est := func(w float64, prob bool) func(p pilotFits) accuracy.Curve {
-		return func(p pilotFits) accuracy.Curve {
-			if prob {
-				// probability-space mean, for comparison
-				r := p.rf.Regression
-				c := meanOf(p.rf.CleaneX, p.K)
-				if r == nil || c == nil {
-					return nil
-				}
-				out := make(accuracy.Curve, p.K+1)
-				for k := range out {
-					out[k] = w*r[k] + (1-w)*c[k]
-				}
-				return out
-			}
-			res, err := recommend.Recommend(p.rf, p.K, uncalibrated(w))
-			if err != nil {
-				return nil
-			}
-			return res.Estimate
+	estimate := func(p pilotFits) accuracy.Curve {
+		res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
+		if err != nil {
+			return nil
 		}
+		return res.Estimate
 	}
 	cols := []col{
 		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
 		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
 		{"regression", func(p pilotFits) accuracy.Curve { return p.Curves["regression"] }},
-		{"cx seed1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
-		{fmt.Sprintf("cx mean%d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},
-		{"est w.25", est(0.25, false)},
-		{"est w.5", est(0.5, false)},
-		{"est w.75", est(0.75, false)},
-		{"est p.5", est(0.5, true)},
+		{"cleanex seed 1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
+		{fmt.Sprintf("cleanex mean of %d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},
+		{"logit mean reg+cx (tried)", mix3(0.5, 0.5, 0)},
+		{"logit mean reg+cx+kde (tried)", mix3(1.0/3, 1.0/3, 1.0/3)},
+		{"median reg,kde,cx1 (tried)", func(p pilotFits) accuracy.Curve {
+			cs := []accuracy.Curve{p.rf.Regression, p.Curves["kde"], p.Curves["cleanex/1"]}
+			if cs[0] == nil || cs[1] == nil || cs[2] == nil {
+				return nil
+			}
+			out := make(accuracy.Curve, p.K+1)
+			for k := range out {
+				v := []float64{cs[0][k], cs[1][k], cs[2][k]}
+				sort.Float64s(v)
+				out[k] = v[1]
+			}
+			return out
+		}},
+		{"estimate", estimate},
 	}
 	for _, byK1 := range []bool{false, true} {
 		fmt.Printf("| group | n |")
@@ -250,10 +258,10 @@ func meanOf(cs []accuracy.Curve, k int) accuracy.Curve {
 
 // observations returns the calibration observations of the pilots with
 // regression weight w, and per pilot the index range of its observations.
-func observations(ps []pilotFits, w float64) []recommend.Observation {
+func observations(ps []pilotFits) []recommend.Observation {
 	var obs []recommend.Observation
 	for _, p := range ps {
-		res, err := recommend.Recommend(p.rf, p.K, uncalibrated(w))
+		res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
 		if err != nil {
 			continue
 		}
@@ -269,8 +277,8 @@ func observations(ps []pilotFits, w float64) []recommend.Observation {
 	return obs
 }
 
-func intervalStudy(all []pilotFits, w float64) (recommend.Table, error) {
-	cal, err := recommend.FitScale(observations(all, w), w, recommend.DefaultKnots())
+func intervalStudy(all []pilotFits) (recommend.Table, error) {
+	cal, err := recommend.FitScale(observations(all), recommend.DefaultKnots())
 	if err != nil {
 		return recommend.Table{}, err
 	}
@@ -287,7 +295,7 @@ func intervalStudy(all []pilotFits, w float64) (recommend.Table, error) {
 				others = append(others, p)
 			}
 		}
-		lofo, err := recommend.FitScale(observations(others, w), w, recommend.DefaultKnots())
+		lofo, err := recommend.FitScale(observations(others), recommend.DefaultKnots())
 		if err != nil {
 			return recommend.Table{}, err
 		}
@@ -368,10 +376,10 @@ func median(xs []float64) float64 {
 
 // dump prints, per pilot, the residual and the features at k = K (a
 // diagnostic for the interval model).
-func dump(all []pilotFits, w float64) {
+func dump(all []pilotFits) {
 	fmt.Println("id,k1,truth,est,reg,cx,kde,r,se,d,s,l,g")
 	for _, p := range all {
-		res, err := recommend.Recommend(p.rf, p.K, uncalibrated(w))
+		res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
 		if err != nil {
 			continue
 		}
@@ -383,8 +391,26 @@ func dump(all []pilotFits, w float64) {
 	}
 }
 
-// uncalibrated returns a calibration with regression weight w and a zero
-// interval, for studying the estimate alone.
-func uncalibrated(w float64) recommend.Calibration {
-	return recommend.Calibration{RegressionWeight: w, Knots: []float64{0}, QLo: []float64{0}, QHi: []float64{0}}
+// uncalibrated returns a calibration with a zero interval, for studying the
+// estimate alone.
+func uncalibrated() recommend.Calibration {
+	return recommend.Calibration{Knots: []float64{0}, QLo: []float64{0}, QHi: []float64{0}}
 }
+
+// mix3 is a study column: the logit mean of regression, the CleaneX mean and
+// KDE with weights a, b, c.
+func mix3(a, b, c float64) func(p pilotFits) accuracy.Curve {
+	return func(p pilotFits) accuracy.Curve {
+		r, x, d := p.rf.Regression, meanOf(p.rf.CleaneX, p.K), p.Curves["kde"]
+		if r == nil || x == nil || d == nil {
+			return nil
+		}
+		out := make(accuracy.Curve, p.K+1)
+		for k := range out {
+			z := a*logit(r[k]) + b*logit(x[k]) + c*logit(d[k])
+			out[k] = 1 / (1 + math.Exp(-z))
+		}
+		return out
+	}
+}
+

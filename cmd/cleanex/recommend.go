@@ -20,8 +20,11 @@ type recommendation struct {
 	curves  []accuracy.Curve
 	errs    []error
 	seconds float64
-	// preset is CleaneX's preset of the run; only "fast" is the recommendation's.
-	preset string
+	// preset is CleaneX's preset and bandwidth KDE's selector of the run;
+	// only "fast" and "lcv" are the recommendation's.
+	preset, bandwidth string
+	// seed is the run's seed (the first CleaneX seed).
+	seed uint64
 }
 
 // runRecommendation runs recommend.Run on s with the embedded calibration.
@@ -38,19 +41,20 @@ func runRecommendation(ctx context.Context, s *accuracy.Sample, k2 int, mf metho
 		return nil, err
 	}
 	return &recommendation{out: out, jobs: recommend.Jobs(mf.seed), curves: curves, errs: errs,
-		seconds: time.Since(start).Seconds(), preset: mf.preset}, nil
+		seconds: time.Since(start).Seconds(), preset: mf.preset, bandwidth: mf.bandwidth, seed: mf.seed}, nil
 }
 
 // reuse returns the display curve of method name when the recommendation
-// already fitted it: regression (same seed), and CleaneX with the fast
-// preset as the mean of the seeds that passed recommend.CheckFit. ok is false
-// when the method must be fitted on its own; err is set when the reused fit
-// failed (its reason, to report the method as failed).
+// already fitted it: regression (same seed), KDE with the default bandwidth
+// selector, and CleaneX with the fast preset as the mean of the seeds that
+// passed recommend.CheckFit. ok is false when the method must be fitted on
+// its own; err is set when the reused fit failed (its reason, to report the
+// method as failed).
 func (r *recommendation) reuse(name string) (m report.Method, ok bool, err error) {
 	switch {
-	case name == "regression":
+	case name == "regression" || name == "kde" && (r.bandwidth == "" || r.bandwidth == "lcv"):
 		for i, j := range r.jobs {
-			if j.Method == "regression" {
+			if j.Method == name {
 				if why, failed := r.out.Failed[j.Label()]; failed {
 					return report.Method{}, true, fmt.Errorf("%s", why)
 				}
@@ -59,7 +63,7 @@ func (r *recommendation) reuse(name string) (m report.Method, ok bool, err error
 		}
 	case name == "cleanex" && (r.preset == "" || r.preset == "fast"):
 		if r.out.CleaneX == nil {
-			return report.Method{}, true, fmt.Errorf("none of its %d fits passed the check: %s", recommend.Seeds, r.out.Failed[r.jobs[1].Label()])
+			return report.Method{}, true, fmt.Errorf("none of its %d fits passed the check: %s", recommend.Seeds, r.out.Failed[recommend.Job{Method: "cleanex", Seed: r.seed}.Label()])
 		}
 		return report.Method{Name: name, Curve: r.out.CleaneX, Seconds: r.seconds}, true, nil
 	}

@@ -32,8 +32,7 @@ func DefaultKnots() []float64 {
 	return []float64{0, math.Log(2), math.Log(4), math.Log(10), math.Log(20), math.Log(40)}
 }
 
-// FitScale fits the calibration's scale and quantiles to obs (the estimate,
-// hence RegressionWeight, is fixed beforehand):
+// FitScale fits the calibration's scale and quantiles to obs:
 //
 //  1. a = argmin_{a >= 0} sum_i Weight_i (|Y_i - Z_i| - a . v(F_i))^2 by
 //     non-negative least squares, v = (1, SE, D, S, L, L SE, G);
@@ -41,7 +40,7 @@ func DefaultKnots() []float64 {
 //     quantiles of (Y_i - Z_i) / s_i with weights Weight_i t_j(L_i), where
 //     t_j is the triangle that is 1 at L_j and falls to 0 at the neighbouring
 //     knots (flat beyond the last knot).
-func FitScale(obs []Observation, regressionWeight float64, knots []float64) (Calibration, error) {
+func FitScale(obs []Observation, knots []float64) (Calibration, error) {
 	if len(obs) < NumCoef {
 		return Calibration{}, fmt.Errorf("recommend: %d observations cannot fit %d coefficients", len(obs), NumCoef)
 	}
@@ -59,7 +58,7 @@ func FitScale(obs []Observation, regressionWeight float64, knots []float64) (Cal
 	if err != nil {
 		return Calibration{}, fmt.Errorf("recommend: fitting the interval scale: %w", err)
 	}
-	cal := Calibration{RegressionWeight: regressionWeight, Knots: slices.Clone(knots)}
+	cal := Calibration{Knots: slices.Clone(knots)}
 	copy(cal.Coef[:], coef)
 	if cal.Coef[0] <= 0 {
 		// a positive floor keeps every standardised residual finite

@@ -16,10 +16,10 @@ type Job struct {
 }
 
 // Jobs returns the fits of a recommendation seeded by seed: the regression
-// with seed, and CleaneX (default preset) with seeds seed, seed+1, ...,
+// with seed, KDE, and CleaneX (default preset) with seeds seed, seed+1, ...,
 // seed+Seeds-1. The CLI and the page run exactly these, so their numbers agree.
 func Jobs(seed uint64) []Job {
-	jobs := []Job{{Method: "regression", Seed: seed}}
+	jobs := []Job{{Method: "regression", Seed: seed}, {Method: "kde", Seed: seed}}
 	for i := range uint64(Seeds) {
 		jobs = append(jobs, Job{Method: "cleanex", Seed: seed + i})
 	}
@@ -28,14 +28,15 @@ func Jobs(seed uint64) []Job {
 
 // CheckFit reports why a predicted curve c (k = 0..k2) must not be used as an
 // answer, or nil when it may: a value that is not finite or outside [0, 1], a
-// curve that rises with k, or one that misses the pilot's exact observed
-// curve at some k <= k1 by more than
+// curve that rises with k, or, when fitsObserved is true (regression and
+// CleaneX, which are fitted to the observed curve), one that misses the
+// pilot's exact observed curve at some k <= k1 by more than
 //
 //	tol_k = max(FitTolerance, 6 ClassSE_k),
 //
-// which the methods that fit the observed curve (regression, CleaneX) meet
-// on every pilot of the bank unless their fit broke down.
-func CheckFit(c accuracy.Curve, f Fits) error {
+// which those methods meet on every pilot of the bank unless their fit broke
+// down. (KDE estimates each C_x on its own and is not fitted to the curve.)
+func CheckFit(c accuracy.Curve, f Fits, fitsObserved bool) error {
 	for k := 2; k < len(c); k++ {
 		v := c[k]
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1 {
@@ -44,6 +45,9 @@ func CheckFit(c accuracy.Curve, f Fits) error {
 		if k > 2 && v > c[k-1]+1e-12 {
 			return fmt.Errorf("it rises from %.4f to %.4f between k = %d and %d", c[k-1], v, k-1, k)
 		}
+	}
+	if !fitsObserved {
+		return nil
 	}
 	for k := 2; k <= min(f.K1, len(c)-1); k++ {
 		tol := max(FitTolerance, 6*f.ClassSE[k])
@@ -57,7 +61,7 @@ func CheckFit(c accuracy.Curve, f Fits) error {
 
 // FitTolerance is the smallest gap to the observed curve that CheckFit treats
 // as a failed fit.
-const FitTolerance = 0.02
+const FitTolerance = 0.03
 
 // Outcome is a recommendation assembled from the results of Jobs.
 type Outcome struct {
@@ -85,31 +89,42 @@ func (j Job) Label() string {
 // Assemble checks each job's curve (errs[i] is the error of jobs[i], curves[i]
 // its curve when errs[i] is nil) with CheckFit against the pilot (f.K1,
 // f.Observed, f.ClassSE, f.N; f's curves are ignored), and recommends from the
-// fits that pass.
+// fits that pass (see Usable).
 func Assemble(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int, cal Calibration) Outcome {
-	out := Outcome{Failed: map[string]string{}}
-	in := Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N}
-	for i, j := range jobs {
-		err := errs[i]
-		if err == nil {
-			if err = CheckFit(curves[i], in); err == nil && curves[i].Max() < k2 {
-				err = fmt.Errorf("its curve stops at k = %d, before k2 = %d", curves[i].Max(), k2)
-			}
-		}
-		if err != nil {
-			out.Failed[j.Label()] = err.Error()
-			continue
-		}
-		switch j.Method {
-		case "regression":
-			in.Regression = curves[i]
-		case "cleanex":
-			in.CleaneX = append(in.CleaneX, curves[i])
-		}
-	}
+	in, failed := Usable(f, jobs, curves, errs, k2)
+	out := Outcome{Failed: failed}
 	if len(in.CleaneX) > 0 {
 		out.CleaneX = meanCurve(in.CleaneX, k2)
 	}
 	out.Result, out.Err = Recommend(in, k2, cal)
 	return out
+}
+
+// Usable returns the pilot f with the curves of the jobs that succeeded and
+// pass CheckFit (covering k = 0..k2), and, by job label, why the others are
+// left out.
+func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (Fits, map[string]string) {
+	failed := map[string]string{}
+	in := Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N}
+	for i, j := range jobs {
+		err := errs[i]
+		if err == nil {
+			if err = CheckFit(curves[i], in, j.Method != "kde"); err == nil && curves[i].Max() < k2 {
+				err = fmt.Errorf("its curve stops at k = %d, before k2 = %d", curves[i].Max(), k2)
+			}
+		}
+		if err != nil {
+			failed[j.Label()] = err.Error()
+			continue
+		}
+		switch j.Method {
+		case "regression":
+			in.Regression = curves[i]
+		case "kde":
+			in.KDE = curves[i]
+		case "cleanex":
+			in.CleaneX = append(in.CleaneX, curves[i])
+		}
+	}
+	return in, failed
 }

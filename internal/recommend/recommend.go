@@ -1,32 +1,40 @@
 // Package recommend turns the fits of several methods on one pilot into one
 // recommended accuracy curve with an 80% interval at every k.
 //
-// The estimate averages, in logit space, the regression of Zheng et al. and
-// the mean curve of several CleaneX fits (different seeds):
+// The estimate is, at every k, the median of three curves: the regression of
+// Zheng et al., the KDE of Kay et al. and the mean curve of several CleaneX
+// fits (different seeds), cx_k = (1/M) sum_m E_k^(m):
 //
-//	est_k = sigma( w logit(reg_k) + (1 - w) logit(cx_k) ),   cx_k = (1/M) sum_m E_k^(m),
+//	est_k = median(reg_k, kde_k, cx_k)
 //
-// falling back to whichever of the two is available when one failed. The
-// interval is a location-scale model in logit space,
+// (the mean of the two that are left when one failed, the one that is left
+// when two failed). No weight is fitted: the median keeps whichever method
+// sits between the other two, so one method that breaks down on a pilot
+// cannot carry the estimate with it. The interval is a location-scale model
+// in logit space,
 //
 //	[sigma(z_k + q_lo(L_k) s_k), sigma(z_k + q_hi(L_k) s_k)],   z_k = logit(est_k),
 //	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k + a_6 G_k,
 //
 // whose features are measured on the user's own pilot: SE_k, the
-// class-sampling standard error of the observed curve (ClassSE) at min(k, k1)
-// in logit units (with a binomial floor, see Fits.N); D_k = |logit(reg_k) - logit(cx_k)|, how much the two
-// methods disagree; S_k, the standard deviation of logit E_k^(m) over the
-// CleaneX seeds; L_k = max(0, log(k / k1)), how far the curve is
-// extrapolated (the quantiles q_lo, q_hi depend on it too); and G_k = max(0, logit(Abar_k1) - z_k), how far the
-// estimate falls below the pilot's own accuracy at k1 (zero for k <= k1). The coefficients a_j >= 0 and the quantiles q_lo, q_hi come
-// from a Calibration fitted on the benchmark bank (internal/bank) by
-// cmd/calibrate, and are embedded in the package (calibration.json).
+// class-sampling standard error of the observed curve (ClassSE) at
+// min(k, k1) in logit units (with a binomial floor, see Fits.N); D_k, the
+// range (max - min) of the logits of the three curves, how much the methods
+// disagree; S_k, the standard deviation of logit E_k^(m) over the CleaneX
+// seeds; L_k = max(0, log(k / k1)), how far the curve is extrapolated (the
+// quantiles q_lo, q_hi depend on it too); and G_k = max(0, logit(Abar_k1) -
+// z_k), how far the estimate falls below the pilot's own accuracy at k1
+// (zero for k <= k1). The coefficients a_j >= 0 and the quantiles come from a
+// Calibration fitted on the benchmark bank (internal/bank) by cmd/calibrate
+// and embedded in the package (calibration.json). The interval is never
+// narrower than the Wilson interval of the pilot's own accuracy.
 package recommend
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 )
@@ -43,8 +51,8 @@ type Fits struct {
 	// under SE_k for pilots whose observed accuracy is at or near 1 (see
 	// features).
 	N int
-	// Regression is the regression method's curve (nil when it failed).
-	Regression accuracy.Curve
+	// Regression and KDE are those methods' curves (nil when they failed).
+	Regression, KDE accuracy.Curve
 	// CleaneX holds the curves of the CleaneX fits that succeeded.
 	CleaneX []accuracy.Curve
 }
@@ -65,8 +73,6 @@ func (f Features) vector() [NumCoef]float64 {
 
 // Calibration holds the fitted constants of the recommendation.
 type Calibration struct {
-	// RegressionWeight is w, the weight of the regression curve in the logit mean.
-	RegressionWeight float64 `json:"regression_weight"`
 	// Coef holds a_0..a_6 of the scale s_k.
 	Coef [NumCoef]float64 `json:"coef"`
 	// Knots holds increasing values of L_k at which QLo and QHi are given:
@@ -123,8 +129,8 @@ type Result struct {
 	Features []Features
 }
 
-// ErrNoFits is returned when neither regression nor any CleaneX fit is available.
-var ErrNoFits = errors.New("recommend: neither the regression nor any CleaneX fit succeeded, so there is no estimate to recommend")
+// ErrNoFits is returned when none of regression, KDE and CleaneX is available.
+var ErrNoFits = errors.New("recommend: none of regression, KDE and CleaneX produced a usable curve, so there is no estimate to recommend")
 
 // logitClamp bounds probabilities away from 0 and 1 before the logit.
 const logitClamp = 1e-6
@@ -165,43 +171,39 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 			cx = append(cx, c)
 		}
 	}
-	reg := f.Regression
-	if reg != nil && reg.Max() < k2 {
-		reg = nil
-	}
-	w := cal.RegressionWeight
+	var parts []accuracy.Curve // the curves whose median is the estimate
 	var sources []string
-	switch {
-	case reg == nil && len(cx) == 0:
-		return Result{}, ErrNoFits
-	case reg == nil:
-		w = 0
-	case len(cx) == 0:
-		w = 1
-	}
-	if reg != nil {
-		sources = append(sources, "regression")
+	for _, p := range []struct {
+		name string
+		c    accuracy.Curve
+	}{{"regression", f.Regression}, {"kde", f.KDE}} {
+		if p.c != nil && p.c.Max() >= k2 {
+			parts = append(parts, p.c)
+			sources = append(sources, p.name)
+		}
 	}
 	if len(cx) > 0 {
+		parts = append(parts, meanCurve(cx, k2))
 		sources = append(sources, fmt.Sprintf("cleanex ×%d", len(cx)))
 	}
-	mean := meanCurve(cx, k2)
+	if len(parts) == 0 {
+		return Result{}, ErrNoFits
+	}
 	res := Result{Estimate: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
 		Hi: make(accuracy.Curve, k2+1), Sources: sources, Features: make([]Features, k2+1)}
+	zs := make([]float64, len(parts))
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
 			res.Estimate[k], res.Lo[k], res.Hi[k] = 1, 1, 1
 			continue
 		}
-		var z, zr, zc float64
-		if reg != nil {
-			zr = logit(reg[k])
+		for i, c := range parts {
+			zs[i] = logit(c[k])
 		}
-		if len(cx) > 0 {
-			zc = logit(mean[k])
-		}
-		z = w*zr + (1-w)*zc
-		ft := features(f, reg, cx, mean, k)
+		slices.Sort(zs)
+		z := (zs[(len(zs)-1)/2] + zs[len(zs)/2]) / 2
+		ft := features(f, cx, k)
+		ft.D = zs[len(zs)-1] - zs[0]
 		if k > f.K1 {
 			ft.G = math.Max(0, logit(f.Observed[f.K1])-z)
 		}
@@ -246,8 +248,8 @@ func (cal Calibration) scale(ft Features) float64 {
 	return s
 }
 
-// features returns the interval model's inputs at k.
-func features(f Fits, reg accuracy.Curve, cx []accuracy.Curve, mean accuracy.Curve, k int) Features {
+// features returns the interval model's inputs SE, S and L at k.
+func features(f Fits, cx []accuracy.Curve, k int) Features {
 	kk := min(k, f.K1)
 	a := min(max(f.Observed[kk], logitClamp), 1-logitClamp)
 	se := f.ClassSE[kk]
@@ -261,9 +263,6 @@ func features(f Fits, reg accuracy.Curve, cx []accuracy.Curve, mean accuracy.Cur
 		se = max(se, math.Sqrt(a*(1-a)/n))
 	}
 	ft := Features{SE: se / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1)))}
-	if reg != nil && len(cx) > 0 {
-		ft.D = math.Abs(logit(reg[k]) - logit(mean[k]))
-	}
 	if len(cx) > 1 {
 		m, m2 := 0.0, 0.0
 		for _, c := range cx {

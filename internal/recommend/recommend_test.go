@@ -26,13 +26,14 @@ func testFits(k1, k2 int) Fits {
 		se[k] = 0.01
 	}
 	return Fits{K1: k1, Observed: geometric(0.99, k1), ClassSE: se,
-		Regression: geometric(0.99, k2), CleaneX: []accuracy.Curve{geometric(0.9895, k2), geometric(0.9905, k2)}}
+		Regression: geometric(0.9915, k2), KDE: geometric(0.98, k2),
+		CleaneX: []accuracy.Curve{geometric(0.9895, k2), geometric(0.9905, k2)}}
 }
 
-func TestRecommendLogitMean(t *testing.T) {
+func TestRecommendMedian(t *testing.T) {
 	const k1, k2 = 20, 200
 	f := testFits(k1, k2)
-	cal := Calibration{RegressionWeight: 0.25, Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
+	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
 		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
 	res, err := Recommend(f, k2, cal)
 	if err != nil {
@@ -40,13 +41,13 @@ func TestRecommendLogitMean(t *testing.T) {
 	}
 	for _, k := range []int{2, 10, 20, 50, 200} {
 		cx := (f.CleaneX[0][k] + f.CleaneX[1][k]) / 2
-		z := 0.25*logit(f.Regression[k]) + 0.75*logit(cx)
-		if want := sigmoid(z); math.Abs(res.Estimate[k]-want) > 1e-12 {
-			t.Errorf("estimate at k = %d: %v, want %v", k, res.Estimate[k], want)
+		// KDE (0.98) < CleaneX mean (about 0.99) < regression (0.9915) at every k >= 2
+		if want := sigmoid(logit(cx)); math.Abs(res.Estimate[k]-want) > 1e-12 {
+			t.Errorf("estimate at k = %d: %v, want the middle curve (CleaneX mean) %v", k, res.Estimate[k], want)
 		}
 		ft := res.Features[k]
-		if d := math.Abs(logit(f.Regression[k]) - logit(cx)); math.Abs(ft.D-d) > 1e-12 {
-			t.Errorf("D at k = %d: %v, want %v", k, ft.D, d)
+		if d := logit(f.Regression[k]) - logit(f.KDE[k]); math.Abs(ft.D-d) > 1e-12 {
+			t.Errorf("D at k = %d: %v, want the logit range %v", k, ft.D, d)
 		}
 		z1, z2 := logit(f.CleaneX[0][k]), logit(f.CleaneX[1][k])
 		if s := math.Abs(z1-z2) / math.Sqrt2; math.Abs(ft.S-s) > 1e-9 {
@@ -66,28 +67,32 @@ func TestRecommendLogitMean(t *testing.T) {
 			}
 		}
 	}
+	if got := strings.Join(res.Sources, ", "); got != "regression, kde, cleanex ×2" {
+		t.Errorf("sources %q", got)
+	}
 }
 
 func TestRecommendFallbacks(t *testing.T) {
 	const k1, k2 = 20, 100
-	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	f := testFits(k1, k2)
 	f.Regression = nil
 	res, err := Recommend(f, k2, cal)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2; math.Abs(res.Estimate[k2]-want) > 1e-12 {
-		t.Errorf("without regression the estimate is %v, want the CleaneX mean %v", res.Estimate[k2], want)
+	cx := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2
+	if want := sigmoid((logit(cx) + logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
+		t.Errorf("without regression the estimate is %v, want the logit mean of KDE and CleaneX %v", res.Estimate[k2], want)
+	}
+	f.KDE = nil
+	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-cx) > 1e-12 {
+		t.Errorf("CleaneX alone: %v (%v), want %v", res.Estimate[k2], err, cx)
 	}
 	f = testFits(k1, k2)
-	f.CleaneX = nil
-	res, err = Recommend(f, k2, cal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if math.Abs(res.Estimate[k2]-f.Regression[k2]) > 1e-12 {
-		t.Errorf("without CleaneX the estimate is %v, want the regression's %v", res.Estimate[k2], f.Regression[k2])
+	f.CleaneX, f.KDE = nil, nil
+	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-f.Regression[k2]) > 1e-12 {
+		t.Errorf("regression alone: %v (%v), want %v", res.Estimate[k2], err, f.Regression[k2])
 	}
 	f.Regression = nil
 	if _, err := Recommend(f, k2, cal); !errors.Is(err, ErrNoFits) {
@@ -117,7 +122,7 @@ func TestCheckFit(t *testing.T) {
 		{"NaN", nan, "not an accuracy"},
 		{"rising", rising, "rises"},
 	} {
-		err := CheckFit(tc.c, f)
+		err := CheckFit(tc.c, f, true)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v, want no error", tc.name, err)
@@ -135,9 +140,9 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 		flat[k] = 1
 	}
 	jobs := Jobs(7)
-	curves := []accuracy.Curve{f.Regression, f.CleaneX[0], flat, f.CleaneX[1], nil}
-	errs := []error{nil, nil, nil, nil, errors.New("cancelled by a test")}
-	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	curves := []accuracy.Curve{f.Regression, f.KDE, f.CleaneX[0], flat, f.CleaneX[1], nil}
+	errs := []error{nil, nil, nil, nil, nil, errors.New("cancelled by a test")}
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, curves, errs, k2, cal)
 	if out.Err != nil {
 		t.Fatal(out.Err)
@@ -148,7 +153,7 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 	if want := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2; out.CleaneX == nil || math.Abs(out.CleaneX[k2]-want) > 1e-12 {
 		t.Errorf("CleaneX mean %v, want %v from the two good seeds", out.CleaneX[k2], want)
 	}
-	if out.Sources[1] != "cleanex ×2" {
+	if out.Sources[2] != "cleanex ×2" {
 		t.Errorf("sources %v", out.Sources)
 	}
 }
@@ -216,7 +221,7 @@ func TestFitScaleRecoversModel(t *testing.T) {
 		s := 0.5 + 2*f.SE
 		obs = append(obs, Observation{Z: 0, Y: s * rng.NormFloat64(), F: f, Weight: 1})
 	}
-	cal, err := FitScale(obs, 0.5, DefaultKnots())
+	cal, err := FitScale(obs, DefaultKnots())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +272,7 @@ func TestSaturatedPilotGetsAnInterval(t *testing.T) {
 	const k1, k2, n = 2, 3, 4
 	f := Fits{K1: k1, N: n, Observed: accuracy.Curve{1, 1, 1}, ClassSE: accuracy.Curve{0, 0, 0},
 		CleaneX: []accuracy.Curve{{1, 1, 0.999999, 0.999998}}}
-	cal := Calibration{RegressionWeight: 0.5, Coef: [NumCoef]float64{1e-3}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	cal := Calibration{Coef: [NumCoef]float64{1e-3}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	res, err := Recommend(f, k2, cal)
 	if err != nil {
 		t.Fatal(err)
