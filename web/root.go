@@ -27,6 +27,16 @@ func hiddenUnless(show bool) string {
 	return "hidden"
 }
 
+// whyToggle keeps the "Why this answer" panel's open state across renders
+// and has its chart drawn when it opens.
+func (c *Root) whyToggle(event vugu.DOMEvent) {
+	open := event.PropBool("target", "open")
+	if open != c.S.WhyOpen {
+		c.S.WhyOpen = open
+		c.B.Redraw()
+	}
+}
+
 func (c *Root) toggleSim() { c.showSim = !c.showSim }
 
 func (c *Root) simButton() string {

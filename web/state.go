@@ -92,6 +92,14 @@ type State struct {
 	Status string
 	// Results holds the curves drawn and tabulated (empty K2 before any run).
 	Results report.Curves
+	// Failed maps each selected method without a curve to why (its error,
+	// or the check against the pilot it failed).
+	Failed map[string]string
+	// Rec is the last finished run's recommendation and its evidence (nil
+	// before one, and while a run is under way).
+	Rec *Recommendation
+	// WhyOpen is whether the "Why this answer" panel is open.
+	WhyOpen bool
 	// LogX selects a logarithmic k axis on the accuracy chart.
 	LogX bool
 	// Hover is the hover readout of the accuracy chart.
@@ -106,6 +114,7 @@ func NewState() *State {
 		Preset:    "fast",
 		Seed:      1,
 		LogX:      true,
+		WhyOpen:   true,
 		Methods: []MethodChoice{
 			{Name: "plugin", Label: "plug-in", On: true},
 			{Name: "kde", Label: "KDE (Kay et al.)", On: true},
@@ -158,36 +167,13 @@ func (s *State) DirectionLine() string {
 	return line + "."
 }
 
-// Headline is the answer in one sentence: each method's predicted accuracy
-// at k2 (CleaneX first), and the truth when known.
-func (s *State) Headline() string {
-	c := s.Results
-	if len(c.Methods) == 0 || c.K2 < 2 {
-		return ""
-	}
-	var parts []string
-	ms := c.Sorted()
-	for i := len(ms) - 1; i >= 0; i-- { // Order ends with cleanex: list it first
-		m := ms[i]
-		if c.K2 <= m.Curve.Max() {
-			parts = append(parts, fmt.Sprintf("%s %.3f", s.Label(m.Name), m.Curve[c.K2]))
-		}
-	}
-	line := fmt.Sprintf("Predicted accuracy at %s classes: %s", thousands(c.K2), strings.Join(parts, " · "))
-	if c.Truth != nil && c.K2 <= c.Truth.Max() {
-		line += fmt.Sprintf(" (truth %.3f)", c.Truth[c.K2])
-	}
-	return line + "."
-}
-
 // HasResults reports whether there is a table to show.
-func (s *State) HasResults() bool { return len(s.Results.Methods) > 0 }
+func (s *State) HasResults() bool {
+	return len(s.Results.Methods) > 0 || s.Results.Estimate != nil || len(s.Failed) > 0
+}
 
 // Ks returns the table's k columns.
 func (s *State) Ks() []int { return s.Results.Ks() }
-
-// Rows returns the results table.
-func (s *State) Rows() []report.Row { return s.Results.Table() }
 
 // HasTruth reports whether the truth is known.
 func (s *State) HasTruth() bool { return s.Results.Truth != nil }
@@ -211,12 +197,18 @@ func Secs(v float64) string {
 	return strconv.FormatFloat(v, 'f', 0, 64) + " s"
 }
 
-// Label returns a method's display name.
+// Label returns a method's or curve's display name.
 func (s *State) Label(name string) string {
 	for _, m := range s.Methods {
 		if m.Name == name {
 			return m.Label
 		}
+	}
+	switch name {
+	case "estimate":
+		return "recommended"
+	case PaperBar:
+		return "CleaneX (paper preset)"
 	}
 	return name
 }

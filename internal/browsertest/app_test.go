@@ -111,7 +111,9 @@ func (p *page) run(k2 int, names []string, preset string, seed uint64, timeout t
 }
 
 // compareWithEngine fits every method natively on csv (same direction,
-// seed and preset) and checks the page's curves to 1e-6.
+// seed and preset) and checks the page's curves to 1e-6; CleaneX's is the
+// mean of the recommendation's CleaneX fits, and the estimate with its
+// interval is checked to 1e-9 (compareColumns).
 func compareWithEngine(t *testing.T, csv []byte, r runResult, k2 int, names []string, seed uint64) {
 	t.Helper()
 	m, err := scores.Parse(bytes.NewReader(csv))
@@ -136,7 +138,22 @@ func compareWithEngine(t *testing.T, csv []byte, r runResult, k2 int, names []st
 			t.Fatalf("observed at k = %d > k1 is %v, want null", k, *v)
 		}
 	}
+	out := nativeOutcome(t, s, k2, seed)
+	cols := map[string][]float64{}
+	for _, name := range []string{"estimate", "estimate_lo", "estimate_hi", "cleanex"} {
+		for _, v := range r.Curves[name] {
+			x := math.NaN()
+			if v != nil {
+				x = *v
+			}
+			cols[name] = append(cols[name], x)
+		}
+	}
+	compareColumns(t, cols, out, k2)
 	for _, name := range names {
+		if name == "cleanex" {
+			continue // compared above: the mean of the fits that passed
+		}
 		est, err := methods.New(name, methods.Options{Seed: seed, Preset: "fast"})
 		if err != nil {
 			t.Fatal(err)
@@ -233,8 +250,8 @@ func (p *page) colourPixels(id string, colours map[string]string) map[string]int
 // (b) A simulation run draws every curve and shows RMSEs; progress events
 // arrive; no main-thread task exceeds 200 ms while the methods run.
 func TestSimulationDrawsEveryCurve(t *testing.T) {
-	// The default pool (hardwareConcurrency - 1 workers, so one core is left
-	// to the page): the long-task bound is about the page's own work.
+	// The default pool (one worker per core, navigator.hardwareConcurrency):
+	// the long-task bound is about the page's own work.
 	p := openPage(t, "example=0")
 	sum := mustEval[map[string]any](p, `window.cleanex.simulate({classes: "normal", points: "normal", d: 5, sigma2: 0.1, r: 5, k1: 30, k2: 300, seed: 2})`, 60*time.Second)
 	if sum["k"] != float64(30) || sum["truthKnown"] != true {
@@ -297,7 +314,7 @@ func TestSimulationDrawsEveryCurve(t *testing.T) {
 	p.waitJS(`window.__blobs.length >= 2`, 10*time.Second)
 	csvText := mustEval[string](p, `window.__blobs.find(b => b.type.startsWith("text/csv")).text()`, 5*time.Second)
 	lines := strings.Split(strings.TrimSpace(csvText), "\n")
-	wantHeader := "k,observed," + strings.Join(orderedNames(names), ",") + ",truth"
+	wantHeader := "k,observed,estimate,estimate_lo,estimate_hi," + strings.Join(orderedNames(names), ",") + ",truth"
 	if lines[0] != wantHeader || len(lines) != 300 || !strings.HasPrefix(lines[1], "2,") || !strings.HasPrefix(lines[299], "300,,") {
 		t.Errorf("exported CSV: header %q (want %q), %d lines, first %q, last %q", lines[0], wantHeader, len(lines), lines[1], lines[len(lines)-1])
 	}

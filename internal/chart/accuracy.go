@@ -6,10 +6,11 @@ import (
 	"strconv"
 )
 
-// AccuracyChart draws accuracy against the number of classes k: one curve
-// per series (observed up to k1, each method's prediction up to k2, the truth
+// AccuracyChart draws accuracy against the number of classes k: shaded
+// bands (an interval around the recommended curve) under one curve per
+// series (observed up to k1, each method's prediction up to k2, the truth
 // dashed), a dashed vertical line at k1, a legend, and y in [0, 1].
-// The x axis spans the series' k values (and K1).
+// The x axis spans the series' and the bands' k values (and K1).
 type AccuracyChart struct {
 	// Width and Height are the chart size in CSS pixels (at least 160 x 140).
 	Width, Height float64
@@ -17,6 +18,9 @@ type AccuracyChart struct {
 	LogX bool
 	// Series are the curves, X = k and Y = accuracy; drawn in order.
 	Series []Series
+	// Bands are shaded regions, X = k, drawn under the series in order; each
+	// has a legend entry after the series'.
+	Bands []Band
 	// K1, if positive, is the number of classes of the pilot, marked by a
 	// vertical line labelled "k1 = K1".
 	K1 int
@@ -37,7 +41,14 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	if err := checkSeries(a.Series); err != nil {
 		return err
 	}
-	xlo, xhi, ok := dataRange(a.Series, false, a.LogX)
+	if err := checkBands(a.Bands); err != nil {
+		return err
+	}
+	ranged := a.Series
+	for _, b := range a.Bands {
+		ranged = append(ranged[:len(ranged):len(ranged)], Series{X: b.X, Y: b.Lo}, Series{X: b.X, Y: b.Hi})
+	}
+	xlo, xhi, ok := dataRange(ranged, false, a.LogX)
 	if a.K1 > 0 {
 		xlo, xhi, ok = math.Min(xlo, float64(a.K1)), math.Max(xhi, float64(a.K1)), true
 	}
@@ -50,7 +61,7 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	f, err := layout(c, a.Width, a.Height,
 		axis{lo: xlo, hi: xhi, log: a.LogX, title: accuracyXTitle},
 		axis{lo: 0, hi: 1, title: accuracyYTitle},
-		legendOf(a.Series, nil))
+		a.legend())
 	if err != nil {
 		return err
 	}
@@ -60,6 +71,9 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	f.drawAxes(c)
 	c.Save()
 	f.clip(c)
+	for _, b := range a.Bands {
+		f.drawBand(c, b)
+	}
 	for _, s := range a.Series {
 		f.drawSeries(c, s, false)
 	}
@@ -70,6 +84,15 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	f.drawLegend(c)
 	c.Restore()
 	return c.Err()
+}
+
+// legend returns the series' legend items, then the bands'.
+func (a *AccuracyChart) legend() []legendItem {
+	items := legendOf(a.Series, nil)
+	for _, b := range a.Bands {
+		items = append(items, legendItem{label: b.Name, color: b.color(), fill: b.color()})
+	}
+	return items
 }
 
 // widen returns a range around the single value v: [v/2, 2v] on a log axis,
@@ -86,7 +109,7 @@ func widen(v float64, log bool) (float64, float64) {
 func legendOf(ss []Series, label func(Series) string) []legendItem {
 	items := make([]legendItem, len(ss))
 	for i, s := range ss {
-		items[i] = legendItem{label: s.Name, color: s.color(), dashed: s.Dashed}
+		items[i] = legendItem{label: s.Name, color: s.color(), dashed: s.Dashed, width: s.Width}
 		if label != nil {
 			items[i].label = label(s)
 		}

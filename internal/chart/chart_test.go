@@ -412,7 +412,7 @@ func TestPalette(t *testing.T) {
 			t.Errorf("%s uses a text/axis colour", name)
 		}
 	}
-	if len(seen) != 6 || Color("CleaneX") != ColorCleanex || Color("lda") != ColorOther {
+	if len(seen) != 7 || Color("CleaneX") != ColorCleanex || Color("lda") != ColorOther {
 		t.Errorf("palette %v", Palette())
 	}
 }

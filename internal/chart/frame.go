@@ -42,7 +42,11 @@ type axis struct {
 type legendItem struct {
 	label, color string
 	dashed       bool
-	x, y         float64
+	// width is the swatch's line width (0: the default); fill, when set,
+	// draws the swatch as a filled block of that colour (a band's).
+	width float64
+	fill  string
+	x, y  float64
 }
 
 // frame is the laid-out chart: plot area, scales, ticks and legend.
@@ -207,13 +211,18 @@ func (f *frame) drawLegend(c Canvas) {
 	c.SetTextAlign("left")
 	c.SetTextBaseline("middle")
 	for _, it := range f.legend {
-		c.SetStrokeStyle(it.color)
-		c.SetLineWidth(curveWidth + 0.5)
-		c.SetLineDash(dash(it.dashed))
-		c.BeginPath()
-		c.MoveTo(it.x, it.y)
-		c.LineTo(it.x+swatchW, it.y)
-		c.Stroke()
+		if it.fill != "" {
+			c.SetFillStyle(it.fill)
+			c.FillRect(it.x, it.y-5, swatchW, 10)
+		} else {
+			c.SetStrokeStyle(it.color)
+			c.SetLineWidth(max(curveWidth+0.5, it.width))
+			c.SetLineDash(dash(it.dashed))
+			c.BeginPath()
+			c.MoveTo(it.x, it.y)
+			c.LineTo(it.x+swatchW, it.y)
+			c.Stroke()
+		}
 		c.SetFillStyle(textColor)
 		c.FillText(it.label, it.x+swatchW+6, it.y)
 	}
@@ -245,7 +254,7 @@ func (f *frame) drawSeries(c Canvas, s Series, step bool) {
 	col := s.color()
 	c.SetStrokeStyle(col)
 	c.SetFillStyle(col)
-	c.SetLineWidth(curveWidth)
+	c.SetLineWidth(s.width())
 	c.SetLineDash(dash(s.Dashed))
 	xs, ys := s.X, s.Y
 	if step {
@@ -286,11 +295,41 @@ func (f *frame) drawSeries(c Canvas, s Series, step bool) {
 	if len(dots) > 0 {
 		c.BeginPath()
 		for i := 0; i < len(dots); i += 2 {
-			c.MoveTo(dots[i]+curveWidth, dots[i+1])
-			c.Arc(dots[i], dots[i+1], curveWidth, 0, 2*math.Pi)
+			c.MoveTo(dots[i]+s.width(), dots[i+1])
+			c.Arc(dots[i], dots[i+1], s.width(), 0, 2*math.Pi)
 		}
 		c.Fill()
 	}
+}
+
+// drawBand fills b on the plot: for each run of points whose x, lo and hi
+// the axes can show, the polygon along hi from left to right and back along
+// lo, each edge thinned to about two points per pixel column.
+func (f *frame) drawBand(c Canvas, b Band) {
+	c.SetFillStyle(b.color())
+	ok := func(i int) bool { return f.valid(b.X[i], b.Lo[i]) && f.valid(b.X[i], b.Hi[i]) }
+	c.BeginPath()
+	for i := 0; i < len(b.X); {
+		if !ok(i) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(b.X) && ok(j) {
+			j++
+		}
+		hx, hy := thin(b.X[i:j], b.Hi[i:j], f.xs, f.ys, nil, nil)
+		lx, ly := thin(b.X[i:j], b.Lo[i:j], f.xs, f.ys, nil, nil)
+		c.MoveTo(hx[0], hy[0])
+		for k := 1; k < len(hx); k++ {
+			c.LineTo(hx[k], hy[k])
+		}
+		for k := len(lx) - 1; k >= 0; k-- {
+			c.LineTo(lx[k], ly[k])
+		}
+		i = j
+	}
+	c.Fill()
 }
 
 // valid reports whether the point (x, y) can be placed on both axes: both

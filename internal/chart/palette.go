@@ -1,6 +1,11 @@
 package chart
 
-import "strings"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // Colours of the curves, from the Okabe–Ito palette (Okabe & Ito, "Color
 // Universal Design", 2008), which stays distinguishable under the common
@@ -15,11 +20,15 @@ const (
 	ColorRegression = "#009e73" // bluish green
 	ColorCleanex    = "#d55e00" // vermillion
 	ColorTruth      = "#000000" // black, drawn dashed
-	ColorOther      = "#cc79a7" // reddish purple, for any other name
+	// ColorEstimate is the recommended curve's colour (a dark purple outside
+	// the Okabe–Ito set, drawn thick), and its interval's band is a
+	// translucent fill of it (Translucent).
+	ColorEstimate = "#5e3c99"
+	ColorOther    = "#cc79a7" // reddish purple, for any other name
 )
 
 // Color returns the curve colour for a method or column name (as in the
-// curves CSV: "observed", "plugin", "kde", "regression", "cleanex", "truth";
+// curves CSV: "observed", "estimate", "plugin", "kde", "regression", "cleanex", "truth";
 // case-insensitive), and ColorOther for any other name.
 func Color(name string) string {
 	switch strings.ToLower(strings.TrimSpace(name)) {
@@ -35,6 +44,8 @@ func Color(name string) string {
 		return ColorCleanex
 	case "truth":
 		return ColorTruth
+	case "estimate":
+		return ColorEstimate
 	}
 	return ColorOther
 }
@@ -42,9 +53,46 @@ func Color(name string) string {
 // Palette returns a fresh map from every known name to its Color, for code
 // (such as the browser test) that iterates over all curve colours.
 func Palette() map[string]string {
-	m := make(map[string]string, 6)
-	for _, n := range []string{"observed", "plugin", "kde", "regression", "cleanex", "truth"} {
+	m := make(map[string]string, 7)
+	for _, n := range []string{"observed", "estimate", "plugin", "kde", "regression", "cleanex", "truth"} {
 		m[n] = Color(n)
 	}
 	return m
+}
+
+// BandAlpha is the opacity of an interval band's fill.
+const BandAlpha = 0.22
+
+// Translucent returns the CSS colour "rgba(r,g,b,alpha)" of a "#rrggbb"
+// colour, or hex itself when it is not of that form.
+func Translucent(hex string, alpha float64) string {
+	r, g, b, ok := parseHex(hex)
+	if !ok {
+		return hex
+	}
+	return "rgba(" + strconv.Itoa(r) + "," + strconv.Itoa(g) + "," + strconv.Itoa(b) + "," + strconv.FormatFloat(alpha, 'g', 4, 64) + ")"
+}
+
+// Blend returns, as "#rrggbb", the colour that a fill of hex at opacity alpha
+// gives over white (each channel rounded), which is what a band looks like
+// where nothing else is drawn under it.
+func Blend(hex string, alpha float64) string {
+	r, g, b, ok := parseHex(hex)
+	if !ok {
+		return hex
+	}
+	mix := func(c int) int { return int(math.Round(255*(1-alpha) + float64(c)*alpha)) }
+	return fmt.Sprintf("#%02x%02x%02x", mix(r), mix(g), mix(b))
+}
+
+// parseHex reads "#rrggbb".
+func parseHex(hex string) (r, g, b int, ok bool) {
+	if len(hex) != 7 || hex[0] != '#' {
+		return 0, 0, 0, false
+	}
+	v, err := strconv.ParseUint(hex[1:], 16, 32)
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	return int(v >> 16), int(v >> 8 & 0xff), int(v & 0xff), true
 }

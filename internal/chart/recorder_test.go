@@ -16,6 +16,7 @@ type recorder struct {
 	path    [][]pt // sub-paths of the current path
 	clip    []pt   // corners of the last Rect clipped to
 	strokes []stroked
+	fills   []stroked // filled paths, with the fill colour as color
 	texts   []text
 	saved   [][]pt // clip at each Save
 	err     error
@@ -99,7 +100,10 @@ func (r *recorder) Stroke() {
 	r.rec("stroke", "")
 	r.strokes = append(r.strokes, stroked{r.stroke, len(r.dash) > 0, r.path, r.clip})
 }
-func (r *recorder) Fill()                        { r.rec("fill", "") }
+func (r *recorder) Fill() {
+	r.rec("fill", "")
+	r.fills = append(r.fills, stroked{r.fill, false, r.path, r.clip})
+}
 func (r *recorder) FillRect(x, y, w, h float64)  { r.rec("fillRect", "", x, y, w, h) }
 func (r *recorder) ClearRect(x, y, w, h float64) { r.rec("clearRect", "", x, y, w, h) }
 func (r *recorder) FillText(s string, x, y float64) {

@@ -21,6 +21,8 @@ func TestRenderSVG(t *testing.T) {
 	lx, ly := loss(1500)
 	acc := &AccuracyChart{Width: 720, Height: 420, LogX: true, Series: realistic(), K1: 100}
 	lin := &AccuracyChart{Width: 720, Height: 420, Series: realistic(), K1: 100}
+	est, band := estimateBand()
+	withBand := &AccuracyChart{Width: 720, Height: 420, LogX: true, Series: append(realistic(), est), Bands: []Band{band}, K1: 100}
 	type drawer interface{ Draw(Canvas) error }
 	charts := map[string]struct {
 		w, h float64
@@ -28,6 +30,10 @@ func TestRenderSVG(t *testing.T) {
 	}{
 		"accuracy":        {720, 420, acc},
 		"accuracy-linear": {720, 420, lin},
+		"accuracy-band":   {720, 420, withBand},
+		"box": {600, 260, &BoxChart{Width: 600, Height: 260, YTitle: "error", ZeroLabel: "no error", Boxes: []Box{
+			{Name: "plug-in", Color: ColorPlugin, Q: [5]float64{0.2, 0.25, 0.3, 0.35, 0.4}},
+			{Name: "recommended", Color: ColorEstimate, Q: [5]float64{-0.04, -0.02, 0, 0.02, 0.04}, Bold: true}}}},
 		"roc": {480, 420, &ROCChart{Width: 480, Height: 420, Series: []Series{
 			{Name: "observed", X: rx, Y: ry}, {Name: "cleanex", X: px, Y: py}}}},
 		"loss":  {480, 300, &LossChart{Width: 480, Height: 300, XMax: 2000, Series: []Series{{Name: "cleanex", X: lx, Y: ly}}}},

@@ -14,6 +14,8 @@ type Series struct {
 	Color string
 	// Dashed draws the curve (and its legend swatch) dashed, as for the truth.
 	Dashed bool
+	// Width is the line width in CSS pixels; 0 means the charts' default (2).
+	Width float64
 	// X and Y are the points, of equal length. A point with a non-finite
 	// coordinate, or a non-positive one on a logarithmic axis, is not drawn
 	// and breaks the line, so a CSV column that is empty above k1 can be
@@ -27,6 +29,47 @@ func (s Series) color() string {
 		return s.Color
 	}
 	return Color(s.Name)
+}
+
+// width returns the series' line width, defaulting to curveWidth.
+func (s Series) width() float64 {
+	if s.Width > 0 {
+		return s.Width
+	}
+	return curveWidth
+}
+
+// Band is a shaded region between two curves of a chart, such as an
+// interval around an estimate.
+type Band struct {
+	// Name is the legend label.
+	Name string
+	// Color is the CSS fill colour (usually translucent, see Translucent);
+	// empty means Translucent(Color(Name), BandAlpha).
+	Color string
+	// X, Lo and Hi are the points, of equal length: at X[i] the band spans
+	// Lo[i] to Hi[i]. A point with a value the axes cannot show breaks the
+	// band, as it breaks a Series.
+	X, Lo, Hi []float64
+}
+
+// color returns the band's fill colour.
+func (b Band) color() string {
+	if b.Color != "" {
+		return b.Color
+	}
+	return Translucent(Color(b.Name), BandAlpha)
+}
+
+// checkBands returns an error naming the first band whose X, Lo and Hi
+// differ in length.
+func checkBands(bs []Band) error {
+	for i, b := range bs {
+		if len(b.X) != len(b.Lo) || len(b.X) != len(b.Hi) {
+			return fmt.Errorf("chart: band %d (%q) has %d x, %d lo and %d hi values", i, b.Name, len(b.X), len(b.Lo), len(b.Hi))
+		}
+	}
+	return nil
 }
 
 // checkSeries returns an error naming the first series whose X and Y differ

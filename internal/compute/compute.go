@@ -18,6 +18,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
@@ -198,7 +199,7 @@ func (s *Server) Handle(m protocol.Message) {
 			s.post(protocol.Error{Dataset: m.Dataset, Message: fmt.Sprintf("data set %d is not loaded in this worker", m.Dataset)})
 			return
 		}
-		s.post(ds.summary)
+		s.post(ds.Summary())
 	case protocol.Cancel:
 		s.mu.Lock()
 		cancel := s.runs[m.Run]
@@ -238,8 +239,18 @@ func (s *Server) finishLoad(id uint64, reply bool, ds *Dataset, sum protocol.Sum
 	}
 	s.mu.Unlock()
 	if reply {
-		s.post(sum)
+		s.post(ds.Summary())
 	}
+}
+
+// Summary returns the data set's summary with its class-sampling standard
+// errors (recommend.ClassSE), which are computed on the first call only: a
+// worker that never answers for the data set does not spend time on them.
+func (d *Dataset) Summary() protocol.Summary {
+	if d.summary.ClassSE == nil {
+		d.summary.ClassSE = recommend.ClassSE(d.Sample)
+	}
+	return d.summary
 }
 
 func mapKeys(m map[uint64]*Dataset) []uint64 {

@@ -3,6 +3,7 @@ package compute
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/plugin"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/recommend"
 )
 
 const small = `label,a,b,c
@@ -122,6 +124,13 @@ func TestDescribe(t *testing.T) {
 	sum, ok := s.wait(t, protocol.KindSummary).(protocol.Summary)
 	if !ok || sum.Dataset != 4 || sum.K != 3 || sum.N != 5 {
 		t.Fatalf("got %#v", sum)
+	}
+	ds, _, err := LoadCSV([]byte(small), "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := recommend.ClassSE(ds.Sample); !slices.Equal(sum.ClassSE, want) {
+		t.Fatalf("summary's ClassSE %v, want recommend.ClassSE %v", sum.ClassSE, want)
 	}
 	srv.Handle(protocol.Describe{Dataset: 5})
 	if e, ok := s.wait(t, protocol.KindSummary).(protocol.Error); !ok || e.Dataset != 5 {

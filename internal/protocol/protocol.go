@@ -100,6 +100,9 @@ type Summary struct {
 	// Weights holds each point's weight w_x = 1/(K r_y), and ObservedC its
 	// observed C_x = R_x/(K-1), for the observed reversed ROC.
 	Weights, ObservedC []float64
+	// ClassSE is, for k = 0..K, the standard error of the observed curve
+	// that comes from which classes the pilot holds (recommend.ClassSE).
+	ClassSE []float64
 	// Seconds is how long loading took in the worker.
 	Seconds float64
 }
@@ -226,6 +229,7 @@ func Encode(m Message) ([]byte, error) {
 		e.floats(m.Truth)
 		e.floats(m.Weights)
 		e.floats(m.ObservedC)
+		e.floats(m.ClassSE)
 		e.f(m.Seconds)
 	case Run:
 		e.u(m.Dataset)
@@ -303,7 +307,7 @@ func Decode(b []byte) (Message, error) {
 	case KindSummary:
 		m = Summary{Dataset: d.u(), N: d.i(), K: d.i(), MinPoints: d.i(), MaxPoints: d.i(),
 			Direction: d.str(), Detected: d.str(), Wins: d.i(), Top1: d.f(),
-			Observed: d.floats(), Truth: d.floats(), Weights: d.floats(), ObservedC: d.floats(), Seconds: d.f()}
+			Observed: d.floats(), Truth: d.floats(), Weights: d.floats(), ObservedC: d.floats(), ClassSE: d.floats(), Seconds: d.f()}
 	case KindRun:
 		m = Run{Dataset: d.u(), Run: d.u(), Method: d.str(), K2: d.i(), Preset: d.str(), Seed: d.u(), KDEBandwidth: d.str()}
 	case KindProgress:

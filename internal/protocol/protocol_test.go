@@ -16,7 +16,8 @@ func TestRoundTrip(t *testing.T) {
 		Load{Dataset: 1 << 40},
 		Simulate{Dataset: 3, Config: SimConfig{Classes: "normal", Points: "uniform", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 42}, WantSummary: true},
 		Summary{Dataset: 3, N: 1000, K: 100, MinPoints: 10, MaxPoints: 10, Direction: "lower", Detected: "lower",
-			Wins: 712, Top1: 0.712, Observed: curve, Truth: []float64{}, Weights: []float64{0.001}, ObservedC: []float64{0.5}, Seconds: 0.25},
+			Wins: 712, Top1: 0.712, Observed: curve, Truth: []float64{}, Weights: []float64{0.001}, ObservedC: []float64{0.5},
+			ClassSE: []float64{0, 0, 0.0125, 0.031}, Seconds: 0.25},
 		Summary{Dataset: 4, Observed: curve},
 		Run{Dataset: 3, Run: 9, Method: "cleanex", K2: 2000, Preset: "fast", Seed: math.MaxUint64, KDEBandwidth: "lcv"},
 		Progress{Run: 9, Method: "kde", Step: 3, Total: -1, Loss: 0.5, ETA: 1.25},
@@ -109,5 +110,24 @@ func TestLoadParts(t *testing.T) {
 	got := append(append(append([]byte{}, pre...), csv...), suf...)
 	if string(got) != string(want) {
 		t.Fatalf("parts give % x\nEncode gives % x", got, want)
+	}
+}
+
+// The class-sampling standard errors reach the page bit for bit, and a
+// summary without them stays without them.
+func TestSummaryClassSERoundTrip(t *testing.T) {
+	se := []float64{0, 0, 0.0123456789, math.Nextafter(0.05, 1)}
+	for _, want := range [][]float64{se, nil} {
+		b, err := Encode(Summary{Dataset: 1, K: 3, Observed: []float64{1, 1, 0.9, 0.8}, ClassSE: want})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.(Summary).ClassSE; !reflect.DeepEqual(got, want) {
+			t.Fatalf("ClassSE %v, want %v", got, want)
+		}
 	}
 }

@@ -21,7 +21,7 @@
 // min(k, k1) in logit units (with a binomial floor, see Fits.N); D_k, the
 // range (max - min) of the logits of the three curves, how much the methods
 // disagree; S_k, the standard deviation of logit E_k^(m) over the CleaneX
-// seeds; L_k = max(0, log(k / k1)), how far the curve is extrapolated (the
+// seeds (these logits clamp probabilities to [0.5/N, 1 - 0.5/N]); L_k = max(0, log(k / k1)), how far the curve is extrapolated (the
 // quantiles q_lo, q_hi depend on it too); and G_k = max(0, logit(Abar_k1) -
 // z_k), how far the estimate falls below the pilot's own accuracy at k1
 // (zero for k <= k1). The coefficients a_j >= 0 and the quantiles come from a
@@ -135,9 +135,24 @@ var ErrNoFits = errors.New("recommend: none of regression, KDE and CleaneX produ
 // logitClamp bounds probabilities away from 0 and 1 before the logit.
 const logitClamp = 1e-6
 
-func logit(p float64) float64 {
-	p = min(max(p, logitClamp), 1-logitClamp)
+func logit(p float64) float64 { return clampedLogit(p, logitClamp) }
+
+// clampedLogit returns log(p / (1 - p)) with p first clamped to [eps, 1 - eps].
+func clampedLogit(p, eps float64) float64 {
+	p = min(max(p, eps), 1-eps)
 	return math.Log(p / (1 - p))
+}
+
+// featureClamp returns how far from 0 and 1 a probability is clamped before
+// the logits of the interval's features D, S and G: half a point of the
+// pilot (0.5 / N), since the pilot cannot tell accuracies closer to 0 or 1
+// apart, so a curve that reaches exactly 1 at small k does not make the
+// methods look wildly apart; logitClamp when N is unknown.
+func featureClamp(f Fits) float64 {
+	if f.N > 0 {
+		return max(logitClamp, 0.5/float64(f.N))
+	}
+	return logitClamp
 }
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
@@ -192,6 +207,7 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 	res := Result{Estimate: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
 		Hi: make(accuracy.Curve, k2+1), Sources: sources, Features: make([]Features, k2+1)}
 	zs := make([]float64, len(parts))
+	eps := featureClamp(f)
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
 			res.Estimate[k], res.Lo[k], res.Hi[k] = 1, 1, 1
@@ -203,9 +219,9 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 		slices.Sort(zs)
 		z := (zs[(len(zs)-1)/2] + zs[len(zs)/2]) / 2
 		ft := features(f, cx, k)
-		ft.D = zs[len(zs)-1] - zs[0]
+		ft.D = clampedLogit(sigmoid(zs[len(zs)-1]), eps) - clampedLogit(sigmoid(zs[0]), eps)
 		if k > f.K1 {
-			ft.G = math.Max(0, logit(f.Observed[f.K1])-z)
+			ft.G = math.Max(0, clampedLogit(f.Observed[f.K1], eps)-clampedLogit(sigmoid(z), eps))
 		}
 		s := cal.scale(ft)
 		res.Features[k] = ft
@@ -265,8 +281,9 @@ func features(f Fits, cx []accuracy.Curve, k int) Features {
 	ft := Features{SE: se / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1)))}
 	if len(cx) > 1 {
 		m, m2 := 0.0, 0.0
+		eps := featureClamp(f)
 		for _, c := range cx {
-			z := logit(c[k])
+			z := clampedLogit(c[k], eps)
 			m += z
 			m2 += z * z
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 )
 
@@ -196,8 +197,10 @@ func summaryJS(s protocol.Summary) map[string]any {
 	}
 }
 
-// runResultJS builds {curves: {k, observed, <method>..., truth}, seconds, errors}
-// with the columns of FORMATS.md §3 (null where a column is empty).
+// runResultJS builds {curves: {k, observed, estimate, estimate_lo,
+// estimate_hi, <method>..., truth}, seconds, rmse, errors, recommendation}
+// with the columns of FORMATS.md §3 (null where a column is empty);
+// recommendation is {sources, failed: {label: reason}, error}.
 func runResultJS(r *runState) (any, error) {
 	c := r.results
 	if c.Truth != nil && c.Truth.Max() < c.K2 {
@@ -222,10 +225,11 @@ func runResultJS(r *runState) (any, error) {
 		seconds[m.Name] = m.Seconds
 	}
 	errs := map[string]any{}
-	for k, v := range r.errs {
+	for k, v := range r.plan.Failures(r.outcome) {
 		errs[k] = v
 	}
-	out, err := jsdom.ValueOf(map[string]any{"seconds": seconds, "errors": errs, "rmse": rmseJS(c)})
+	out, err := jsdom.ValueOf(map[string]any{"seconds": seconds, "errors": errs, "rmse": rmseJS(c),
+		"recommendation": recommendationJS(r.outcome)})
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +237,24 @@ func runResultJS(r *runState) (any, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// recommendationJS returns {sources: [...], failed: {label: reason},
+// error: string or null} of a run's recommendation.
+func recommendationJS(o recommend.Outcome) map[string]any {
+	sources := make([]any, len(o.Sources))
+	for i, s := range o.Sources {
+		sources[i] = s
+	}
+	failed := map[string]any{}
+	for k, v := range o.Failed {
+		failed[k] = v
+	}
+	var msg any
+	if o.Err != nil {
+		msg = o.Err.Error()
+	}
+	return map[string]any{"sources": sources, "failed": failed, "error": msg}
 }
 
 func rmseJS(c report.Curves) map[string]any {
@@ -243,11 +265,15 @@ func rmseJS(c report.Curves) map[string]any {
 	for _, m := range c.Methods {
 		out[m.Name] = report.RMSE(m.Curve, c.Truth, c.K2)
 	}
+	if c.Estimate != nil {
+		out["estimate"] = report.RMSE(c.Estimate, c.Truth, c.K2)
+	}
 	return out
 }
 
-// reportProgress calls the run's onProgress callback, if any.
-func (a *app) reportProgress(r *runState, m protocol.Progress) {
+// reportProgress calls the run's onProgress callback, if any, with the
+// progress of the run's task (fit names it: "cleanex seed 2").
+func (a *app) reportProgress(r *runState, task int, m protocol.Progress) {
 	if !jsdom.IsFunction(r.onProgress) {
 		return
 	}
@@ -257,7 +283,11 @@ func (a *app) reportProgress(r *runState, m protocol.Progress) {
 		}
 		return x
 	}
-	obj, err := jsdom.ValueOf(map[string]any{"method": m.Method, "step": m.Step, "total": m.Total, "loss": nan(m.Loss), "eta": nan(m.ETA)})
+	fit := m.Method
+	if task >= 0 && task < len(r.plan.Tasks) {
+		fit = r.plan.Tasks[task].Label()
+	}
+	obj, err := jsdom.ValueOf(map[string]any{"method": m.Method, "fit": fit, "step": m.Step, "total": m.Total, "loss": nan(m.Loss), "eta": nan(m.ETA)})
 	if err == nil {
 		_ = jsdom.Invoke(r.onProgress, obj)
 	}

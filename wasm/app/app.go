@@ -13,6 +13,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 	"github.com/cleanex/cleanex/web"
 	"github.com/vugu/vugu"
@@ -29,6 +30,9 @@ const stopGrace = 150 * time.Millisecond
 
 // spareDelay is how long after a data set is loaded the spare worker gets it.
 const spareDelay = 500 * time.Millisecond
+
+// maxWorkers bounds the compute workers (each holds a copy of the data set).
+const maxWorkers = 8
 
 // app owns the workers and the data; it implements web.Backend. Every field
 // is read and written with env locked (state changes end in UnlockRender).
@@ -57,9 +61,15 @@ type app struct {
 	// while it trains; liveTotal is its planned number of steps.
 	liveLoss, liveStep []float64
 	liveTotal          int
-	// liveCurve is CleaneX's latest predicted curve while it trains.
+	// liveCurve is CleaneX's latest predicted curve while it trains;
+	// liveTask is the task of the run whose training is shown (-1: none).
 	liveCurve []float64
+	liveTask  int
 	charts    charts
+	// table is the embedded calibration table (recommend.DefaultTable) and
+	// tableErr why it could not be read.
+	table    recommend.Table
+	tableErr error
 }
 
 type loadOutcome struct {
@@ -67,26 +77,31 @@ type loadOutcome struct {
 	err error
 }
 
-// runState is one Run of several methods.
+// runState is one run: the fits of its plan, sent to the workers one Run
+// message each.
 type runState struct {
 	id, dataset uint64
 	k2          int
-	preset      string
-	seed        uint64
-	queue       []string
-	active      int
-	errs        map[string]string
-	start       time.Time
-	onProgress  jsdom.Value
-	done        chan struct{}
-	err         error
-	finished    bool
-	results     report.Curves
+	plan        *web.Plan
+	// queue holds the plan's tasks not started yet; active counts those
+	// running on a worker.
+	queue      []int
+	active     int
+	start      time.Time
+	onProgress jsdom.Value
+	done       chan struct{}
+	err        error
+	finished   bool
+	// base is the pilot's curves without results; results what is shown.
+	base, results report.Curves
+	// outcome is the recommendation, once every fit has ended.
+	outcome recommend.Outcome
 }
 
 func newApp(env vugu.EventEnv, st *web.State) *app {
-	a := &app{env: env, st: st, inbox: make(chan inbound, 256), loads: map[uint64]chan loadOutcome{}}
+	a := &app{env: env, st: st, inbox: make(chan inbound, 256), loads: map[uint64]chan loadOutcome{}, liveTask: -1}
 	a.charts.logX = true
+	a.table, a.tableErr = recommend.DefaultTable()
 	return a
 }
 
@@ -94,10 +109,11 @@ func (a *app) id() uint64 { a.nextID++; return a.nextID }
 
 // start launches the workers, the dispatcher, the JS API and the example.
 func (a *app) start() {
-	// One worker per method, up to navigator.hardwareConcurrency - 1 (at
-	// least one); ?workers=N overrides it (the browser tests use it to
-	// exercise several workers on a 2-core machine).
-	n := min(max(jsdom.HardwareConcurrency()-1, 1), len(a.st.Methods))
+	// One worker per core (navigator.hardwareConcurrency, at most
+	// maxWorkers): a run has up to eight fits (four of them CleaneX's), so
+	// they all run in parallel where the cores allow; ?workers=N overrides it
+	// (the browser tests use it to exercise several workers on 2 cores).
+	n := min(max(jsdom.HardwareConcurrency(), 1), maxWorkers)
 	search := ""
 	if loc, err := jsdom.Path(jsdom.Global(), "location"); err == nil {
 		search = jsdom.String(loc, "search")
@@ -217,58 +233,64 @@ func (a *app) handle(in inbound) {
 			}
 			return
 		}
+		task := -1
 		if s.run == m.Run {
-			s.run, s.method = 0, ""
+			task = s.task
+			s.run, s.task = 0, -1
 		}
-		if r := a.run; r != nil && r.id == m.Run && !r.finished {
+		if r := a.run; r != nil && r.id == m.Run && !r.finished && task >= 0 {
 			r.active--
-			r.errs[m.Method] = m.Message
-			a.setBar(m.Method, func(p *web.MethodProgress) { p.Failed, p.Text = true, m.Message })
-			a.dropLive(m.Method)
+			r.plan.Fail(task, errors.New(m.Message))
+			a.st.Progress = r.plan.Bars()
+			a.dropLive(task)
 		}
 		a.fill()
 	case protocol.Progress:
 		r := a.run
-		if r == nil || r.id != m.Run || r.finished {
+		if r == nil || r.id != m.Run || r.finished || s.run != m.Run {
 			return
 		}
-		a.setBar(m.Method, func(p *web.MethodProgress) {
-			p.Step, p.Total = m.Step, m.Total
-			p.Text = progressText(m)
-		})
-		if m.Method == "cleanex" && !math.IsNaN(m.Loss) {
-			a.liveLoss = append(a.liveLoss, m.Loss)
-			a.liveStep = append(a.liveStep, float64(m.Step))
-			a.liveTotal = m.Total
-			a.charts.lossDirty = true
+		task := s.task
+		r.plan.Progress(task, m.Step, m.Total, m.Loss, m.ETA)
+		a.st.Progress = r.plan.Bars()
+		if live := r.plan.LiveTask(); live == task {
+			if live != a.liveTask {
+				a.liveTask, a.liveLoss, a.liveStep = live, nil, nil
+			}
+			if !math.IsNaN(m.Loss) {
+				a.liveLoss = append(a.liveLoss, m.Loss)
+				a.liveStep = append(a.liveStep, float64(m.Step))
+				a.liveTotal = m.Total
+				a.charts.lossDirty = true
+			}
+			if m.Curve != nil {
+				a.liveCurve = m.Curve
+				a.charts.liveDirty = true
+			}
 		}
-		if m.Method == "cleanex" && m.Curve != nil {
-			a.liveCurve = m.Curve
-			a.charts.liveDirty = true
-		}
-		a.reportProgress(r, m)
+		a.reportProgress(r, task, m)
 	case protocol.Result:
+		task := -1
 		if s.run == m.Run {
-			s.run, s.method = 0, ""
+			task = s.task
+			s.run, s.task = 0, -1
 		}
 		r := a.run
-		if r == nil || r.id != m.Run || r.finished {
+		if r == nil || r.id != m.Run || r.finished || task < 0 {
 			a.fill()
 			return
 		}
 		r.active--
-		r.results.Methods = append(r.results.Methods, report.Method{Name: m.Method, Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
+		r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
+		r.results = r.plan.Partial(r.base, a.pilot(), r.k2)
 		a.st.Results = r.results
+		a.st.Progress = r.plan.Bars()
 		a.charts.dirty = true
-		a.setBar(m.Method, func(p *web.MethodProgress) {
-			p.Done, p.Step = true, p.Total
-			p.Text = fmt.Sprintf("done in %.2f s", m.Seconds)
-		})
 		a.fill()
 	}
 }
 
-// fill starts queued methods on idle workers, and ends the run when all are done.
+// fill starts queued fits on idle workers, and ends the run when all are done.
 func (a *app) fill() {
 	r := a.run
 	if r == nil || r.finished {
@@ -281,33 +303,55 @@ func (a *app) fill() {
 		if !s.ready || s.run != 0 {
 			continue
 		}
-		method := r.queue[0]
+		i := r.queue[0]
 		r.queue = r.queue[1:]
-		b, err := protocol.Encode(protocol.Run{Dataset: r.dataset, Run: r.id, Method: method, K2: r.k2, Preset: r.preset, Seed: r.seed})
+		t := r.plan.Tasks[i]
+		b, err := protocol.Encode(protocol.Run{Dataset: r.dataset, Run: r.id, Method: t.Method, K2: r.k2, Preset: t.Preset, Seed: t.Seed})
 		if err == nil {
 			err = s.send(b)
 		}
 		if err != nil {
-			r.errs[method] = err.Error()
+			r.plan.Fail(i, err)
 			continue
 		}
-		s.run, s.method = r.id, method
+		s.run, s.task = r.id, i
 		r.active++
-		a.setBar(method, func(p *web.MethodProgress) { p.Text = "starting…" })
+		r.plan.Start(i)
 	}
+	a.st.Progress = r.plan.Bars()
 	if len(r.queue) == 0 && r.active == 0 {
-		r.finished = true
-		a.st.Running = false
-		secs := time.Since(r.start).Seconds()
-		a.st.Status = fmt.Sprintf("Finished in %.1f s.", secs)
-		if len(r.errs) > 0 {
-			a.st.Status += fmt.Sprintf(" %d method(s) failed.", len(r.errs))
-			if len(r.errs) == len(r.results.Methods)+len(r.errs) {
-				r.err = errors.New(firstErr(r.errs))
-			}
-		}
-		close(r.done)
+		a.finishRun(r)
 	}
+}
+
+// finishRun assembles the recommendation of a run whose fits have all
+// ended, and shows it.
+func (a *app) finishRun(r *runState) {
+	r.finished = true
+	pilot := a.pilot()
+	out := r.plan.Outcome(pilot, r.k2, a.table, a.tableErr)
+	r.outcome = out
+	r.results = r.plan.Curves(r.base, out)
+	a.st.Results = r.results
+	a.st.Failed = r.plan.Failures(out)
+	a.st.Rec = web.NewRecommendation(r.plan, pilot, r.k2, out, a.table, a.tableErr)
+	a.st.Running = false
+	a.liveCurve, a.liveTask = nil, -1
+	a.charts.dirty = true
+	secs := time.Since(r.start).Seconds()
+	a.st.Status = fmt.Sprintf("Finished in %.1f s.", secs)
+	if n := len(a.st.Failed); n > 0 {
+		a.st.Status += fmt.Sprintf(" %d method(s) failed.", n)
+	}
+	if len(r.results.Methods) == 0 && r.results.Estimate == nil && len(a.st.Failed) > 0 {
+		r.err = errors.New(firstErr(a.st.Failed))
+	}
+	close(r.done)
+}
+
+// pilot returns what the recommendation needs of the current data set.
+func (a *app) pilot() web.Pilot {
+	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE}
 }
 
 func firstErr(errs map[string]string) string {
@@ -321,31 +365,6 @@ func firstErr(errs map[string]string) string {
 		parts = append(parts, errs[k])
 	}
 	return strings.Join(parts, "; ")
-}
-
-func progressText(m protocol.Progress) string {
-	var parts []string
-	if m.Total > 1 {
-		parts = append(parts, fmt.Sprintf("%d / %d", m.Step, m.Total))
-	}
-	if !math.IsNaN(m.Loss) {
-		parts = append(parts, fmt.Sprintf("loss %.4g", m.Loss))
-	}
-	if !math.IsNaN(m.ETA) && m.Step < m.Total {
-		parts = append(parts, fmt.Sprintf("about %.0f s left", math.Ceil(m.ETA)))
-	}
-	if len(parts) == 0 {
-		return "running…"
-	}
-	return strings.Join(parts, " · ")
-}
-
-func (a *app) setBar(method string, fn func(p *web.MethodProgress)) {
-	for i := range a.st.Progress {
-		if a.st.Progress[i].Name == method {
-			fn(&a.st.Progress[i])
-		}
-	}
 }
 
 // startSpare starts the spare worker with the current data set.
@@ -397,20 +416,20 @@ func (a *app) replace(s *slot, why string) {
 			ch <- loadOutcome{err: errors.New("the compute worker stopped (" + why + ") while reading the data; it was restarted, please try again")}
 		}
 	}
-	if r := a.run; r != nil && !r.finished && s.run == r.id {
+	if r := a.run; r != nil && !r.finished && s.run == r.id && s.task >= 0 {
 		r.active--
 		msg := "the compute worker stopped (" + why + "); it was restarted"
-		r.errs[s.method] = msg
-		a.setBar(s.method, func(p *web.MethodProgress) { p.Failed, p.Text = true, msg })
-		a.dropLive(s.method)
-		a.st.Error = "A compute worker stopped while running " + a.st.Label(s.method) + " (" + why + "). It was restarted; your data and results are kept."
+		r.plan.Fail(s.task, errors.New(msg))
+		a.st.Progress = r.plan.Bars()
+		a.dropLive(s.task)
+		a.st.Error = "A compute worker stopped while running " + r.plan.Tasks[s.task].Label() + " (" + why + "). It was restarted; your data and results are kept."
 	}
 }
 
-// dropLive removes CleaneX's live curve when method is CleaneX and it failed.
-func (a *app) dropLive(method string) {
-	if method == "cleanex" && a.liveCurve != nil {
-		a.liveCurve, a.charts.dirty = nil, true
+// dropLive removes CleaneX's live curve when task, which failed, drew it.
+func (a *app) dropLive(task int) {
+	if task == a.liveTask && a.liveCurve != nil {
+		a.liveCurve, a.liveTask, a.charts.dirty = nil, -1, true
 	}
 }
 
@@ -511,7 +530,8 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.st.K2 = k2
 	a.st.Progress = nil
 	a.st.Status = ""
-	a.liveLoss, a.liveStep, a.liveCurve = nil, nil, nil
+	a.st.Rec, a.st.Failed = nil, nil
+	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
 	a.charts.dirty = true
 	if req.andRun {
@@ -574,25 +594,24 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 		return nil, err
 	}
 	a.cancelRun("a new run")
-	queue := slices.Clone(req.methods)
-	if len(a.slots) > 1 && slices.Contains(queue, "cleanex") {
-		// The slowest method first, so it overlaps with the others.
-		queue = append([]string{"cleanex"}, slices.DeleteFunc(queue, func(s string) bool { return s == "cleanex" })...)
+	// The recommendation's fits always run; methods chooses what is shown.
+	plan := web.NewPlan(req.methods, req.preset, req.seed)
+	r := &runState{id: a.id(), dataset: a.dataset, k2: req.k2, plan: plan,
+		start: time.Now(), onProgress: req.onProgress, done: make(chan struct{})}
+	for i := range plan.Tasks {
+		r.queue = append(r.queue, i)
 	}
-	r := &runState{id: a.id(), dataset: a.dataset, k2: req.k2, preset: req.preset, seed: req.seed,
-		queue: queue, errs: map[string]string{}, start: time.Now(), onProgress: req.onProgress, done: make(chan struct{})}
-	r.results = report.Curves{K1: a.summary.K, K2: req.k2, Observed: a.summary.Observed, Truth: a.summary.Truth}
+	r.base = report.Curves{K1: a.summary.K, K2: req.k2, Observed: a.summary.Observed, Truth: a.summary.Truth}
+	r.results = r.base
 	a.run = r
 	a.st.Error = ""
 	a.st.K2 = req.k2
 	a.st.Results = r.results
+	a.st.Rec, a.st.Failed = nil, nil
 	a.st.Running = true
 	a.st.Status = "Running…"
-	a.st.Progress = nil
-	for _, m := range req.methods {
-		a.st.Progress = append(a.st.Progress, web.MethodProgress{Name: m, Text: "waiting"})
-	}
-	a.liveLoss, a.liveStep, a.liveCurve = nil, nil, nil
+	a.st.Progress = plan.Bars()
+	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.charts.dirty = true
 	a.fill()
 	return r, nil
@@ -630,6 +649,7 @@ func (a *app) cancelRun(why string) {
 	if a.liveCurve != nil {
 		a.liveCurve, a.charts.dirty = nil, true
 	}
+	a.liveTask = -1
 	for i := range a.st.Progress {
 		if p := &a.st.Progress[i]; !p.Done && !p.Failed {
 			p.Text = "cancelled"

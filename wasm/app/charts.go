@@ -54,7 +54,7 @@ func (a *app) afterRender() {
 	case a.charts.dirty:
 		a.charts.dirty, a.charts.lossDirty, a.charts.liveDirty = false, false, false
 		a.charts.drawing++
-		steps := []func() error{a.drawAccuracy, a.drawROC, a.drawLoss}
+		steps := []func() error{a.drawAccuracy, a.drawROC, a.drawLoss, a.drawWhy}
 		a.charts.fullBusy = true
 		go func(gen int) {
 			a.drawAll(gen, steps)
@@ -144,10 +144,13 @@ func (a *app) drawAll(gen int, steps []func() error) {
 // liveEveryMS is the shortest interval between two live redraws of the loss chart.
 const liveEveryMS = 250
 
+// estimateWidth is the line width of the recommended curve (the methods' are 2).
+const estimateWidth = 4
+
 // accuracySeries returns the accuracy chart's curves: truth, each method,
 // CleaneX's live curve while it trains (live, when it has no result yet),
-// and observed. Legend names are the page's labels (label), colours follow
-// the registry names.
+// the recommended curve (thick) and observed. Legend names are the page's
+// labels (label), colours follow the registry names.
 func accuracySeries(c report.Curves, label func(string) string, live []float64) []chart.Series {
 	var out []chart.Series
 	add := func(name string, curve accuracy.Curve, upto int, dashed bool) {
@@ -175,9 +178,31 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64) 
 		add("cleanex", live, c.K2, false)
 		out[len(out)-1].Name = label("cleanex") + " (training…)"
 	}
+	if n := len(out); c.Estimate != nil {
+		add("estimate", c.Estimate, c.K2, false)
+		if len(out) > n {
+			out[n].Width = estimateWidth
+		}
+	}
 	// The observed curve last, so it is drawn on top of the predictions.
 	add("observed", c.Observed, c.K1, false)
 	return out
+}
+
+// accuracyBands returns the 80% interval of the recommended curve, k = 2..K2.
+func accuracyBands(c report.Curves) []chart.Band {
+	upto := min(c.K2, c.EstimateLo.Max(), c.EstimateHi.Max())
+	if c.EstimateLo == nil || c.EstimateHi == nil || upto < 2 {
+		return nil
+	}
+	b := chart.Band{Name: "80% interval", Color: chart.Translucent(chart.ColorEstimate, chart.BandAlpha),
+		X: make([]float64, 0, upto-1), Lo: make([]float64, 0, upto-1), Hi: make([]float64, 0, upto-1)}
+	for k := 2; k <= upto; k++ {
+		b.X = append(b.X, float64(k))
+		b.Lo = append(b.Lo, c.EstimateLo[k])
+		b.Hi = append(b.Hi, c.EstimateHi[k])
+	}
+	return []chart.Band{b}
 }
 
 func rocSeries(name, label string, cx, w []float64) chart.Series {
@@ -199,7 +224,8 @@ func (a *app) drawAccuracy() error {
 		return err
 	}
 	res := a.st.Results
-	a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res, a.st.Label, a.liveCurve), K1: res.K1}
+	a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res, a.st.Label, a.liveCurve),
+		Bands: accuracyBands(res), K1: res.K1}
 	if err := a.charts.acc.Draw(cv); err != nil {
 		return err
 	}
@@ -208,6 +234,25 @@ func (a *app) drawAccuracy() error {
 	_, _ = el.Call("setAttribute", "data-dataset", strconv.FormatUint(a.dataset, 10))
 	_, _ = el.Call("setAttribute", "data-drawn-at", strconv.FormatFloat(jsdom.Now(), 'f', 1, 64))
 	return nil
+}
+
+// drawWhy draws the "Why this answer" panel's box plot of the benchmark's
+// errors, when the panel is open and the calibration table has them.
+func (a *app) drawWhy() error {
+	if !a.st.WhyShown() || !a.st.WhyOpen || !a.st.HasEvidence() {
+		return nil
+	}
+	el, err := jsdom.ByID("chart-why")
+	if err != nil {
+		return nil
+	}
+	cv, err := jsdom.NewCanvas(el)
+	if err != nil {
+		return err
+	}
+	bc := chart.BoxChart{Width: cv.Width, Height: cv.Height, Boxes: a.st.Boxes(),
+		YTitle: "predicted − true accuracy"}
+	return bc.Draw(cv)
 }
 
 func (a *app) drawROC() error {

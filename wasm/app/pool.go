@@ -21,9 +21,10 @@ type slot struct {
 	pending []jsdom.Value
 	// loaded is the latest data set sent to it.
 	loaded uint64
-	// run and method are the fit it is running (run 0: idle).
-	run    uint64
-	method string
+	// run and task are the fit it is running: the run's id (0: idle) and
+	// the index of the task in the run's plan.
+	run  uint64
+	task int
 }
 
 // spareIdx marks the spare worker: started in advance and loaded with the
@@ -45,7 +46,7 @@ func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &slot{idx: idx, w: w}
+	s := &slot{idx: idx, w: w, task: -1}
 	go func() {
 		for msg := range w.Messages {
 			in := inbound{s: s, err: msg.Err, stopped: msg.Stopped}

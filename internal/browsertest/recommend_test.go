@@ -1,0 +1,279 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/chart"
+	"github.com/cleanex/cleanex/internal/compute"
+	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/recommend"
+)
+
+// nativeOutcome fits the recommendation's jobs natively on s (the CleaneX
+// fits with the fast preset) and assembles them as the page does.
+func nativeOutcome(t *testing.T, s *accuracy.Sample, k2 int, seed uint64) recommend.Outcome {
+	t.Helper()
+	table, err := recommend.DefaultTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := recommend.Jobs(seed)
+	curves := make([]accuracy.Curve, len(jobs))
+	errs := make([]error, len(jobs))
+	for i, j := range jobs {
+		est, err := methods.New(j.Method, methods.Options{Seed: j.Seed, Preset: "fast"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := est.Fit(context.Background(), s, k2, nil)
+		curves[i], errs[i] = res.Curve, err
+	}
+	return recommend.Assemble(recommend.Fits{K1: s.K, N: len(s.Labels), Observed: s.Observed, ClassSE: recommend.ClassSE(s)}, jobs, curves, errs, k2, table.Calibration)
+}
+
+// compareColumns checks the page's estimate, estimate_lo, estimate_hi and
+// cleanex columns (k = 2..k2) against the native outcome, to 1e-9.
+func compareColumns(t *testing.T, cols map[string][]float64, out recommend.Outcome, k2 int) {
+	t.Helper()
+	if out.Err != nil {
+		t.Fatalf("natively there is no recommendation: %v", out.Err)
+	}
+	for name, want := range map[string]accuracy.Curve{"estimate": out.Estimate, "estimate_lo": out.Lo, "estimate_hi": out.Hi, "cleanex": out.CleaneX} {
+		got := cols[name]
+		if len(got) != k2-1 {
+			t.Errorf("%s: %d values, want %d", name, len(got), k2-1)
+			continue
+		}
+		worst, at := 0.0, 0
+		for i, v := range got {
+			if d := math.Abs(v - want[i+2]); !(d <= worst) {
+				worst, at = d, i+2
+			}
+		}
+		t.Logf("%s: max |page - native| = %.2g (k = %d)", name, worst, at)
+		if !(worst <= 1e-9) {
+			t.Errorf("%s: page and native code differ by %.3g at k = %d", name, worst, at)
+		}
+	}
+}
+
+// exportedColumns clicks "Export curves (CSV)" and returns its columns
+// (NaN where a cell is empty).
+func (p *page) exportedColumns() map[string][]float64 {
+	p.t.Helper()
+	mustEval[chromedp.Void](p, `(() => {
+		window.__blobs = [];
+		if (!window.__origURL) window.__origURL = URL.createObjectURL.bind(URL);
+		URL.createObjectURL = b => { window.__blobs.push(b); return window.__origURL(b); };
+		document.querySelector("#export-csv").click();
+	})()`, 5*time.Second)
+	p.waitJS(`window.__blobs.length >= 1`, 10*time.Second)
+	text := mustEval[string](p, `window.__blobs[0].text()`, 5*time.Second)
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	head := strings.Split(lines[0], ",")
+	cols := map[string][]float64{}
+	for _, line := range lines[1:] {
+		for j, cell := range strings.Split(line, ",") {
+			v := math.NaN()
+			if cell != "" {
+				f, err := strconv.ParseFloat(cell, 64)
+				if err != nil {
+					p.t.Fatalf("exported CSV: %q: %v", cell, err)
+				}
+				v = f
+			}
+			cols[head[j]] = append(cols[head[j]], v)
+		}
+	}
+	return cols
+}
+
+// headlineRE is the answer's form: "At 2,000 classes: 0.47 (80% interval 0.40–0.55)".
+var headlineRE = regexp.MustCompile(`^At ([0-9,]+) classes: (0\.\d\d|1\.00) \(80% interval (0\.\d\d|1\.00)–(0\.\d\d|1\.00)\)`)
+
+// checkAnswer checks what a person sees once a run is done: the one-line
+// answer for k2 (announced politely to screen readers), the recommended
+// curve and its band on the chart, and the "Why this answer" panel with
+// its box plot; it returns the headline.
+func (p *page) checkAnswer(k2 string) string {
+	p.t.Helper()
+	t := p.t
+	h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second)
+	m := headlineRE.FindStringSubmatch(h)
+	if m == nil || m[1] != k2 {
+		t.Errorf("headline %q is not the answer at %s classes", h, k2)
+	} else if !(m[3] <= m[2] && m[2] <= m[4]) {
+		t.Errorf("headline %q: the estimate is outside its interval", h)
+	}
+	if live := mustEval[string](p, `document.querySelector("#headline").getAttribute("aria-live") || ""`, 5*time.Second); live != "polite" {
+		t.Errorf("headline aria-live = %q, want polite", live)
+	}
+	// Ink: the recommended curve in its colour, the band's blend over white.
+	px := p.colourPixels("chart-acc", map[string]string{"estimate": chart.ColorEstimate})
+	band := p.nearPixels("chart-acc", chart.Blend(chart.ColorEstimate, chart.BandAlpha), 3)
+	t.Logf("recommended curve: %d pixels; 80%% band: %d pixels", px["estimate"], band)
+	if px["estimate"] < 50 {
+		t.Errorf("the recommended curve has %d pixels of its colour on the chart", px["estimate"])
+	}
+	if band < 200 {
+		t.Errorf("the 80%% band has %d pixels of its colour on the chart", band)
+	}
+	// The "Why this answer" panel: open, keyboard reachable, with the box
+	// plot drawn, the sources, the parts of the interval and the check.
+	why := mustEval[map[string]any](p, `(() => {
+		const d = document.querySelector("#why"), s = d && d.querySelector("summary");
+		const text = id => (document.getElementById(id) || {textContent: ""}).textContent;
+		const cv = document.getElementById("chart-why");
+		let ink = 0;
+		if (cv && cv.width > 0) {
+			const px = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
+			for (let i = 0; i < px.length; i += 4) if (px[i + 3] === 255 && (px[i] < 200 || px[i + 1] < 200 || px[i + 2] < 200)) ink++;
+		}
+		if (s) s.focus();
+		return {visible: !!d && d.offsetParent !== null, open: !!d && d.open, focus: document.activeElement === s,
+			caption: text("why-caption"), sources: text("why-sources"), parts: text("why-parts"), check: text("why-check"), ink: ink};
+	})()`, 5*time.Second)
+	if why["visible"] != true || why["open"] != true || why["focus"] != true {
+		t.Errorf("the why panel: visible %v, open %v, summary focusable %v", why["visible"], why["open"], why["focus"])
+	}
+	for key, want := range map[string]string{"caption": "pilots whose true accuracy is known, predicting about", "sources": "The estimate combines",
+		"parts": "classes are a sample", "check": "80% intervals contained the truth"} {
+		if s, _ := why[key].(string); !strings.Contains(s, want) {
+			t.Errorf("why panel %s %q lacks %q", key, s, want)
+		}
+	}
+	if ink, _ := why["ink"].(float64); ink < 500 {
+		t.Errorf("the box plot has %v inked pixels", why["ink"])
+	}
+	// A failed fit never shows a number in the table.
+	failed := mustEval[[]string](p, `[...document.querySelectorAll("#results td.failed")].map(td => td.parentElement.textContent)`, 5*time.Second)
+	for _, row := range failed {
+		if !strings.Contains(row, "failed: ") {
+			t.Errorf("failed row %q", row)
+		}
+	}
+	if first := mustEval[string](p, `document.querySelector("#results tbody tr").className`, 5*time.Second); first != "row-estimate" {
+		t.Errorf("the table's first row is %q, want the estimate", first)
+	}
+	return h
+}
+
+// nearPixels counts the opaque pixels of canvas #id within tol of the colour hex in each channel.
+func (p *page) nearPixels(id, hex string, tol int) int {
+	p.t.Helper()
+	return mustEval[int](p, fmt.Sprintf(`(() => {
+		const hex = %s, tol = %d, cv = document.getElementById(%s);
+		const c = [1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16));
+		const d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) {
+			if (d[i + 3] === 255 && Math.abs(d[i] - c[0]) <= tol && Math.abs(d[i + 1] - c[1]) <= tol && Math.abs(d[i + 2] - c[2]) <= tol) n++;
+		}
+		return n;
+	})()`, jsString(hex), tol, jsString(id)), 10*time.Second)
+}
+
+// (1) On first open the example's answer, band and evidence appear, and
+// its exported estimate equals the native code's on the same simulation.
+func TestRecommendationFirstOpen(t *testing.T) {
+	p := openPage(t, "")
+	p.waitJS(`(document.querySelector("#status")||{}).textContent.startsWith("Finished")`, 200*time.Second)
+	p.shot("10-recommendation-first-open")
+	h := p.checkAnswer("2,000")
+	t.Logf("headline: %s", h)
+	if !strings.Contains(h, "The true accuracy of this simulation is") {
+		t.Errorf("the example's headline %q does not give the truth", h)
+	}
+	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1}
+	ds, _, err := compute.Simulate(cfg, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 2000, 1), 2000)
+}
+
+// (2) A dropped CSV is analysed at once: the answer at 10 × its classes,
+// the band and the evidence, equal to the native code's.
+func TestRecommendationDroppedCSV(t *testing.T) {
+	p := openPage(t, "example=0")
+	csv := simulatedCSV(t, 40, 21)
+	mustEval[chromedp.Void](p, fmt.Sprintf(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([%s], "dropped.csv", {type: "text/csv"}));
+		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	})()`, jsString(string(csv))), 10*time.Second)
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("dropped.csv")`, 30*time.Second)
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "Working out the accuracy at 400 classes: running") {
+		t.Logf("headline while running: %q (the run may have ended already)", h)
+	}
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
+	p.shot("11-recommendation-dropped-csv")
+	t.Logf("headline: %s", p.checkAnswer("400"))
+	ds, _, err := compute.LoadCSV(csv, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 400, 1), 400)
+}
+
+// (3) A simulation run through window.cleanex: run() returns the estimate
+// columns and the recommendation, equal to the native code's; the page
+// shows the answer, the band and the evidence.
+func TestRecommendationSimulation(t *testing.T) {
+	p := openPage(t, "example=0")
+	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 5, K1: 50, K2: 600, Seed: 3}
+	mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.simulate({classes: "normal", points: "normal", d: 5, sigma2: 0.1, r: 5, k1: %d, k2: %d, seed: %d})`, cfg.K1, cfg.K2, cfg.Seed), 60*time.Second)
+	const seed = 2
+	raw := mustEval[json.RawMessage](p, fmt.Sprintf(`window.cleanex.run({k2: %d, methods: ["plugin", "kde", "regression", "cleanex"], seed: %d})`, cfg.K2, seed), 200*time.Second)
+	var r struct {
+		Curves         map[string][]*float64 `json:"curves"`
+		Recommendation struct {
+			Sources []string          `json:"sources"`
+			Failed  map[string]string `json:"failed"`
+			Error   *string           `json:"error"`
+		} `json:"recommendation"`
+		Errors map[string]string `json:"errors"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	p.shot("12-recommendation-simulation")
+	t.Logf("headline: %s", p.checkAnswer("600"))
+	t.Logf("recommendation: sources %v, failed %v, error %v; errors %v", r.Recommendation.Sources, r.Recommendation.Failed, r.Recommendation.Error, r.Errors)
+	if r.Recommendation.Error != nil || len(r.Recommendation.Sources) == 0 {
+		t.Errorf("run() gives recommendation.error %v, sources %v", r.Recommendation.Error, r.Recommendation.Sources)
+	}
+	cols := map[string][]float64{}
+	for _, name := range []string{"estimate", "estimate_lo", "estimate_hi", "cleanex"} {
+		for _, v := range r.Curves[name] {
+			x := math.NaN()
+			if v != nil {
+				x = *v
+			}
+			cols[name] = append(cols[name], x)
+		}
+	}
+	ds, _, err := compute.Simulate(cfg, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := nativeOutcome(t, ds.Sample, cfg.K2, seed)
+	compareColumns(t, cols, out, cfg.K2)
+	if fmt.Sprint(out.Sources) != fmt.Sprint(r.Recommendation.Sources) || len(out.Failed) != len(r.Recommendation.Failed) {
+		t.Errorf("page: sources %v, failed %v; native: %v, %v", r.Recommendation.Sources, r.Recommendation.Failed, out.Sources, out.Failed)
+	}
+}

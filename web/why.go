@@ -1,0 +1,454 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/chart"
+	"github.com/cleanex/cleanex/internal/recommend"
+	"github.com/cleanex/cleanex/internal/report"
+)
+
+// Recommendation is a finished run's answer and its evidence, as the page
+// shows them.
+type Recommendation struct {
+	// K1 is the pilot's number of classes, K2 the number predicted for.
+	K1, K2 int
+	// Outcome is recommend.Assemble's result.
+	Outcome recommend.Outcome
+	// ClassSE is the pilot's class-sampling standard error, k = 0..K1.
+	ClassSE accuracy.Curve
+	// Curves holds, by method, the curve of each of the recommendation's
+	// fits that passed the check (CleaneX: the mean of its fits that did).
+	Curves map[string]accuracy.Curve
+	// Used and Fits count the recommendation's CleaneX fits that passed the
+	// check, and all of them.
+	Used, Fits int
+	// Table is the calibration table (recommend.DefaultTable); TableErr is
+	// why it could not be read, if it could not.
+	Table    recommend.Table
+	TableErr error
+}
+
+// NewRecommendation gathers what the page shows about a finished plan.
+func NewRecommendation(p *Plan, pilot Pilot, k2 int, out recommend.Outcome, table recommend.Table, tableErr error) *Recommendation {
+	r := &Recommendation{K1: pilot.K1, K2: k2, Outcome: out, ClassSE: pilot.ClassSE, Table: table, TableErr: tableErr,
+		Curves: map[string]accuracy.Curve{}}
+	r.Used, r.Fits = p.CleaneXUsed(out)
+	for i, t := range p.Tasks {
+		if t.Job < 0 || t.Method == "cleanex" {
+			continue
+		}
+		if _, failed := out.Failed[t.Label()]; !failed {
+			if f, err := p.Result(i); err == nil && f != nil {
+				r.Curves[t.Method] = f.Curve
+			}
+		}
+	}
+	if out.CleaneX != nil {
+		r.Curves["cleanex"] = out.CleaneX
+	}
+	return r
+}
+
+// OK reports whether there is a recommended curve at K2.
+func (r *Recommendation) OK() bool {
+	return r != nil && r.Outcome.Err == nil && r.Outcome.Estimate.Max() >= r.K2 && r.K2 >= 2
+}
+
+// Headline is the page's answer in one sentence: the recommended accuracy
+// at k2 with its 80% interval ("At 2,000 classes: 0.47 (80% interval
+// 0.40–0.55)"), what is running while the fits run, or why there is no
+// recommendation.
+func (s *State) Headline() string {
+	if s.Running {
+		return s.runningLine()
+	}
+	r := s.Rec
+	if r == nil {
+		return ""
+	}
+	if !r.OK() {
+		return NoRecommendation(r.K2, r.Outcome.Err)
+	}
+	o := r.Outcome
+	line := HeadlineText(r.K2, o.Estimate[r.K2], o.Lo[r.K2], o.Hi[r.K2]) + "."
+	if t := s.Results.Truth; t != nil && t.Max() >= r.K2 {
+		line += fmt.Sprintf(" The true accuracy of this simulation is %.2f.", t[r.K2])
+	}
+	return line
+}
+
+// HeadlineText formats the answer at k2: "At 2,000 classes: 0.47 (80%
+// interval 0.40–0.55)".
+func HeadlineText(k2 int, est, lo, hi float64) string {
+	return fmt.Sprintf("At %s classes: %.2f (80%% interval %.2f–%.2f)", thousands(k2), est, lo, hi)
+}
+
+// NoRecommendation says in one sentence why there is no recommended
+// accuracy at k2 and what the user can do.
+func NoRecommendation(k2 int, err error) string {
+	switch {
+	case err == nil:
+		return fmt.Sprintf("No recommendation for %s classes.", thousands(k2))
+	case errors.Is(err, recommend.ErrNoFits):
+		return fmt.Sprintf("No recommendation for %s classes: neither the regression nor any CleaneX fit matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", thousands(k2))
+	}
+	why := strings.TrimPrefix(err.Error(), "recommend: ")
+	return fmt.Sprintf("No recommendation for %s classes: %s; the individual methods are shown below.", thousands(k2), strings.TrimSuffix(why, "."))
+}
+
+// runningLine says what is running ("Working out the accuracy at 2,000
+// classes: running CleaneX (1 of 4 fits done) and regression…").
+func (s *State) runningLine() string {
+	var parts []string
+	for _, p := range s.Progress {
+		if p.Done || p.Failed {
+			continue
+		}
+		name := s.Label(p.Name)
+		if strings.Contains(p.Text, " fits done") {
+			if i := strings.Index(p.Text, ","); i > 0 {
+				name += " (" + p.Text[:i] + ")"
+			} else {
+				name += " (" + p.Text + ")"
+			}
+		}
+		parts = append(parts, name)
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("Working out the accuracy at %s classes…", thousands(s.K2))
+	}
+	list := parts[0]
+	if n := len(parts); n > 1 {
+		list = strings.Join(parts[:n-1], ", ") + " and " + parts[n-1]
+	}
+	return fmt.Sprintf("Working out the accuracy at %s classes: running %s…", thousands(s.K2), list)
+}
+
+// TableRow is one line of the results table as the page shows it.
+type TableRow struct {
+	// Name is the curve's name ("estimate", "observed", a method, "truth").
+	Name string
+	// Cells are the values at Ks(), formatted; empty for a failed method.
+	Cells []string
+	// RMSE and Time are formatted (empty when unknown).
+	RMSE, Time string
+	// Failed, when not "", is why the method has no curve ("failed: …").
+	Failed string
+}
+
+// Rows returns the results table: the recommended estimate first (its k2
+// cell with the 80% interval), the observed curve, each selected method in
+// the usual order (one whose fit failed says why, with no number), and
+// the truth when known.
+func (s *State) Rows() []TableRow {
+	c := s.Results
+	ks := c.Ks()
+	var out []TableRow
+	row := func(r report.Row) TableRow {
+		t := TableRow{Name: r.Name, RMSE: Cell(r.RMSE), Time: Secs(r.Seconds)}
+		for _, v := range r.At {
+			t.Cells = append(t.Cells, Cell(v))
+		}
+		return t
+	}
+	rows := c.Table()
+	for _, r := range rows {
+		if r.Name == "estimate" {
+			t := row(r)
+			if n := len(ks); n > 0 && ks[n-1] <= c.EstimateLo.Max() && ks[n-1] <= c.EstimateHi.Max() {
+				k := ks[n-1]
+				t.Cells[n-1] += fmt.Sprintf(" (%s–%s)", Cell(c.EstimateLo[k]), Cell(c.EstimateHi[k]))
+			}
+			out = append(out, t)
+		}
+	}
+	methods := map[string]report.Row{}
+	for _, r := range rows {
+		switch r.Name {
+		case "observed":
+			out = append(out, row(r))
+		case "estimate", "truth":
+		default:
+			methods[r.Name] = r
+		}
+	}
+	var names []string
+	for n := range methods {
+		names = append(names, n)
+	}
+	for n := range s.Failed {
+		if _, ok := methods[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if d := rank(a) - rank(b); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	for _, n := range names {
+		if r, ok := methods[n]; ok {
+			out = append(out, row(r))
+		} else {
+			out = append(out, TableRow{Name: n, Failed: "failed: " + s.Failed[n]})
+		}
+	}
+	for _, r := range rows {
+		if r.Name == "truth" {
+			out = append(out, row(r))
+		}
+	}
+	return out
+}
+
+// Span is the number of value columns a failed method's message spans.
+func (s *State) Span() int {
+	n := len(s.Ks())
+	if s.HasTruth() {
+		n++
+	}
+	return n
+}
+
+// WhyShown reports whether the "Why this answer" panel has anything to say.
+func (s *State) WhyShown() bool { return s.Rec != nil && !s.Running }
+
+// WhySources says what went into the estimate (recommend's Sources, in words).
+func (s *State) WhySources() string {
+	r := s.Rec
+	if r == nil {
+		return ""
+	}
+	var used []string
+	for _, src := range r.Outcome.Sources {
+		if n, ok := strings.CutPrefix(src, "cleanex ×"); ok {
+			used = append(used, "the mean of "+n+" CleaneX fits")
+			if n == "1" {
+				used[len(used)-1] = "one CleaneX fit"
+			}
+			continue
+		}
+		used = append(used, s.Label(src))
+	}
+	cx := fmt.Sprintf("%d of %d CleaneX fits used.", r.Used, r.Fits)
+	if len(used) == 0 {
+		return "No fit could be used for the estimate. " + cx
+	}
+	return "The estimate combines " + list(used) + ", each checked against your pilot's own accuracy curve first. " + cx
+}
+
+// list joins "a", "b" and "c" as "a, b and c".
+func list(items []string) string {
+	if n := len(items); n > 1 {
+		return strings.Join(items[:n-1], ", ") + " and " + items[n-1]
+	}
+	return strings.Join(items, "")
+}
+
+// WhyFailed lists the fits that were not used and why, in words.
+func (s *State) WhyFailed() []string {
+	r := s.Rec
+	if r == nil {
+		return nil
+	}
+	var keys []string
+	for k := range r.Outcome.Failed {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		name := s.Label(k)
+		if seed, ok := strings.CutPrefix(k, "cleanex seed "); ok {
+			name = "CleaneX with seed " + seed
+		}
+		out = append(out, fmt.Sprintf("%s was not used: %s.", name, strings.TrimSuffix(r.Outcome.Failed[k], ".")))
+	}
+	return out
+}
+
+// WhyParts explains the interval's width at k2 by its parts (the features
+// of the interval model, recommend.Features): the pilot's classes are a
+// sample, the methods disagree, CleaneX's fits spread, and the distance
+// extrapolated; each with its size in accuracy and its share of the width.
+func (s *State) WhyParts() []string {
+	r := s.Rec
+	if !r.OK() || r.K2 >= len(r.Outcome.Features) || r.TableErr != nil {
+		return nil
+	}
+	o, k2 := r.Outcome, r.K2
+	ft := o.Features[k2]
+	cal := r.Table.Calibration
+	// The scale's terms a_j v_j with v = (1, SE, D, S, L, L SE, G) (the
+	// package doc of recommend); without that many coefficients the shares
+	// are left out. L SE is shared between the sampling error and the
+	// extrapolation; G (how far the estimate falls below the pilot's own
+	// accuracy) counts as extrapolation.
+	v := []float64{1, ft.SE, ft.D, ft.S, ft.L, ft.L * ft.SE, ft.G}
+	var term [7]float64
+	var total float64
+	if len(v) == len(cal.Coef) {
+		for j := range v {
+			term[j] = cal.Coef[j] * v[j]
+			total += term[j]
+		}
+	}
+	width := o.Hi[k2] - o.Lo[k2]
+	share := func(x float64) string {
+		if total <= 0 || x/total < 0.005 {
+			return "" // a part the calibration gives no weight here
+		}
+		return fmt.Sprintf(" — about %.0f%% of the interval's width", 100*x/total)
+	}
+	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.2f wide (%.2f to %.2f). It is made of:", thousands(k2), width, o.Lo[k2], o.Hi[k2])}
+	se := math.NaN()
+	if r.K1 <= r.ClassSE.Max() {
+		se = r.ClassSE[r.K1]
+	}
+	out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about ±%.3f (one standard error)%s.",
+		thousands(r.K1), thousands(r.K1), se, share(term[1]+term[5]/2)))
+	var says []string
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, m := range report.Order {
+		if c := r.Curves[m]; c != nil && k2 <= c.Max() {
+			says = append(says, fmt.Sprintf("%s %.2f", BoxLabel(m), c[k2]))
+			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])
+		}
+	}
+	if len(says) > 1 {
+		out = append(out, fmt.Sprintf("The methods disagree by %.3f at %s classes (%s)%s.", hi-lo, thousands(k2), strings.Join(says, ", "), share(term[2])))
+	} else {
+		out = append(out, "Only one method could be used, so their disagreement could not be measured.")
+	}
+	if r.Used > 1 && o.CleaneX != nil {
+		cx := o.CleaneX[k2]
+		out = append(out, fmt.Sprintf("CleaneX's %d fits spread by about ±%.3f%s.", r.Used, ft.S*cx*(1-cx), share(term[3])))
+	}
+	out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s.",
+		Ratio(float64(k2)/float64(r.K1)), thousands(r.K1), thousands(k2), share(term[4]+term[5]/2+term[6])))
+	if total > 0 && term[0]/total >= 0.05 {
+		out = append(out, fmt.Sprintf("A floor that every estimate has, whatever the data%s.", share(term[0])))
+	}
+	return out
+}
+
+// WhyCheck says how the interval was checked (recommend.Table.Families):
+// the range of coverage over the families and the overall coverage,
+// weighted by their pilots.
+func (s *State) WhyCheck() string {
+	r := s.Rec
+	if r == nil {
+		return ""
+	}
+	if r.TableErr != nil || len(r.Table.Families) == 0 {
+		return "This build's calibration table has no coverage check yet, so the interval's 80% is not verified."
+	}
+	lo, hi, pilots, sum := math.Inf(1), math.Inf(-1), 0, 0.0
+	for _, f := range r.Table.Families {
+		lo, hi = math.Min(lo, f.CoverageAllK), math.Max(hi, f.CoverageAllK)
+		pilots += f.Pilots
+		sum += float64(f.Pilots) * f.CoverageAllK
+	}
+	cov := fmt.Sprintf("%.0f–%.0f%%", 100*lo, 100*hi)
+	if math.Round(100*lo) == math.Round(100*hi) {
+		cov = fmt.Sprintf("%.0f%%", 100*lo)
+	}
+	overall := ""
+	if pilots > 0 {
+		overall = fmt.Sprintf(" (%.0f%% over all %s)", 100*sum/float64(pilots), plural(pilots, "pilot", "pilots"))
+	}
+	return fmt.Sprintf("How the interval was checked: on %s of test pilots whose true accuracy is known, each checked with the interval calibrated on the other families, 80%% intervals contained the truth %s of the time%s.",
+		plural(len(r.Table.Families), "family", "families"), cov, overall)
+}
+
+// BoxMethods are the methods of the error box plot, in order, with their
+// short labels.
+var BoxMethods = []struct{ Name, Label string }{
+	{"plugin", "plug-in"}, {"kde", "KDE"}, {"regression", "regression"}, {"cleanex", "CleaneX"}, {"estimate", "recommended"},
+}
+
+// BoxLabel returns a method's short label (BoxMethods), or its name.
+func BoxLabel(name string) string {
+	for _, m := range BoxMethods {
+		if m.Name == name {
+			return m.Label
+		}
+	}
+	return name
+}
+
+// Evidence returns the benchmark bank's error spreads at the extrapolation
+// ratio nearest to this run's k2 / k1, if the table has them.
+func (s *State) Evidence() (recommend.RatioErrors, bool) {
+	r := s.Rec
+	if r == nil || r.TableErr != nil || r.K1 < 1 {
+		return recommend.RatioErrors{}, false
+	}
+	e, ok := r.Table.NearestErrors(float64(r.K2) / float64(r.K1))
+	return e, ok && len(e.Methods) > 0
+}
+
+// HasEvidence reports whether the error box plot can be drawn.
+func (s *State) HasEvidence() bool {
+	_, ok := s.Evidence()
+	return ok
+}
+
+// Boxes returns the error box plot's boxes (BoxMethods that the table has).
+func (s *State) Boxes() []chart.Box {
+	e, ok := s.Evidence()
+	if !ok {
+		return nil
+	}
+	var out []chart.Box
+	for _, m := range BoxMethods {
+		for _, sp := range e.Methods {
+			if sp.Method == m.Name {
+				out = append(out, chart.Box{Name: m.Label, Color: chart.Color(m.Name), Q: sp.Q, Bold: m.Name == "estimate"})
+			}
+		}
+	}
+	return out
+}
+
+// BoxCaption is the error box plot's caption, and its text for screen readers.
+func (s *State) BoxCaption() string {
+	e, ok := s.Evidence()
+	if !ok {
+		return "The benchmark's errors per method are not in this build's calibration table yet."
+	}
+	var meds []string
+	for _, m := range BoxMethods {
+		for _, sp := range e.Methods {
+			if sp.Method == m.Name {
+				meds = append(meds, fmt.Sprintf("%s %+.3f", m.Label, sp.Q[2]))
+			}
+		}
+	}
+	return fmt.Sprintf("On %s whose true accuracy is known, predicting about %s beyond the pilot, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
+		plural(e.Pilots, "pilot", "pilots"), Ratio(e.Ratio), strings.Join(meds, ", "))
+}
+
+// Ratio formats an extrapolation ratio as "20×" (one decimal below 10).
+func Ratio(x float64) string {
+	if x < 10 {
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", x), ".0") + "×"
+	}
+	return thousands(int(math.Round(x))) + "×"
+}
+
+// plural returns "1 fit" or "3 fits".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}

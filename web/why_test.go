@@ -1,0 +1,139 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/recommend"
+	"github.com/cleanex/cleanex/internal/report"
+)
+
+func TestHeadlineText(t *testing.T) {
+	if got := HeadlineText(2000, 0.4712, 0.4049, 0.5534); got != "At 2,000 classes: 0.47 (80% interval 0.40–0.55)" {
+		t.Errorf("HeadlineText: %q", got)
+	}
+	if got := NoRecommendation(500, recommend.ErrNoFits); !strings.HasPrefix(got, "No recommendation for 500 classes: neither the regression nor any CleaneX fit") || !strings.Contains(got, "smaller k2") {
+		t.Errorf("NoRecommendation(ErrNoFits): %q", got)
+	}
+	if got := NoRecommendation(50, errors.New("recommend: k2 = 1: it must be at least 2")); got != "No recommendation for 50 classes: k2 = 1: it must be at least 2; the individual methods are shown below." {
+		t.Errorf("NoRecommendation: %q", got)
+	}
+	for x, want := range map[float64]string{20: "20×", 2.5: "2.5×", 4: "4×", 1234.4: "1,234×"} {
+		if got := Ratio(x); got != want {
+			t.Errorf("Ratio(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// finishedState is the page after a run on testPilot whose regression
+// broke: the estimate from 3 of 4 CleaneX fits, plug-in shown, the truth known.
+func finishedState(t *testing.T) *State {
+	t.Helper()
+	table, err := recommend.DefaultTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k2 = 100
+	pilot := testPilot()
+	p := NewPlan([]string{"plugin", "regression", "cleanex"}, "fast", 1)
+	broken := make(accuracy.Curve, k2+1)
+	for k := range broken {
+		broken[k] = 1
+	}
+	for i, tk := range p.Tasks {
+		switch {
+		case tk.Method == "regression" || tk.Seed == 3:
+			p.Finish(i, Fit{Curve: broken})
+		case tk.Method == "cleanex":
+			p.Finish(i, Fit{Curve: smooth(k2, 1+0.002*float64(tk.Seed), 0.1)})
+		default:
+			p.Finish(i, Fit{Curve: smooth(k2, 0.9, 0.05), Seconds: 0.1})
+		}
+	}
+	out := p.Outcome(pilot, k2, table, nil)
+	st := NewState()
+	st.K2 = k2
+	base := report.Curves{K1: 10, K2: k2, Observed: pilot.Observed, Truth: smooth(k2, 1, 0.1)}
+	st.Results = p.Curves(base, out)
+	st.Failed = p.Failures(out)
+	st.Rec = NewRecommendation(p, pilot, k2, out, table, nil)
+	return st
+}
+
+func TestHeadlineAndWhy(t *testing.T) {
+	st := finishedState(t)
+	o := st.Rec.Outcome
+	want := HeadlineText(100, o.Estimate[100], o.Lo[100], o.Hi[100]) + fmt.Sprintf(". The true accuracy of this simulation is %.2f.", 1-0.1*4.605170185988092)
+	if got := st.Headline(); got != want {
+		t.Errorf("headline %q, want %q", got, want)
+	}
+	if got := st.WhySources(); !strings.Contains(got, "the mean of 3 CleaneX fits") || !strings.Contains(got, "3 of 4 CleaneX fits used.") {
+		t.Errorf("sources: %q", got)
+	}
+	failed := strings.Join(st.WhyFailed(), "\n")
+	if !strings.Contains(failed, "CleaneX with seed 3 was not used: at k = 2 it gives 1.000") || !strings.Contains(failed, "regression (Zheng et al.) was not used") {
+		t.Errorf("failed fits: %q", failed)
+	}
+	parts := strings.Join(st.WhyParts(), "\n")
+	for _, w := range []string{"80% interval at 100 classes", "classes are a sample", "±0.002", "CleaneX's 3 fits spread", "extrapolate 10× beyond your pilot"} {
+		if !strings.Contains(parts, w) {
+			t.Errorf("why parts lack %q:\n%s", w, parts)
+		}
+	}
+	if st.Rec.Table.Families != nil && !strings.Contains(st.WhyCheck(), "80% intervals contained the truth") {
+		t.Errorf("check line: %q", st.WhyCheck())
+	}
+	// While a new run goes on, the headline says what runs.
+	st.Running = true
+	st.Progress = []MethodProgress{{Name: "plugin", Done: true}, {Name: "regression", Text: "running…"}, {Name: "cleanex", Text: "1 of 4 fits done, 2 running"}}
+	if got := st.Headline(); got != "Working out the accuracy at 100 classes: running regression (Zheng et al.) and CleaneX (1 of 4 fits done)…" {
+		t.Errorf("running headline %q", got)
+	}
+	// No recommendation: one sentence why.
+	st.Running = false
+	st.Rec.Outcome.Err = recommend.ErrNoFits
+	if got := st.Headline(); !strings.HasPrefix(got, "No recommendation for 100 classes") {
+		t.Errorf("headline without a recommendation: %q", got)
+	}
+}
+
+// The table: the estimate first with its interval at k2, then observed, the
+// methods (a failed one with its reason and no number), then the truth.
+func TestRowsWithAFailedMethod(t *testing.T) {
+	st := finishedState(t)
+	rows := st.Rows()
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.Name)
+	}
+	if strings.Join(names, ",") != "estimate,observed,plugin,regression,cleanex,truth" {
+		t.Fatalf("rows %v", names)
+	}
+	est := rows[0]
+	o := st.Rec.Outcome
+	wantK2 := fmt.Sprintf("%s (%s–%s)", Cell(o.Estimate[100]), Cell(o.Lo[100]), Cell(o.Hi[100]))
+	if last := est.Cells[len(est.Cells)-1]; last != wantK2 {
+		t.Errorf("estimate's k2 cell %q, want %q", last, wantK2)
+	}
+	reg := rows[3]
+	if !strings.HasPrefix(reg.Failed, "failed: at k = 2 it gives 1.000 where the pilot's exact accuracy is") || len(reg.Cells) != 0 || reg.RMSE != "" {
+		t.Errorf("failed regression row %+v", reg)
+	}
+	html := render(t, st)
+	i := strings.Index(html, `class="row-regression"`)
+	if i < 0 {
+		t.Fatal("no regression row")
+	}
+	row := html[i : i+strings.Index(html[i:], "</tr>")]
+	if !strings.Contains(row, `class="failed"`) || !strings.Contains(row, "failed: at k = 2") || strings.Contains(row, "0.") && !strings.Contains(row, "accuracy is 0.") {
+		t.Errorf("regression row renders %q", row)
+	}
+	for _, id := range []string{`id="why"`, `id="why-sources"`, `id="why-parts"`, `id="chart-why"`, `aria-live="polite"`, "3 of 4 CleaneX fits used"} {
+		if !strings.Contains(html, id) {
+			t.Errorf("page lacks %s", id)
+		}
+	}
+}
