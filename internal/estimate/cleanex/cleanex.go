@@ -57,6 +57,16 @@ type Preset struct {
 	// their C_x, which keeps E_2 = sum_x w_x C_x exact. Averaging C_x before
 	// the power would bias E_k down at large k (Jensen's inequality).
 	Networks int
+	// Restarts is how many times a network whose fit is degenerate (see
+	// Estimator.Fit) is trained again from a new initialisation before Fit
+	// gives up with ErrDegenerate.
+	Restarts int
+
+	// Knobs for tests and studies (unexported; zero in every preset).
+	noCheck    bool    // accept every fit unchecked
+	hiddenBias float64 // initial bias of the hidden units
+	decay      float64 // L2 penalty lambda sum w^2 on the weights (not biases)
+	bestOf     int     // fit this many non-degenerate attempts per network and keep the lowest loss
 }
 
 // Optimizer selects the training algorithm.
@@ -72,23 +82,25 @@ const (
 
 // Paper returns the published configuration (Section 5): all K sorted scores
 // in, hidden layers 512 and 128 with ReLU, sigmoid output, Glorot-uniform
-// initialisation, Adam with learning rate 1e-4, 10,000 full-batch steps.
+// initialisation, Adam with learning rate 1e-4, 10,000 full-batch steps;
+// a degenerate fit (Estimator.Fit) is retrained at most twice.
 func Paper() Preset {
 	return Preset{Name: "paper", Inputs: AllScores, Hidden: []int{512, 128},
-		LearningRate: 1e-4, Steps: 10000, Networks: 1}
+		LearningRate: 1e-4, Steps: 10000, Networks: 1, Restarts: 2}
 }
 
-// Fast returns the default configuration, chosen by the study in
-// /work/notes/cleanex-research.md: the TailGaps encoding (the correct score
-// and its gaps to the incorrect scores of geometric ranks 1, 2, 3, 5, 8, ...,
+// Fast returns the default configuration (see docs/cleanex-fast.md): the
+// TailGaps encoding (the correct score and its gaps to the incorrect scores of geometric ranks 1, 2, 3, 5, 8, ...,
 // 13 inputs at K = 100, 17 at K = 500), hidden layers 32 and 16, and at most
 // 300 full-batch L-BFGS evaluations. Convergence of the curve loss was what
 // the shrunken Adam variants lacked (they stall on a plateau where all C_x
 // are nearly equal); L-BFGS reaches losses of 1e-7..1e-9 in 300 evaluations.
-// Cost (see FLOPs): 1.9 GFLOP at K = 100, r = 10 and 14.2 GFLOP at K = 500.
+// Cost (see FLOPs): 1.9 GFLOP at K = 100, r = 10 and 14.2 GFLOP at K = 500,
+// times the attempts: a degenerate fit (Estimator.Fit) is retrained at most
+// four times.
 func Fast() Preset {
 	return Preset{Name: "fast", Inputs: TailGaps, TailRatio: 1.5, Hidden: []int{32, 16},
-		Optimizer: LBFGS, Steps: 300, Networks: 1}
+		Optimizer: LBFGS, Steps: 300, Networks: 1, Restarts: 4}
 }
 
 // FLOPs returns the floating-point operations of a fit on n points and k
@@ -126,6 +138,8 @@ func (p Preset) validate() error {
 		return fmt.Errorf("cleanex: preset %q: tail ratio %g must exceed 1", p.Name, p.TailRatio)
 	case p.Steps < 1 || p.Networks < 1:
 		return fmt.Errorf("cleanex: preset %q: steps %d and networks %d must be positive", p.Name, p.Steps, p.Networks)
+	case p.Restarts < 0:
+		return fmt.Errorf("cleanex: preset %q: restarts %d must not be negative", p.Name, p.Restarts)
 	case p.Optimizer != Adam && p.Optimizer != LBFGS:
 		return fmt.Errorf("cleanex: preset %q: unknown optimizer %d", p.Name, p.Optimizer)
 	case p.Optimizer == Adam && !(p.LearningRate > 0):
@@ -166,7 +180,17 @@ var ErrK2 = errors.New("cleanex: k2 must be at least 2")
 
 // Fit trains the preset's network(s) on s and returns E_k = sum_x w_x C_x^(k-1)
 // for k = 0..k2 (averaged over the networks, see Preset.Networks), the fitted
-// C_x and the training loss per step (networks one after the other).
+// C_x and the training loss per step (networks one after the other, the
+// accepted attempt of each).
+//
+// Every network's fit is checked (checker.check): a fit that is no better
+// than one C shared by all points, that misses the observed curve at some
+// k <= K by more than its sampling noise, or whose C_x are all stuck at 0 or
+// 1 is degenerate. A degenerate network is trained again from a new
+// initialisation, the PCG stream (Seed, initStream + m + a 2^32) for network
+// m's attempt a, at most Preset.Restarts times; when every attempt is
+// degenerate Fit returns an error wrapping ErrDegenerate with the reason.
+// The returned curve lies in [0, 1] and is non-increasing in k.
 func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress func(estimate.Progress)) (estimate.Result, error) {
 	p := e.Preset
 	if p.Name == "" && p.Steps == 0 {
@@ -182,55 +206,98 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	x := encode[float32](s, p.Inputs, p.TailRatio)
 	sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})
 	cl := newCurveLoss(s.Weight, s.Observed, ones(s.K+1), s.K)
+	ch := newChecker(s)
 	total := p.Steps * p.Networks
-	losses := make([]float64, 0, total)
+	used := 0 // evaluation budgets of finished attempts, for progress
+	var losses []float64
 	cx := make([]float64, n)
 	curve := make(accuracy.Curve, k2+1)
 	mc := make([]float64, n)
+	// Outside the published preset, the output bias starts at
+	// logit(Abar_2), so the initial mean C_x is the observed rAUC.
+	b0 := 0.0
+	if p.Inputs != AllScores {
+		a2 := min(max(s.Observed[2], 1e-6), 1-1e-6)
+		b0 = detmath.Log(a2 / (1 - a2))
+	}
+	bestOf := max(p.bestOf, 1)
+	bestC := make([]float64, n)
 	for member := range p.Networks {
-		rng := rand.New(rand.NewPCG(e.Seed, initStream+uint64(member)))
-		last := 0
-		done := func(step int, loss float64) {
-			losses = append(losses, loss)
-			if step%progressEvery == 0 || step == p.Steps {
-				last = step
+		var why error
+		good := 0
+		bestLoss := math.Inf(1)
+		var bestLosses []float64
+		for attempt := 0; attempt < bestOf+p.Restarts && good < bestOf; attempt++ {
+			if attempt > 0 {
+				total += p.Steps
+			}
+			rng := rand.New(rand.NewPCG(e.Seed, initStream+uint64(member)+uint64(attempt)<<32))
+			var attemptLosses []float64
+			last := 0
+			done := func(step int, loss float64) {
+				attemptLosses = append(attemptLosses, loss)
+				if step%progressEvery == 0 || step == p.Steps {
+					last = step
+					estimate.Report(progress, estimate.Progress{Method: e.Name(),
+						Step: used + step, Total: total, Loss: loss, C: cl.c})
+				}
+			}
+			net := newMLP[float32](sizes, rng)
+			net.b[len(net.b)-1][0] = float32(b0)
+			if p.hiddenBias != 0 {
+				for l := 0; l+1 < len(net.b); l++ {
+					for i := range net.b[l] {
+						net.b[l][i] = float32(p.hiddenBias)
+					}
+				}
+			}
+			var z []float32
+			var err error
+			if p.Optimizer == LBFGS {
+				z, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, p.decay, p.Steps, done)
+			} else {
+				z, err = train(ctx, net, x, n, cl, p, done)
+			}
+			if err != nil {
+				return estimate.Result{}, err
+			}
+			used += p.Steps
+			if last < p.Steps && len(attemptLosses) > 0 { // L-BFGS stopped early: the attempt is done
 				estimate.Report(progress, estimate.Progress{Method: e.Name(),
-					Step: member*p.Steps + step, Total: total, Loss: loss, C: cl.c})
+					Step: used, Total: total, Loss: attemptLosses[len(attemptLosses)-1], C: cl.c})
+			}
+			for i, zi := range z {
+				mc[i] = detmath.Exp(logSigmoid(float64(zi)))
+			}
+			var l float64
+			if l, why = ch.check(mc); why == nil || p.noCheck {
+				why = nil
+				good++
+				if l < bestLoss || good == 1 {
+					bestLoss, bestLosses = l, attemptLosses
+					copy(bestC, mc)
+				}
 			}
 		}
-		// Outside the published preset, the output bias starts at
-		// logit(Abar_2), so the initial mean C_x is the observed rAUC.
-		b0 := 0.0
-		if p.Inputs != AllScores {
-			a2 := min(max(s.Observed[2], 1e-6), 1-1e-6)
-			b0 = detmath.Log(a2 / (1 - a2))
+		if good == 0 {
+			return estimate.Result{}, fmt.Errorf("%w: network %d of %d, after %d attempts: %v", ErrDegenerate, member+1, p.Networks, bestOf+p.Restarts, why)
 		}
-		net := newMLP[float32](sizes, rng)
-		net.b[len(net.b)-1][0] = float32(b0)
-		var z []float32
-		var err error
-		if p.Optimizer == LBFGS {
-			z, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, p.Steps, done)
-		} else {
-			z, err = train(ctx, net, x, n, cl, p, done)
+		losses = append(losses, bestLosses...)
+		for i, c := range bestC {
+			cx[i] += c / float64(p.Networks)
 		}
-		if err != nil {
-			return estimate.Result{}, err
-		}
-		if last < p.Steps && len(losses) > 0 { // L-BFGS stopped early: the member is done
-			estimate.Report(progress, estimate.Progress{Method: e.Name(),
-				Step: (member + 1) * p.Steps, Total: total, Loss: losses[len(losses)-1], C: cl.c})
-		}
-		for i, zi := range z {
-			mc[i] = detmath.Exp(logSigmoid(float64(zi)))
-			cx[i] += mc[i] / float64(p.Networks)
-		}
-		for k, v := range accuracy.Expected(mc, s.Weight, k2) {
+		for k, v := range accuracy.Expected(bestC, s.Weight, k2) {
 			curve[k] += v / float64(p.Networks)
 		}
 	}
 	if p.Networks == 1 {
 		curve = accuracy.Expected(cx, s.Weight, k2)
+	}
+	// Clamp rounding: sum_x w_x may exceed 1 by an ulp, and Expected's
+	// re-anchored powers may rise by an ulp where the curve is flat.
+	curve[0], curve[1] = 1, 1
+	for k := 2; k <= k2; k++ {
+		curve[k] = min(max(curve[k], 0), curve[k-1])
 	}
 	return estimate.Result{Curve: curve, C: cx, Losses: losses}, nil
 }
@@ -274,23 +341,19 @@ func train[T float](ctx context.Context, net *mlp[T], x []T, n int, cl *curveLos
 }
 
 // trainLBFGS minimises the loss over net's parameters with limited-memory
-// BFGS (two-loop recursion, memory lbfgsMemory, backtracking Armijo line
-// search), using at most maxEvals loss-and-gradient evaluations, and returns
-// the final logits; done(eval, loss) is called after each evaluation. The
-// network runs in T; the optimiser's vectors are float64. It stops early when
-// an accepted step improves the loss by less than a relative 1e-10.
-// Hand-written because gonum/optimize pulls in golang.org/x/tools, which the
-// module does not require.
-func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, lossFn func(z, dz []T) float64, maxEvals int,
+// BFGS (lbfgs), using at most maxEvals loss-and-gradient evaluations, and
+// returns the final logits; done(eval, loss) is called after each evaluation.
+// The network runs in T; the optimiser's vectors are float64. With decay > 0
+// the minimised objective is L + decay sum w^2 over the weights (not the
+// biases); done still receives L.
+func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, lossFn func(z, dz []T) float64, decay float64, maxEvals int,
 	done func(step int, loss float64)) ([]T, error) {
 	ws := newWorkspace(net, n)
 	ws.act[0] = x
 	dz := make([]T, n)
 	z := ws.act[len(ws.act)-1]
-	dim := len(net.params)
-	p := net.params
 	evals := 0
-	g := make([]float64, dim)
+	g := make([]float64, len(net.params))
 	eval := func() (float64, error) {
 		for lo := 0; lo < n; lo += rowBlock {
 			if err := ctx.Err(); err != nil {
@@ -299,19 +362,51 @@ func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, lossFn 
 			net.forward(ws, lo, min(lo+rowBlock, n))
 		}
 		l := lossFn(z, dz)
+		pen := 0.0
 		for lo := 0; lo < n; lo += rowBlock {
 			net.backward(dz, ws, lo, min(lo+rowBlock, n), lo == 0)
 		}
 		for i, v := range ws.grad {
 			g[i] = float64(v)
 		}
+		if decay > 0 {
+			off := 0
+			for l, w := range net.w {
+				for i, v := range w {
+					g[off+i] += 2 * decay * float64(v)
+					pen += decay * float64(v) * float64(v)
+				}
+				off += len(w) + len(net.b[l])
+			}
+		}
 		evals++
 		done(evals, l)
-		return l, nil
+		return l + pen, nil
 	}
+	if err := lbfgs(net.params, g, eval, maxEvals); err != nil {
+		return nil, err
+	}
+	for lo := 0; lo < n; lo += rowBlock {
+		net.forward(ws, lo, min(lo+rowBlock, n))
+	}
+	return slices.Clone(z), nil
+}
+
+// lbfgs minimises a function of p with limited-memory BFGS (two-loop
+// recursion, memory lbfgsMemory, backtracking Armijo line search): eval
+// returns the function at the current p and writes its gradient into g. It
+// makes at most maxEvals evaluations, counting the first at the starting
+// point, and leaves p at the best point it accepted. The optimiser's vectors
+// are float64 whatever T is. It stops early when an accepted step improves
+// the function by less than a relative 1e-10. Hand-written because
+// gonum/optimize pulls in golang.org/x/tools, which the module does not
+// require.
+func lbfgs[T float](p []T, g []float64, eval func() (float64, error), maxEvals int) error {
+	dim := len(p)
+	evals := 1
 	f, err := eval()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	gPrev := slices.Clone(g)
 	var sMem, yMem [][]float64
@@ -332,7 +427,7 @@ func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, lossFn 
 		if m := len(sMem); m > 0 {
 			scale(dot(sMem[m-1], yMem[m-1])/dot(yMem[m-1], yMem[m-1]), d)
 		} else {
-			step = min(1, 1/math.Max(math.Sqrt(dot(gPrev, gPrev)), 1e-12))
+			step = min(1, firstStep/math.Max(math.Sqrt(dot(gPrev, gPrev)), 1e-12))
 		}
 		for j := range sMem {
 			b := rho[j] * dot(yMem[j], d)
@@ -351,8 +446,9 @@ func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, lossFn 
 			for i := range p {
 				p[i] = T(x0[i] + step*d[i])
 			}
+			evals++
 			if f, err = eval(); err != nil {
-				return nil, err
+				return err
 			}
 			if f <= f0+1e-4*step*slope {
 				accepted = true
@@ -388,14 +484,15 @@ func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, lossFn 
 			break
 		}
 	}
-	for lo := 0; lo < n; lo += rowBlock {
-		net.forward(ws, lo, min(lo+rowBlock, n))
-	}
-	return slices.Clone(z), nil
+	return nil
 }
 
 // lbfgsMemory is the number of correction pairs L-BFGS keeps.
 const lbfgsMemory = 10
+
+// firstStep is the length of L-BFGS's first trial step (along the negative
+// gradient), and of its trial steps after a memory reset.
+const firstStep = 1.0
 
 func dot(a, b []float64) float64 {
 	s := 0.0

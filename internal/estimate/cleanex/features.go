@@ -6,9 +6,8 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 )
 
-// Inputs says how a point's scores become the network's input vector. (The
-// alternatives measured in the study, /work/notes/cleanex-research.md, and
-// used by no preset were removed; the log keeps their numbers.)
+// Inputs says how a point's scores become the network's input vector (see
+// docs/cleanex-fast.md for the encodings that were compared).
 type Inputs int
 
 const (
@@ -24,29 +23,47 @@ const (
 	TailGaps
 )
 
-// scoreMoments returns the mean and standard deviation of all N x K scores
-// (correct and incorrect) of s; a zero deviation is replaced by 1.
-func scoreMoments(s *accuracy.Sample) (mean, sd float64) {
+// scoreMoments returns a power of two f with max |f v| in [1/2, 1) over all
+// N x K scores v of s (f = 1 when every score is 0), and the mean and
+// standard deviation of the scaled scores f v; a zero deviation is replaced
+// by 1. Scaling by a power of two is exact, so scores of any magnitude
+// (up to the largest float64) give finite moments, and multiplying every
+// score by a power of two leaves f v, hence the encoding, bit-identical.
+func scoreMoments(s *accuracy.Sample) (f, mean, sd float64) {
+	big := 0.0
+	for _, c := range s.Correct {
+		big = max(big, math.Abs(c))
+	}
+	for _, v := range s.Incorrect {
+		big = max(big, math.Abs(v))
+	}
+	f = 1
+	if big > 0 {
+		_, e := math.Frexp(big)
+		f = math.Ldexp(1, -e)
+	}
 	n := 0
 	for i, c := range s.Correct {
-		mean += c
+		mean += c * f
 		for _, v := range s.IncorrectRow(i) {
-			mean += v
+			mean += v * f
 		}
 		n += s.K
 	}
 	mean /= float64(n)
 	for i, c := range s.Correct {
-		sd += (c - mean) * (c - mean)
+		d := c*f - mean
+		sd += d * d
 		for _, v := range s.IncorrectRow(i) {
-			sd += (v - mean) * (v - mean)
+			d := v*f - mean
+			sd += d * d
 		}
 	}
 	sd = math.Sqrt(sd / float64(n))
 	if sd == 0 || math.IsNaN(sd) {
 		sd = 1
 	}
-	return mean, sd
+	return f, mean, sd
 }
 
 // tailRanks returns the ranks j (1 = the highest incorrect score) used by
@@ -70,8 +87,13 @@ func inputSize(in Inputs, k int, ratio float64) int {
 }
 
 // encode returns the N x inputSize input matrix of s, row-major.
+//
+// Scores enter scaled by scoreMoments' power of two f: the correct score
+// as (f c - mean) / sd and the gaps as (f c - f s_(j)) / sd, with mean and
+// sd those of the scaled scores. Each is invariant to a global rescaling
+// a v + b (a > 0) of the scores up to rounding.
 func encode[T float](s *accuracy.Sample, in Inputs, ratio float64) []T {
-	mean, sd := scoreMoments(s)
+	f, mean, sd := scoreMoments(s)
 	n, k := s.N(), s.K
 	size := inputSize(in, k, ratio)
 	x := make([]T, n*size)
@@ -82,15 +104,16 @@ func encode[T float](s *accuracy.Sample, in Inputs, ratio float64) []T {
 	for i, c := range s.Correct {
 		row := x[i*size : (i+1)*size]
 		inc := s.IncorrectRow(i)
-		row[0] = T((c - mean) / sd)
+		fc := f * c
+		row[0] = T((fc - mean) / sd)
 		if in == AllScores {
 			for j, v := range inc {
-				row[1+j] = T((v - mean) / sd)
+				row[1+j] = T((f*v - mean) / sd)
 			}
 			continue
 		}
 		for j, rk := range ranks {
-			row[1+j] = T((c - inc[len(inc)-rk]) / sd)
+			row[1+j] = T((fc - f*inc[len(inc)-rk]) / sd)
 		}
 	}
 	return x

@@ -64,7 +64,7 @@ func logLine(t testing.TB, line string) {
 	}
 }
 
-// studyPresets are the configurations compared in the research log.
+// studyPresets are the configurations compared by TestStudy (see docs/cleanex-fast.md).
 func studyPresets() map[string]Preset {
 	m := map[string]Preset{
 		"paper": Paper(),
