@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 )
@@ -53,13 +54,14 @@ type Fit struct {
 	Seconds float64
 }
 
-// taskState is a task's progress and end.
+// taskState is a task's progress and end; a skipped task is done, with
+// err saying why it did not run.
 type taskState struct {
-	started, done bool
-	step, total   int
-	loss, eta     float64
-	fit           Fit
-	err           error
+	started, done, skipped bool
+	step, total            int
+	loss, eta              float64
+	fit                    Fit
+	err                    error
 }
 
 // Plan is the fits of one page run: the recommendation's jobs
@@ -160,6 +162,21 @@ func (p *Plan) Fail(i int, err error) {
 	}
 }
 
+// SkipFor marks every task whose method cannot run on a pilot of k1 classes
+// (methods.Applicable) as skipped, with that reason, and returns the indices
+// of the tasks left to run, in order.
+func (p *Plan) SkipFor(k1 int) []int {
+	var run []int
+	for i, t := range p.Tasks {
+		if why := methods.Applicable(t.Method, k1); why != nil {
+			p.state[i].done, p.state[i].skipped, p.state[i].err = true, true, why
+			continue
+		}
+		run = append(run, i)
+	}
+	return run
+}
+
 // Running reports whether task i was started and has not ended.
 func (p *Plan) Running(i int) bool {
 	return i >= 0 && i < len(p.state) && p.state[i].started && !p.state[i].done
@@ -220,7 +237,7 @@ func (p *Plan) bar(name string) MethodProgress {
 		}
 	}
 	b := MethodProgress{Name: name}
-	var done, failed, running int
+	var done, failed, skipped, running int
 	var secs float64
 	var firstErr error
 	var last *taskState
@@ -236,6 +253,11 @@ func (p *Plan) bar(name string) MethodProgress {
 			done++
 			secs += s.fit.Seconds
 			b.Step += total
+		case s.skipped:
+			skipped++
+			if firstErr == nil {
+				firstErr = s.err
+			}
 		case s.done:
 			failed++
 			b.Step += total
@@ -253,7 +275,10 @@ func (p *Plan) bar(name string) MethodProgress {
 	n := len(idx)
 	b.Done = done+failed == n && done > 0
 	b.Failed = failed == n
+	b.Skipped = skipped == n
 	switch {
+	case b.Skipped:
+		b.Text = "skipped: " + firstErr.Error()
 	case b.Failed:
 		b.Text = firstErr.Error()
 	case b.Done && n == 1:
@@ -425,6 +450,9 @@ func (p *Plan) Failures(out recommend.Outcome) map[string]string {
 		if _, ok := p.shown(m, out); ok {
 			continue
 		}
+		if _, ok := p.skippedWhy(m); ok {
+			continue
+		}
 		switch {
 		case m != "cleanex" && p.isJob(m):
 			for _, t := range p.Tasks {
@@ -453,6 +481,34 @@ func (p *Plan) Failures(out recommend.Outcome) map[string]string {
 		}
 	}
 	return fails
+}
+
+// Skipped returns, for each display method that did not run because it
+// cannot run on the pilot (SkipFor), why.
+func (p *Plan) Skipped() map[string]string {
+	skips := map[string]string{}
+	for _, m := range p.Display {
+		if why, ok := p.skippedWhy(m); ok {
+			skips[m] = why
+		}
+	}
+	return skips
+}
+
+// skippedWhy returns why method m did not run, when every task of m was
+// skipped.
+func (p *Plan) skippedWhy(m string) (string, bool) {
+	why := ""
+	for i, t := range p.Tasks {
+		if t.Method != m {
+			continue
+		}
+		if !p.state[i].skipped {
+			return "", false
+		}
+		why = p.state[i].err.Error()
+	}
+	return why, why != ""
 }
 
 // CleaneXUsed returns how many of the recommendation's CleaneX fits were

@@ -63,6 +63,8 @@ func (c *Root) setLogX(event vugu.DOMEvent) {
 
 func (c *Root) barClass(p MethodProgress) string {
 	switch {
+	case p.Skipped:
+		return "bar-text skipped"
 	case p.Failed:
 		return "bar-text failed"
 	case p.Done:
@@ -76,8 +78,14 @@ func (c *Root) k2Key(event vugu.DOMEvent) {
 	if event.PropString("key") != "Enter" {
 		return
 	}
-	c.setInt(&c.S.K2, event)
+	c.setK2(event)
 	c.B.Run()
+}
+
+// setK2 stores the typed k2, or shows why it is refused (limits.ParseK2:
+// the command line's message) and keeps the previous one.
+func (c *Root) setK2(event vugu.DOMEvent) {
+	c.S.SetK2(event.PropString("target", "value"))
 }
 
 // setInt, setFloat and setUint store a number input's value when it parses.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/report"
 	"github.com/vugu/vugu"
@@ -52,8 +53,9 @@ type MethodProgress struct {
 	Step, Total int
 	// Text is the line under the bar (loss, ETA, time, error).
 	Text string
-	// Done and Failed mark the end.
-	Done, Failed bool
+	// Done and Failed mark the end; Skipped marks a method that did not
+	// run because it cannot run on the pilot (Text says why).
+	Done, Failed, Skipped bool
 }
 
 // Percent returns the bar's value in 0..100.
@@ -78,7 +80,10 @@ type State struct {
 	// Direction is the direction setting: auto, higher or lower.
 	Direction string
 	// K2, Preset and Seed are the run settings.
-	K2     int
+	K2 int
+	// K2Err, when not "", is why the k2 last typed was refused (K2 keeps
+	// the previous value, and Run shows K2Err instead of running).
+	K2Err  string
 	Preset string
 	Seed   uint64
 	// Methods are the method checkboxes.
@@ -95,6 +100,9 @@ type State struct {
 	// Failed maps each selected method without a curve to why (its error,
 	// or the check against the pilot it failed).
 	Failed map[string]string
+	// Skipped maps each selected method that did not run, because it cannot
+	// run on this pilot, to why.
+	Skipped map[string]string
 	// Rec is the last finished run's recommendation and its evidence (nil
 	// before one, and while a run is under way).
 	Rec *Recommendation
@@ -123,6 +131,20 @@ func NewState() *State {
 		},
 		Sim: protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1},
 	}
+}
+
+// SetK2 stores k2 typed as text; one that limits.ParseK2 refuses sets K2Err
+// and Error to its message and leaves K2 as it was.
+func (s *State) SetK2(text string) {
+	k2, err := limits.ParseK2("k2", text)
+	if err != nil {
+		s.K2Err, s.Error = err.Error(), err.Error()
+		return
+	}
+	if s.K2Err != "" && s.Error == s.K2Err {
+		s.Error = ""
+	}
+	s.K2, s.K2Err = k2, ""
 }
 
 // SelectedMethods returns the names of the checked methods.
@@ -169,7 +191,7 @@ func (s *State) DirectionLine() string {
 
 // HasResults reports whether there is a table to show.
 func (s *State) HasResults() bool {
-	return len(s.Results.Methods) > 0 || s.Results.Estimate != nil || len(s.Failed) > 0
+	return len(s.Results.Methods) > 0 || s.Results.Estimate != nil || len(s.Failed) > 0 || len(s.Skipped) > 0
 }
 
 // Ks returns the table's k columns.

@@ -84,6 +84,15 @@ func (s *State) Headline() string {
 	return line
 }
 
+// Warning is the recommendation's caution in words (recommend.Result's
+// Warnings), or "" when it has none.
+func (s *State) Warning() string {
+	if r := s.Rec; r.OK() && !s.Running {
+		return strings.Join(r.Outcome.Warnings, " ")
+	}
+	return ""
+}
+
 // HeadlineText formats the answer at k2: "At 2,000 classes: 0.47 (80%
 // interval 0.40–0.55)".
 func HeadlineText(k2 int, est, lo, hi float64) string {
@@ -97,7 +106,7 @@ func NoRecommendation(k2 int, err error) string {
 	case err == nil:
 		return fmt.Sprintf("No recommendation for %s classes.", thousands(k2))
 	case errors.Is(err, recommend.ErrNoFits):
-		return fmt.Sprintf("No recommendation for %s classes: neither the regression nor any CleaneX fit matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", thousands(k2))
+		return fmt.Sprintf("No recommendation for %s classes: none of the regression, KDE and CleaneX fits matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", thousands(k2))
 	}
 	why := strings.TrimPrefix(err.Error(), "recommend: ")
 	return fmt.Sprintf("No recommendation for %s classes: %s; the individual methods are shown below.", thousands(k2), strings.TrimSuffix(why, "."))
@@ -108,7 +117,7 @@ func NoRecommendation(k2 int, err error) string {
 func (s *State) runningLine() string {
 	var parts []string
 	for _, p := range s.Progress {
-		if p.Done || p.Failed {
+		if p.Done || p.Failed || p.Skipped {
 			continue
 		}
 		name := s.Label(p.Name)
@@ -139,8 +148,20 @@ type TableRow struct {
 	Cells []string
 	// RMSE and Time are formatted (empty when unknown).
 	RMSE, Time string
-	// Failed, when not "", is why the method has no curve ("failed: …").
+	// Failed, when not "", is why the method has no curve ("failed: …",
+	// or "skipped: …" when Skipped).
 	Failed string
+	// Skipped is whether the method did not run because it cannot run on
+	// this pilot.
+	Skipped bool
+}
+
+// FailClass is the class of the cell that says why a method has no curve.
+func (r TableRow) FailClass() string {
+	if r.Skipped {
+		return "skipped"
+	}
+	return "failed"
 }
 
 // Rows returns the results table: the recommended estimate first (its k2
@@ -188,6 +209,11 @@ func (s *State) Rows() []TableRow {
 			names = append(names, n)
 		}
 	}
+	for n := range s.Skipped {
+		if _, ok := methods[n]; !ok && s.Failed[n] == "" {
+			names = append(names, n)
+		}
+	}
 	slices.SortFunc(names, func(a, b string) int {
 		if d := rank(a) - rank(b); d != 0 {
 			return d
@@ -195,10 +221,13 @@ func (s *State) Rows() []TableRow {
 		return strings.Compare(a, b)
 	})
 	for _, n := range names {
-		if r, ok := methods[n]; ok {
+		switch r, ok := methods[n]; {
+		case ok:
 			out = append(out, row(r))
-		} else {
+		case s.Failed[n] != "":
 			out = append(out, TableRow{Name: n, Failed: "failed: " + s.Failed[n]})
+		default:
+			out = append(out, TableRow{Name: n, Failed: "skipped: " + s.Skipped[n], Skipped: true})
 		}
 	}
 	for _, r := range rows {
@@ -286,27 +315,13 @@ func (s *State) WhyParts() []string {
 	}
 	o, k2 := r.Outcome, r.K2
 	ft := o.Features[k2]
-	cal := r.Table.Calibration
-	// The scale's terms a_j v_j with v = (1, SE, D, S, L, L SE, G) (the
-	// package doc of recommend); without that many coefficients the shares
-	// are left out. L SE is shared between the sampling error and the
-	// extrapolation; G (how far the estimate falls below the pilot's own
-	// accuracy) counts as extrapolation.
-	v := []float64{1, ft.SE, ft.D, ft.S, ft.L, ft.L * ft.SE, ft.G}
-	var term [7]float64
-	var total float64
-	if len(v) == len(cal.Coef) {
-		for j := range v {
-			term[j] = cal.Coef[j] * v[j]
-			total += term[j]
-		}
-	}
+	sh := r.Table.Calibration.Shares(ft)
 	width := o.Hi[k2] - o.Lo[k2]
 	share := func(x float64) string {
-		if total <= 0 || x/total < 0.005 {
+		if x < 0.005 {
 			return "" // a part the calibration gives no weight here
 		}
-		return fmt.Sprintf(" — about %.0f%% of the interval's width", 100*x/total)
+		return fmt.Sprintf(" — about %.0f%% of the interval's width", 100*x)
 	}
 	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.2f wide (%.2f to %.2f). It is made of:", thousands(k2), width, o.Lo[k2], o.Hi[k2])}
 	se := math.NaN()
@@ -314,28 +329,28 @@ func (s *State) WhyParts() []string {
 		se = r.ClassSE[r.K1]
 	}
 	out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about ±%.3f (one standard error)%s.",
-		thousands(r.K1), thousands(r.K1), se, share(term[1]+term[5]/2)))
+		thousands(r.K1), thousands(r.K1), se, share(sh.ClassSample)))
 	var says []string
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, m := range report.Order {
+	for _, m := range []string{"regression", "kde", "cleanex"} { // the methods the estimate combines
 		if c := r.Curves[m]; c != nil && k2 <= c.Max() {
 			says = append(says, fmt.Sprintf("%s %.2f", BoxLabel(m), c[k2]))
 			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])
 		}
 	}
 	if len(says) > 1 {
-		out = append(out, fmt.Sprintf("The methods disagree by %.3f at %s classes (%s)%s.", hi-lo, thousands(k2), strings.Join(says, ", "), share(term[2])))
+		out = append(out, fmt.Sprintf("The methods disagree by %.3f at %s classes (%s)%s.", hi-lo, thousands(k2), strings.Join(says, ", "), share(sh.Disagreement)))
 	} else {
 		out = append(out, "Only one method could be used, so their disagreement could not be measured.")
 	}
 	if r.Used > 1 && o.CleaneX != nil {
 		cx := o.CleaneX[k2]
-		out = append(out, fmt.Sprintf("CleaneX's %d fits spread by about ±%.3f%s.", r.Used, ft.S*cx*(1-cx), share(term[3])))
+		out = append(out, fmt.Sprintf("CleaneX's %d fits spread by about ±%.3f%s.", r.Used, ft.S*cx*(1-cx), share(sh.SeedSpread)))
 	}
 	out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s.",
-		Ratio(float64(k2)/float64(r.K1)), thousands(r.K1), thousands(k2), share(term[4]+term[5]/2+term[6])))
-	if total > 0 && term[0]/total >= 0.05 {
-		out = append(out, fmt.Sprintf("A floor that every estimate has, whatever the data%s.", share(term[0])))
+		Ratio(float64(k2)/float64(r.K1)), thousands(r.K1), thousands(k2), share(sh.Extrapolation)))
+	if sh.Floor >= 0.05 {
+		out = append(out, fmt.Sprintf("A floor that every estimate has, whatever the data%s.", share(sh.Floor)))
 	}
 	return out
 }

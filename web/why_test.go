@@ -15,7 +15,7 @@ func TestHeadlineText(t *testing.T) {
 	if got := HeadlineText(2000, 0.4712, 0.4049, 0.5534); got != "At 2,000 classes: 0.47 (80% interval 0.40–0.55)" {
 		t.Errorf("HeadlineText: %q", got)
 	}
-	if got := NoRecommendation(500, recommend.ErrNoFits); !strings.HasPrefix(got, "No recommendation for 500 classes: neither the regression nor any CleaneX fit") || !strings.Contains(got, "smaller k2") {
+	if got := NoRecommendation(500, recommend.ErrNoFits); !strings.HasPrefix(got, "No recommendation for 500 classes: none of the regression, KDE and CleaneX fits") || !strings.Contains(got, "smaller k2") {
 		t.Errorf("NoRecommendation(ErrNoFits): %q", got)
 	}
 	if got := NoRecommendation(50, errors.New("recommend: k2 = 1: it must be at least 2")); got != "No recommendation for 50 classes: k2 = 1: it must be at least 2; the individual methods are shown below." {
@@ -135,5 +135,20 @@ func TestRowsWithAFailedMethod(t *testing.T) {
 		if !strings.Contains(html, id) {
 			t.Errorf("page lacks %s", id)
 		}
+	}
+}
+
+// TestWarningShown: a recommendation with a warning shows it beside the
+// headline once the run is over, and nothing while it runs.
+func TestWarningShown(t *testing.T) {
+	s := &State{Rec: &Recommendation{K1: 50, K2: 100, Outcome: recommend.Outcome{Result: recommend.Result{
+		Estimate: make(accuracy.Curve, 101), Lo: make(accuracy.Curve, 101), Hi: make(accuracy.Curve, 101),
+		Warnings: []string{"Your pilot misclassifies only about 2.0 of its 400 test points at 50 classes."}}}}}
+	if got := s.Warning(); !strings.Contains(got, "misclassifies only about 2.0") {
+		t.Errorf("Warning() = %q", got)
+	}
+	s.Running = true
+	if got := s.Warning(); got != "" {
+		t.Errorf("Warning() while running = %q, want empty", got)
 	}
 }

@@ -196,9 +196,9 @@ func rmseTable(all []pilotFits, seeds int) {
 		{"cleanex seed 1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
 		{fmt.Sprintf("cleanex mean of %d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},
 		{"logit mean reg+cx (tried)", mix3(0.5, 0.5, 0)},
-		{"logit mean reg+cx+kde (tried)", mix3(1.0/3, 1.0/3, 1.0/3)},
-		{"median reg,kde,cx1 (tried)", func(p pilotFits) accuracy.Curve {
-			cs := []accuracy.Curve{p.rf.Regression, p.Curves["kde"], p.Curves["cleanex/1"]}
+		{"logit mean of three (tried)", mix3(1.0/3, 1.0/3, 1.0/3)},
+		{"median of three (tried)", func(p pilotFits) accuracy.Curve {
+			cs := []accuracy.Curve{p.rf.Regression, p.rf.KDE, meanOf(p.rf.CleaneX, p.K)}
 			if cs[0] == nil || cs[1] == nil || cs[2] == nil {
 				return nil
 			}
@@ -278,7 +278,7 @@ func observations(ps []pilotFits) []recommend.Observation {
 }
 
 func intervalStudy(all []pilotFits) (recommend.Table, error) {
-	cal, err := recommend.FitScale(observations(all), recommend.DefaultKnots())
+	cal, err := fitCal(observations(all))
 	if err != nil {
 		return recommend.Table{}, err
 	}
@@ -295,7 +295,7 @@ func intervalStudy(all []pilotFits) (recommend.Table, error) {
 				others = append(others, p)
 			}
 		}
-		lofo, err := recommend.FitScale(observations(others), recommend.DefaultKnots())
+		lofo, err := fitCal(observations(others))
 		if err != nil {
 			return recommend.Table{}, err
 		}
@@ -414,3 +414,11 @@ func mix3(a, b, c float64) func(p pilotFits) accuracy.Curve {
 	}
 }
 
+
+// fitCal fits the calibration the product uses.
+func fitCal(obs []recommend.Observation) (recommend.Calibration, error) {
+	if os.Getenv("CALIBRATE_SYMMETRIC") != "" {
+		return recommend.FitScale(obs, recommend.DefaultKnots())
+	}
+	return recommend.FitSidedScale(obs, recommend.DefaultKnots())
+}

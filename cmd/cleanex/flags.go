@@ -7,26 +7,14 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/backtest"
+	"github.com/cleanex/cleanex/internal/limits"
 )
 
-// Upper bounds of the size flags. Each is fixed, so the same command line
-// behaves the same on every machine, and sized so that what is allocated per
-// unit stays far below the memory of an ordinary machine.
-const (
-	// maxK2 bounds --k2. Every method and the observed and truth columns keep a
-	// curve of one float64 (8 bytes) per k, and the CSV has one row per k: at
-	// 10,000,000 that is 80 MB per curve and about 0.6 GB for all six columns.
-	maxK2 = 10_000_000
-	// curveBytesPerK is the memory one curve takes per k.
-	curveBytesPerK = 8
-	// curvesPerRun is how many curves predict holds at most: four methods,
-	// the observed curve and the truth.
-	curvesPerRun = 6
-	// maxReps bounds backtest --reps (backtest.MaxReps). Rows are written as
-	// they finish; the medians keep 4 float64 (32 bytes) per pilot and method,
-	// 12.8 MB for four methods at 100,000 pilots.
-	maxReps = backtest.MaxReps
-)
+// maxReps bounds backtest --reps (backtest.MaxReps). Rows are written as
+// they finish; the medians keep 4 float64 (32 bytes) per pilot and method,
+// 12.8 MB for four methods at 100,000 pilots. The bound of --k2 is
+// limits.MaxK2, shared with the page.
+const maxReps = backtest.MaxReps
 
 // decInt is an int flag that accepts only plain decimal numbers (an optional
 // sign and digits, no leading zero): Go's flag.Int also reads 010 as octal 8,
@@ -102,15 +90,11 @@ func uint64Flag(fs *flag.FlagSet, name string, value uint64, usage string) *uint
 	return p
 }
 
-// checkK2 rejects a --k2 below 2 or above maxK2, saying how much memory the
-// requested value would need.
+// checkK2 rejects a --k2 below 2 or above limits.MaxK2 (limits.CheckK2: the
+// page gives the same message), as bad input.
 func checkK2(k2 int) error {
-	switch {
-	case k2 < 2:
-		return badInput("--k2 %d: give the number of classes to predict for, at least 2", k2)
-	case k2 > maxK2:
-		return badInput("--k2 %d: too large: every curve keeps %d bytes per k, so %d curves need ~%s; the largest --k2 accepted is %d (~%s)",
-			k2, curveBytesPerK, curvesPerRun, humanBytes(float64(k2)*curveBytesPerK*curvesPerRun), maxK2, humanBytes(maxK2*curveBytesPerK*curvesPerRun))
+	if err := limits.CheckK2("--k2", k2); err != nil {
+		return inputError{err}
 	}
 	return nil
 }
@@ -124,15 +108,4 @@ func checkReps(reps int) error {
 		return badInput("--reps %d: too many; the largest --reps accepted is %d (the medians keep 32 bytes per pilot and method)", reps, maxReps)
 	}
 	return nil
-}
-
-// humanBytes writes a byte count with a decimal unit: 8 TB, 480 MB.
-func humanBytes(b float64) string {
-	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
-	i := 0
-	for b >= 1000 && i < len(units)-1 {
-		b /= 1000
-		i++
-	}
-	return strconv.FormatFloat(b, 'g', 3, 64) + " " + units[i]
 }

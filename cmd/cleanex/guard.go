@@ -3,27 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-
 	"strings"
 
-	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/methods"
 )
-
-// checkCurve refuses a predicted curve that does not cover k = 2..k2 or holds
-// a value that is not a finite accuracy in [0, 1], naming the first such k.
-func checkCurve(c accuracy.Curve, k2 int) error {
-	if c.Max() < k2 {
-		return fmt.Errorf("its curve stops at k = %d, want %d", c.Max(), k2)
-	}
-	for k := 2; k <= k2; k++ {
-		if v := c[k]; !(v >= 0 && v <= 1) {
-			return fmt.Errorf("it produced %v at k = %d, which is not an accuracy between 0 and 1; its column is left out", v, k)
-		}
-	}
-	return nil
-}
 
 // methodIssues collects the methods a run skipped (they cannot run on this
 // pilot) and those that failed, so the others' results are still written.

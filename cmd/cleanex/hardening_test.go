@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
 
@@ -45,6 +46,8 @@ func TestHardeningErrors(t *testing.T) {
 		{"k2 beyond int64", nil, []string{"predict", "--k2", "99999999999999999999", small}, "out of range"},
 		{"dev zero", endless(0), []string{"predict", "--k2", "10", "-"}, "holds NUL bytes"},
 		{"no line ends", endless('a'), []string{"predict", "--k2", "10", "-"}, "a line longer than 32 MiB without a line end"},
+		{"gzip", strings.NewReader("\x1f\x8b\x08\x08label,a,b\n"), []string{"predict", "--k2", "10", "-"}, "row 1: not valid UTF-8 text: this is a gzip-compressed file; decompress it (gunzip) and give the CSV inside"},
+		{"xlsx", strings.NewReader("PK\x03\x04label,a,b\n"), []string{"predict", "--k2", "10", "-"}, "this is a zip archive or an Excel .xlsx workbook; extract the CSV, or save the sheet as CSV UTF-8"},
 		{"reps 1e9", nil, []string{"backtest", "--reps", "1000000000", small}, "--reps 1000000000: too many; the largest --reps accepted is 100000"},
 		{"k2 octal", nil, []string{"predict", "--k2", "010", small}, `"010" has a leading zero`},
 		{"k2 binary", nil, []string{"predict", "--k2", "0b101", small}, `"0b101" is not a plain decimal number`},
@@ -198,9 +201,9 @@ func TestCurveGuard(t *testing.T) {
 		{accuracy.Curve{1, 1, 0.5, 1.0000000000000007}, "it produced 1.0000000000000007 at k = 3"},
 		{accuracy.Curve{1, 1, 0.5}, "its curve stops at k = 2, want 3"},
 	} {
-		err := checkCurve(tc.c, 3)
+		err := methods.CheckCurve(tc.c, 3)
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("checkCurve(%v) = %v, want %q", tc.c, err, tc.want)
+			t.Errorf("methods.CheckCurve(%v) = %v, want %q", tc.c, err, tc.want)
 		}
 	}
 	var m methodIssues

@@ -83,4 +83,7 @@ func (r *recommendation) fill(curves *report.Curves, issues *methodIssues) {
 		return
 	}
 	curves.Estimate, curves.EstimateLo, curves.EstimateHi = r.out.Estimate, r.out.Lo, r.out.Hi
+	for _, w := range r.out.Warnings {
+		issues.note(w)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -194,7 +195,14 @@ func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.
 	} else {
 		name = "standard input"
 	}
-	m, err := scores.Parse(r)
+	// A compressed or binary file is refused from its first bytes.
+	br := bufio.NewReaderSize(r, scores.SniffBytes)
+	if head, _ := br.Peek(scores.SniffBytes); len(head) > 0 {
+		if err := scores.Sniff(head); err != nil {
+			return nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
+		}
+	}
+	m, err := scores.Parse(br)
 	if err != nil {
 		return nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
 	}
@@ -207,7 +215,7 @@ func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.
 
 func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("predict")
-	k2 := intFlag(fs, "k2", 0, fmt.Sprintf("number of classes to predict the accuracy for (required, 2 to %d)", maxK2))
+	k2 := intFlag(fs, "k2", 0, fmt.Sprintf("number of classes to predict the accuracy for (required, 2 to %d)", limits.MaxK2))
 	truthFile := fs.String("truth", "", "a k,truth CSV (as simulate --truth writes) to add as the truth column")
 	withEstimate := fs.Bool("estimate", true, "write the recommended curve and its 80% interval (columns estimate, estimate_lo, estimate_hi)")
 	var mf methodFlags
@@ -261,7 +269,7 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			prog.update(fraction(i, len(ests), p), p.Method)
 		})
 		if err == nil {
-			err = checkCurve(res.Curve, *k2)
+			err = methods.CheckCurve(res.Curve, *k2)
 		}
 		if err != nil {
 			if ctx.Err() != nil {

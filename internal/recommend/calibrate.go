@@ -41,33 +41,74 @@ func DefaultKnots() []float64 {
 //     t_j is the triangle that is 1 at L_j and falls to 0 at the neighbouring
 //     knots (flat beyond the last knot).
 func FitScale(obs []Observation, knots []float64) (Calibration, error) {
+	return fitScale(obs, knots, false)
+}
+
+// FitSidedScale is FitScale with a scale per side: the lower side's
+// coefficients are fitted to the residuals below the estimate (Y < Z) with
+// D replaced by DDown, the upper side's to those above with DUp; the
+// standardised residual divides by the scale of its own side.
+func FitSidedScale(obs []Observation, knots []float64) (Calibration, error) {
+	return fitScale(obs, knots, true)
+}
+
+func fitScale(obs []Observation, knots []float64, sided bool) (Calibration, error) {
 	if len(obs) < NumCoef {
 		return Calibration{}, fmt.Errorf("recommend: %d observations cannot fit %d coefficients", len(obs), NumCoef)
 	}
-	a := make([]float64, 0, len(obs)*NumCoef)
-	b := make([]float64, 0, len(obs))
-	for _, o := range obs {
-		sw := math.Sqrt(o.Weight)
-		v := o.F.vector()
-		for _, x := range v {
-			a = append(a, sw*x)
+	fit := func(keep func(o Observation) bool, side func(Features) Features) ([NumCoef]float64, error) {
+		var a, b []float64
+		m := 0
+		for _, o := range obs {
+			if !keep(o) {
+				continue
+			}
+			sw := math.Sqrt(o.Weight)
+			for _, x := range side(o.F).vector() {
+				a = append(a, sw*x)
+			}
+			b = append(b, sw*math.Abs(o.Y-o.Z))
+			m++
 		}
-		b = append(b, sw*math.Abs(o.Y-o.Z))
+		var c [NumCoef]float64
+		if m < NumCoef {
+			return c, fmt.Errorf("recommend: %d observations on one side cannot fit %d coefficients", m, NumCoef)
+		}
+		coef, err := regress.NNLS(a, m, NumCoef, b)
+		if err != nil {
+			return c, fmt.Errorf("recommend: fitting the interval scale: %w", err)
+		}
+		copy(c[:], coef)
+		if c[0] <= 0 {
+			// a positive floor keeps every standardised residual finite
+			c[0] = 1e-3
+		}
+		return c, nil
 	}
-	coef, err := regress.NNLS(a, len(obs), NumCoef, b)
-	if err != nil {
-		return Calibration{}, fmt.Errorf("recommend: fitting the interval scale: %w", err)
-	}
+	all := func(Observation) bool { return true }
+	same := func(f Features) Features { return f }
 	cal := Calibration{Knots: slices.Clone(knots)}
-	copy(cal.Coef[:], coef)
-	if cal.Coef[0] <= 0 {
-		// a positive floor keeps every standardised residual finite
-		cal.Coef[0] = 1e-3
+	var err error
+	if !sided {
+		cal.Coef, err = fit(all, same)
+	} else {
+		cal.Coef, err = fit(func(o Observation) bool { return o.Y < o.Z }, func(f Features) Features { return f.sided(false) })
+		if err == nil {
+			cal.CoefUp, err = fit(func(o Observation) bool { return o.Y >= o.Z }, func(f Features) Features { return f.sided(true) })
+		}
+	}
+	if err != nil {
+		return Calibration{}, err
 	}
 	type zw struct{ z, w, l float64 }
 	zs := make([]zw, len(obs))
 	for i, o := range obs {
-		zs[i] = zw{(o.Y - o.Z) / cal.scale(o.F), o.Weight, o.F.L}
+		lo, hi := cal.scales(o.F)
+		s := lo
+		if o.Y >= o.Z {
+			s = hi
+		}
+		zs[i] = zw{(o.Y - o.Z) / s, o.Weight, o.F.L}
 	}
 	sort.Slice(zs, func(i, j int) bool { return zs[i].z < zs[j].z })
 	x := make([]float64, len(zs))

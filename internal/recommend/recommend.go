@@ -1,33 +1,40 @@
 // Package recommend turns the fits of several methods on one pilot into one
 // recommended accuracy curve with an 80% interval at every k.
 //
-// The estimate is, at every k, the median of three curves: the regression of
+// The estimate is, at every k, a median in logit space of the regression of
 // Zheng et al., the KDE of Kay et al. and the mean curve of several CleaneX
-// fits (different seeds), cx_k = (1/M) sum_m E_k^(m):
+// fits (different seeds), cx_k = (1/M) sum_m E_k^(m), with CleaneX counted
+// twice:
 //
-//	est_k = median(reg_k, kde_k, cx_k)
+//	est_k = sigma(z_k),   z_k = median(logit reg_k, logit kde_k, logit cx_k, logit cx_k),
 //
-// (the mean of the two that are left when one failed, the one that is left
-// when two failed). No weight is fitted: the median keeps whichever method
-// sits between the other two, so one method that breaks down on a pilot
-// cannot carry the estimate with it. The interval is a location-scale model
-// in logit space,
+// the median of four being the mean of the middle two: CleaneX itself when
+// it lies between the others, else the mean of CleaneX and the nearer of the
+// two. A method that failed drops out (CleaneX alone when regression or KDE
+// failed, the mean of those two when CleaneX did). No weight is fitted, and
+// one method that breaks down on a pilot cannot carry the estimate with it.
 //
-//	[sigma(z_k + q_lo(L_k) s_k), sigma(z_k + q_hi(L_k) s_k)],   z_k = logit(est_k),
+// The interval is a location-scale model in logit space with a scale per side,
+//
+//	[sigma(c_k + q_lo(L_k) s_lo,k), sigma(c_k + q_hi(L_k) s_hi,k)],
 //	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k + a_6 G_k,
 //
-// whose features are measured on the user's own pilot: SE_k, the
-// class-sampling standard error of the observed curve (ClassSE) at
-// min(k, k1) in logit units (with a binomial floor, see Fits.N); D_k, the
-// range (max - min) of the logits of the three curves, how much the methods
-// disagree; S_k, the standard deviation of logit E_k^(m) over the CleaneX
-// seeds (these logits clamp probabilities to [0.5/N, 1 - 0.5/N]); L_k = max(0, log(k / k1)), how far the curve is extrapolated (the
-// quantiles q_lo, q_hi depend on it too); and G_k = max(0, logit(Abar_k1) -
-// z_k), how far the estimate falls below the pilot's own accuracy at k1
-// (zero for k <= k1). The coefficients a_j >= 0 and the quantiles come from a
-// Calibration fitted on the benchmark bank (internal/bank) by cmd/calibrate
-// and embedded in the package (calibration.json). The interval is never
-// narrower than the Wilson interval of the pilot's own accuracy.
+// centred at c_k = logit(est_k) with est_k clamped to [0.5/N, 1 - 0.5/N]
+// (the pilot cannot tell accuracies closer to 0 or 1 apart). Its features
+// are measured on the user's own pilot: SE_k, the class-sampling standard
+// error of the observed curve (ClassSE) at min(k, k1) in logit units, with a
+// binomial floor (see Fits.N); D_k, how far the combined curves lie from the
+// estimate — on the lower side the distance to the lowest of them, on the
+// upper side to the highest (DDown, DUp); S_k, the standard deviation of
+// logit E_k^(m) over the CleaneX seeds; L_k = max(0, log(k / k1)), how far the
+// curve is extrapolated (the quantiles depend on it too); and
+// G_k = max(0, logit(Abar_k1) - c_k), how far the estimate falls below the
+// pilot's own accuracy at k1. The logits of the features clamp probabilities
+// to [0.5/N, 1 - 0.5/N] as well. The coefficients (one set per side) and the
+// quantiles come from a Calibration fitted on the benchmark bank
+// (internal/bank) by cmd/calibrate and embedded in the package
+// (calibration.json). The interval is never narrower than the Wilson interval
+// of the pilot's own accuracy.
 package recommend
 
 import (
@@ -61,6 +68,9 @@ type Fits struct {
 type Features struct {
 	// SE, D, S, L and G are SE_k, D_k, S_k, L_k and G_k.
 	SE, D, S, L, G float64
+	// DUp and DDown split D_k at the estimate: how far (in logit) the
+	// highest and the lowest of the combined curves lie above and below it.
+	DUp, DDown float64
 }
 
 // NumCoef is the number of scale coefficients a_j.
@@ -71,10 +81,24 @@ func (f Features) vector() [NumCoef]float64 {
 	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE, f.G}
 }
 
+// sided returns the features of one side of the interval: D_k replaced by
+// DUp (up) or DDown.
+func (f Features) sided(up bool) Features {
+	if up {
+		f.D = f.DUp
+	} else {
+		f.D = f.DDown
+	}
+	return f
+}
+
 // Calibration holds the fitted constants of the recommendation.
 type Calibration struct {
-	// Coef holds a_0..a_6 of the scale s_k.
-	Coef [NumCoef]float64 `json:"coef"`
+	// Coef holds a_0..a_6 of the scale s_k of the lower side; CoefUp those
+	// of the upper side, or all zero for a symmetric interval (Coef on both
+	// sides, with D_k the whole range).
+	Coef   [NumCoef]float64 `json:"coef"`
+	CoefUp [NumCoef]float64 `json:"coef_up"`
 	// Knots holds increasing values of L_k at which QLo and QHi are given:
 	// the 10% and 90% quantiles of the standardised residual
 	// (logit(truth_k) - z_k) / s_k on the calibration bank near that L.
@@ -127,7 +151,16 @@ type Result struct {
 	// Features holds the interval model's inputs at each k (for the evidence
 	// shown to the user).
 	Features []Features
+	// Warnings says, in sentences for the user, where the recommendation
+	// rests on little evidence (see FewErrors).
+	Warnings []string
 }
+
+// FewErrors is the number of misclassified pilot points at k1 (N (1 -
+// Abar_k1)) below which Recommend warns that predictions beyond k1 rest on
+// little evidence: with so few errors the tail of the score distribution
+// that decides the accuracy at larger k is barely seen.
+const FewErrors = 10
 
 // ErrNoFits is returned when none of regression, KDE and CleaneX is available.
 var ErrNoFits = errors.New("recommend: none of regression, KDE and CleaneX produced a usable curve, so there is no estimate to recommend")
@@ -198,7 +231,9 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 		}
 	}
 	if len(cx) > 0 {
-		parts = append(parts, meanCurve(cx, k2))
+		// CleaneX counts twice: the median of four is the mean of the middle two
+		m := meanCurve(cx, k2)
+		parts = append(parts, m, m)
 		sources = append(sources, fmt.Sprintf("cleanex ×%d", len(cx)))
 	}
 	if len(parts) == 0 {
@@ -219,16 +254,19 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 		slices.Sort(zs)
 		z := (zs[(len(zs)-1)/2] + zs[len(zs)/2]) / 2
 		ft := features(f, cx, k)
-		ft.D = clampedLogit(sigmoid(zs[len(zs)-1]), eps) - clampedLogit(sigmoid(zs[0]), eps)
+		zc := clampedLogit(sigmoid(z), eps)
+		ft.DUp = clampedLogit(sigmoid(zs[len(zs)-1]), eps) - zc
+		ft.DDown = zc - clampedLogit(sigmoid(zs[0]), eps)
+		ft.D = ft.DUp + ft.DDown
 		if k > f.K1 {
-			ft.G = math.Max(0, clampedLogit(f.Observed[f.K1], eps)-clampedLogit(sigmoid(z), eps))
+			ft.G = math.Max(0, clampedLogit(f.Observed[f.K1], eps)-zc)
 		}
-		s := cal.scale(ft)
+		sLo, sHi := cal.scales(ft)
 		res.Features[k] = ft
 		res.Estimate[k] = sigmoid(z)
 		qlo, qhi := cal.Quantiles(ft.L)
-		res.Lo[k] = sigmoid(z + qlo*s)
-		res.Hi[k] = sigmoid(z + qhi*s)
+		res.Lo[k] = min(res.Estimate[k], sigmoid(zc+qlo*sLo))
+		res.Hi[k] = max(res.Estimate[k], sigmoid(zc+qhi*sHi))
 		if f.N > 0 {
 			// Never narrower than the binomial uncertainty of the pilot's own
 			// accuracy: the interval's distances below and above the estimate
@@ -239,6 +277,11 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 			res.Lo[k] = max(0, min(res.Lo[k], res.Estimate[k]-(a-wlo)))
 			res.Hi[k] = min(1, max(res.Hi[k], res.Estimate[k]+(whi-a)))
 		}
+	}
+	if n := float64(f.N) * (1 - f.Observed[f.K1]); f.N > 0 && k2 > f.K1 && n < FewErrors {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"Your pilot misclassifies only about %.1f of its %d test points at %d classes, so what happens beyond %d classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",
+			n, f.N, f.K1, f.K1))
 	}
 	monotone(res.Estimate)
 	monotone(res.Lo)
@@ -254,14 +297,26 @@ func monotone(c accuracy.Curve) {
 	}
 }
 
-// scale returns s_k for the features ft.
-func (cal Calibration) scale(ft Features) float64 {
+// scale returns s_k for the features ft with the coefficients coef.
+func scale(coef [NumCoef]float64, ft Features) float64 {
 	v := ft.vector()
 	s := 0.0
-	for j, a := range cal.Coef {
+	for j, a := range coef {
 		s += a * v[j]
 	}
 	return s
+}
+
+// sided reports whether the calibration has its own upper-side coefficients.
+func (cal Calibration) sided() bool { return cal.CoefUp != [NumCoef]float64{} }
+
+// scales returns the scales of the lower and the upper side of the interval.
+func (cal Calibration) scales(ft Features) (lo, hi float64) {
+	if !cal.sided() {
+		s := scale(cal.Coef, ft)
+		return s, s
+	}
+	return scale(cal.Coef, ft.sided(false)), scale(cal.CoefUp, ft.sided(true))
 }
 
 // features returns the interval model's inputs SE, S and L at k.
@@ -305,4 +360,51 @@ func wilson(p float64, n int) (lo, hi float64) {
 	c := (p + z2/(2*nf)) / (1 + z2/nf)
 	h := wilsonZ * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / (1 + z2/nf)
 	return max(0, c-h), min(1, c+h)
+}
+
+// Shares splits the interval's width in logit units at one k into the
+// parts of the scale model, each a fraction of the whole (they sum to 1).
+type Shares struct {
+	// ClassSample is the part of SE_k and half of L_k SE_k: which classes the
+	// pilot happens to hold.
+	ClassSample float64
+	// Disagreement is the part of D_k: how far apart the methods are.
+	Disagreement float64
+	// SeedSpread is the part of S_k: how much CleaneX's seeds differ.
+	SeedSpread float64
+	// Extrapolation is the part of L_k, half of L_k SE_k and G_k: how far
+	// beyond the pilot the curve is carried.
+	Extrapolation float64
+	// Floor is the part of the constant a_0.
+	Floor float64
+}
+
+// Shares returns the parts of the interval's width at the features ft: each
+// term a_j v_j of each side's scale, weighted by that side's quantile
+// (|q_lo| below, q_hi above), over the total |q_lo| s_lo + q_hi s_hi.
+func (cal Calibration) Shares(ft Features) Shares {
+	qlo, qhi := cal.Quantiles(ft.L)
+	var t [NumCoef]float64
+	add := func(coef [NumCoef]float64, f Features, q float64) {
+		v := f.vector()
+		for j := range v {
+			t[j] += math.Abs(q) * coef[j] * v[j]
+		}
+	}
+	if cal.sided() {
+		add(cal.Coef, ft.sided(false), qlo)
+		add(cal.CoefUp, ft.sided(true), qhi)
+	} else {
+		add(cal.Coef, ft, qlo)
+		add(cal.Coef, ft, qhi)
+	}
+	total := 0.0
+	for _, x := range t {
+		total += x
+	}
+	if !(total > 0) {
+		return Shares{}
+	}
+	return Shares{Floor: t[0] / total, ClassSample: (t[1] + t[5]/2) / total, Disagreement: t[2] / total,
+		SeedSpread: t[3] / total, Extrapolation: (t[4] + t[5]/2 + t[6]) / total}
 }

@@ -41,13 +41,14 @@ func TestRecommendMedian(t *testing.T) {
 	}
 	for _, k := range []int{2, 10, 20, 50, 200} {
 		cx := (f.CleaneX[0][k] + f.CleaneX[1][k]) / 2
-		// KDE (0.98) < CleaneX mean (about 0.99) < regression (0.9915) at every k >= 2
+		// KDE (0.98) < CleaneX mean (about 0.99) < regression (0.9915) at every
+		// k >= 2: the middle two of the four are CleaneX
 		if want := sigmoid(logit(cx)); math.Abs(res.Estimate[k]-want) > 1e-12 {
 			t.Errorf("estimate at k = %d: %v, want the middle curve (CleaneX mean) %v", k, res.Estimate[k], want)
 		}
 		ft := res.Features[k]
-		if d := logit(f.Regression[k]) - logit(f.KDE[k]); math.Abs(ft.D-d) > 1e-12 {
-			t.Errorf("D at k = %d: %v, want the logit range %v", k, ft.D, d)
+		if up, down := logit(f.Regression[k])-logit(cx), logit(cx)-logit(f.KDE[k]); math.Abs(ft.DUp-up) > 1e-9 || math.Abs(ft.DDown-down) > 1e-9 {
+			t.Errorf("DUp, DDown at k = %d: %v, %v, want %v, %v", k, ft.DUp, ft.DDown, up, down)
 		}
 		z1, z2 := logit(f.CleaneX[0][k]), logit(f.CleaneX[1][k])
 		if s := math.Abs(z1-z2) / math.Sqrt2; math.Abs(ft.S-s) > 1e-9 {
@@ -82,9 +83,29 @@ func TestRecommendFallbacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	cx := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2
-	if want := sigmoid((logit(cx) + logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
-		t.Errorf("without regression the estimate is %v, want the logit mean of KDE and CleaneX %v", res.Estimate[k2], want)
+	if math.Abs(res.Estimate[k2]-cx) > 1e-12 {
+		t.Errorf("without regression the estimate is %v, want the CleaneX mean %v (the median of KDE, CleaneX, CleaneX)", res.Estimate[k2], cx)
 	}
+	// CleaneX the lowest: the median of four is the logit mean of CleaneX and KDE
+	f = testFits(k1, k2)
+	f.CleaneX = []accuracy.Curve{geometric(0.97, k2)}
+	f.KDE = geometric(0.98, k2)
+	if res, err = Recommend(f, k2, cal); err != nil {
+		t.Fatal(err)
+	}
+	if want := sigmoid((logit(f.CleaneX[0][k2]) + logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
+		t.Errorf("CleaneX lowest: estimate %v, want the logit mean of CleaneX and KDE %v", res.Estimate[k2], want)
+	}
+	f = testFits(k1, k2)
+	f.CleaneX = nil
+	if res, err = Recommend(f, k2, cal); err != nil {
+		t.Fatal(err)
+	}
+	if want := sigmoid((logit(f.Regression[k2]) + logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
+		t.Errorf("without CleaneX: estimate %v, want the logit mean of regression and KDE %v", res.Estimate[k2], want)
+	}
+	f = testFits(k1, k2)
+	f.Regression = nil
 	f.KDE = nil
 	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-cx) > 1e-12 {
 		t.Errorf("CleaneX alone: %v (%v), want %v", res.Estimate[k2], err, cx)
@@ -280,5 +301,72 @@ func TestSaturatedPilotGetsAnInterval(t *testing.T) {
 	wlo, _ := wilson(1, n)
 	if res.Lo[k2] > res.Estimate[k2]-(1-wlo)+1e-12 {
 		t.Errorf("lower bound %v at k2, want at most %v", res.Lo[k2], res.Estimate[k2]-(1-wlo))
+	}
+}
+
+// TestFitSidedScaleRecoversSides draws residuals whose scale differs by
+// side: 2 DDown below the estimate and 0.5 + DUp above; each side's
+// regression of |Y - Z| on its own features recovers E|eps| times those
+// coefficients (eps half-normal).
+func TestFitSidedScaleRecoversSides(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var obs []Observation
+	for range 40000 {
+		f := Features{DUp: rng.Float64(), DDown: rng.Float64(), L: 3 * rng.Float64()}
+		e := math.Abs(rng.NormFloat64())
+		y := -2 * f.DDown * e
+		if rng.IntN(2) == 0 {
+			y = (0.5 + f.DUp) * e
+		}
+		obs = append(obs, Observation{Z: 0, Y: y, F: f, Weight: 1})
+	}
+	cal, err := FitSidedScale(obs, DefaultKnots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eabs := math.Sqrt(2 / math.Pi)
+	for _, tc := range []struct {
+		name      string
+		got, want [NumCoef]float64
+	}{
+		{"lower", cal.Coef, [NumCoef]float64{1e-3, 0, 2 * eabs}},
+		{"upper", cal.CoefUp, [NumCoef]float64{0.5 * eabs, 0, eabs}},
+	} {
+		for j := range tc.want {
+			if math.Abs(tc.got[j]-tc.want[j]) > 0.04 {
+				t.Errorf("%s side: a_%d = %.4f, want %.4f ± 0.04 (all %v)", tc.name, j, tc.got[j], tc.want[j], tc.got)
+			}
+		}
+	}
+}
+
+func TestSharesSumToOne(t *testing.T) {
+	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 0.5, 0.2, 0.1, 0.3, 0.05}, CoefUp: [NumCoef]float64{0.2, 0.5, 1, 0, 0.2, 0.1, 0},
+		Knots: []float64{0, 2}, QLo: []float64{-1, -1.5}, QHi: []float64{1, 1.2}}
+	ft := Features{SE: 0.2, DUp: 0.3, DDown: 0.1, S: 0.05, L: 1.5, G: 0.4}
+	sh := cal.Shares(ft)
+	if sum := sh.ClassSample + sh.Disagreement + sh.SeedSpread + sh.Extrapolation + sh.Floor; math.Abs(sum-1) > 1e-12 {
+		t.Errorf("shares %+v sum to %v", sh, sum)
+	}
+	// the floor's share by hand: |q| a_0 on each side over the two sides' widths
+	qlo, qhi := cal.Quantiles(ft.L)
+	lo, hi := cal.scales(ft)
+	if want := (-qlo*0.1 + qhi*0.2) / (-qlo*lo + qhi*hi); math.Abs(sh.Floor-want) > 1e-12 {
+		t.Errorf("floor share %v, want %v", sh.Floor, want)
+	}
+}
+
+func TestWarnsOnFewErrors(t *testing.T) {
+	const k1, k2 = 20, 100
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	f := testFits(k1, k2)
+	f.N = 400 // 400 (1 - 0.99^19) = 70 errors at k1: no warning
+	if res, err := Recommend(f, k2, cal); err != nil || len(res.Warnings) != 0 {
+		t.Errorf("warnings %v (%v), want none", res.Warnings, err)
+	}
+	f.Observed = geometric(0.9999, k1) // 400 (1 - 0.9999^19) = 0.76 errors
+	res, err := Recommend(f, k2, cal)
+	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "only about 0.8 of its 400 test points at 20 classes") {
+		t.Errorf("warnings %q (%v)", res.Warnings, err)
 	}
 }
