@@ -3,12 +3,14 @@
 // and checks the calibration of the recommended estimate (internal/recommend).
 //
 //	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2] [-force] [-refit kde]
+//	calibrate seeds [-families ...] [-k1 ...] [-j 2]
 //	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json]
 //
 // fit keeps one file per pilot in -dir (build/bank by default, not in the
 // repository), so it resumes where it stopped; study reads that cache, prints
 // the per-family tables of docs/recommendation.md, and with -write writes the
-// calibration table that internal/recommend embeds.
+// calibration table that internal/recommend embeds; seeds fits CleaneX with
+// 20 seeds per pilot and reports its failures and seed spread.
 package main
 
 import (
@@ -36,7 +38,7 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: calibrate fit|study [flags]")
+		return fmt.Errorf("usage: calibrate fit|study|seeds [flags]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	dir := fs.String("dir", "build/bank", "cache folder of the fits")
@@ -76,6 +78,8 @@ func run(ctx context.Context, args []string) error {
 		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force, names)
 	case "study":
 		return study(*dir, pilots, so)
+	case "seeds":
+		return seedStudy(ctx, pilots, *jobs)
 	}
 	return fmt.Errorf("unknown command %q", args[0])
 }
