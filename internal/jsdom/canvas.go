@@ -231,3 +231,17 @@ func ToPNG(el Value) (Value, error) {
 	o := <-ch
 	return o.v, o.err
 }
+
+// CanvasStale reports whether the <canvas> element el is laid out but its
+// backing store no longer matches its CSS size x devicePixelRatio — it was
+// resized, or a re-render reset it to the browser's default 300x150 and so
+// cleared it — so it must be drawn again.
+func CanvasStale(el Value) bool {
+	w := Float(el, "clientWidth", 0)
+	h := Float(el, "clientHeight", 0)
+	if w <= 0 || h <= 0 {
+		return false // hidden: nothing to draw until it is shown
+	}
+	dpr := DevicePixelRatio()
+	return int(Float(el, "width", 0)) != int(math.Round(w*dpr)) || int(Float(el, "height", 0)) != int(math.Round(h*dpr))
+}
