@@ -50,6 +50,16 @@ func (a *app) afterRender() {
 	if a.charts.logX != a.st.LogX {
 		a.charts.logX, a.charts.dirty = a.st.LogX, true
 	}
+	if !a.charts.dirty && !a.charts.fullBusy {
+		// A render that reset a canvas (its size attributes dropped, so the
+		// browser cleared it) or a layout change: draw everything again.
+		for _, id := range chartIDs {
+			if el, err := jsdom.ByID(id); err == nil && jsdom.CanvasStale(el) {
+				a.charts.dirty = true
+				break
+			}
+		}
+	}
 	switch {
 	case a.charts.dirty:
 		a.charts.dirty, a.charts.lossDirty, a.charts.liveDirty = false, false, false
@@ -76,6 +86,9 @@ func (a *app) afterRender() {
 		go a.drawAll(a.charts.drawing, steps)
 	}
 }
+
+// chartIDs are the ids of the page's chart canvases.
+var chartIDs = []string{"chart-acc", "chart-roc", "chart-loss", "chart-why"}
 
 // roc returns the reversed ROC series of cx, computed once per C_x slice
 // (a data set's or a result's, which are never modified).
