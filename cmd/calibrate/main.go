@@ -51,6 +51,8 @@ func run(ctx context.Context, args []string) error {
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
+	fs.BoolVar(&so.dump, "dump", false, "study: print each pilot's residual and interval features at K")
+	fs.BoolVar(&so.symmetric, "symmetric", false, "study: one scale for both sides of the interval (for comparison)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}

@@ -76,6 +76,9 @@ func logit(p float64) float64 {
 type studyOptions struct {
 	seeds int
 	write string
+	// dump prints each pilot's residual and features at K; symmetric fits
+	// one scale for both sides of the interval.
+	dump, symmetric bool
 }
 
 func study(dir string, pilots []bank.Pilot, o studyOptions) error {
@@ -86,10 +89,10 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	}
 	fmt.Printf("%d pilots cached\n\n", len(all))
 	rmseTable(all, *seeds)
-	if os.Getenv("CALIBRATE_DUMP") != "" {
+	if o.dump {
 		dump(all)
 	}
-	table, err := intervalStudy(all)
+	table, err := intervalStudy(all, o.symmetric)
 	if err != nil {
 		return err
 	}
@@ -267,9 +270,6 @@ func observations(ps []pilotFits) []recommend.Observation {
 		}
 		g := grid(p.K1, p.K)
 		for _, k := range g {
-			if os.Getenv("CALIBRATE_ABOVE") != "" && k <= p.K1 {
-				continue
-			}
 			obs = append(obs, recommend.Observation{Z: logit(res.Estimate[k]), Y: logit(p.Truth[k]),
 				F: res.Features[k], Weight: 1 / float64(len(g))})
 		}
@@ -277,8 +277,8 @@ func observations(ps []pilotFits) []recommend.Observation {
 	return obs
 }
 
-func intervalStudy(all []pilotFits) (recommend.Table, error) {
-	cal, err := fitCal(observations(all))
+func intervalStudy(all []pilotFits, symmetric bool) (recommend.Table, error) {
+	cal, err := fitCal(observations(all), symmetric)
 	if err != nil {
 		return recommend.Table{}, err
 	}
@@ -295,7 +295,7 @@ func intervalStudy(all []pilotFits) (recommend.Table, error) {
 				others = append(others, p)
 			}
 		}
-		lofo, err := fitCal(observations(others))
+		lofo, err := fitCal(observations(others), symmetric)
 		if err != nil {
 			return recommend.Table{}, err
 		}
@@ -415,9 +415,10 @@ func mix3(a, b, c float64) func(p pilotFits) accuracy.Curve {
 }
 
 
-// fitCal fits the calibration the product uses.
-func fitCal(obs []recommend.Observation) (recommend.Calibration, error) {
-	if os.Getenv("CALIBRATE_SYMMETRIC") != "" {
+// fitCal fits the calibration the product uses (FitSidedScale), or the
+// symmetric one (FitScale) for comparison.
+func fitCal(obs []recommend.Observation, symmetric bool) (recommend.Calibration, error) {
+	if symmetric {
 		return recommend.FitScale(obs, recommend.DefaultKnots())
 	}
 	return recommend.FitSidedScale(obs, recommend.DefaultKnots())
