@@ -2,7 +2,7 @@
 # build.sh — the one entry point of the project.
 #
 #   ./build.sh serve   build the browser app and serve it on http://localhost:${PORT:-8080}
-#   ./build.sh test    go vet, native tests, a short fuzz run, wasm tests (node), browser tests (chromium)
+#   ./build.sh test    go vet, native tests, short fuzz runs, wasm tests (node), browser tests (chromium)
 #   ./build.sh build   compile every command into ./build and check that everything compiles for wasm
 #   ./build.sh dist    write the static app into ./dist (relative URLs; any static host serves it)
 #   ./build.sh bench   Go benchmarks natively and as wasm under node (+ browser timings), medians
@@ -188,6 +188,7 @@ cmd_test() {
 	stage "vet (wasm)" wasm_go vet ./...
 	stage "test (native)" go test -timeout "$TEST_TIMEOUT" ./...
 	stage "fuzz FuzzParse 15s" go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 15s ./internal/scores
+	stage "fuzz FuzzPredict 15s" go test -run '^$' -fuzz '^FuzzPredict$' -fuzztime 15s ./cmd/cleanex
 	stage "test (wasm, node)" stage_wasm
 	stage "test (browser)" stage_browser
 	summary

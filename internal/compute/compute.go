@@ -17,6 +17,8 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/limits"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/scores"
@@ -39,6 +41,9 @@ type Dataset struct {
 func LoadCSV(csv []byte, dir string) (*Dataset, protocol.Summary, error) {
 	d, err := scores.ParseDirection(dir)
 	if err != nil {
+		return nil, protocol.Summary{}, err
+	}
+	if err := scores.Sniff(csv[:min(len(csv), scores.SniffBytes)]); err != nil {
 		return nil, protocol.Summary{}, err
 	}
 	m, err := scores.Parse(bytes.NewReader(csv))
@@ -267,8 +272,11 @@ func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.
 		return protocol.Error{Run: m.Run, Method: m.Method, Message: fmt.Sprintf("%s: %v", m.Method, err),
 			Cancelled: errors.Is(err, context.Canceled)}
 	}
-	if m.K2 < 2 {
-		return fail(fmt.Errorf("k2 = %d: it must be at least 2", m.K2))
+	if err := limits.CheckK2("k2", m.K2); err != nil {
+		return fail(err)
+	}
+	if err := methods.Applicable(m.Method, ds.Sample.K); err != nil {
+		return fail(err)
 	}
 	est, err := newEstimator(m)
 	if err != nil {
@@ -279,6 +287,9 @@ func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.
 	res, err := est.Fit(ctx, ds.Sample, m.K2, t.progress)
 	if err == nil {
 		err = ctx.Err()
+	}
+	if err == nil {
+		err = methods.CheckCurve(res.Curve, m.K2)
 	}
 	if err != nil {
 		return fail(err)

@@ -124,6 +124,16 @@ func ReadFileJS(file Value) (Value, error) {
 	return safejs.MustGetGlobal("Uint8Array").New(buf)
 }
 
+// ReadHead reads the first n bytes of a File or Blob (all of a smaller one)
+// into Go, through blob.slice(0, n).arrayBuffer(), without reading the rest.
+func ReadHead(file Value, n int) ([]byte, error) {
+	part, err := file.Call("slice", 0, n)
+	if err != nil {
+		return nil, fmt.Errorf("reading the file: %w", err)
+	}
+	return ReadFile(part)
+}
+
 // Read is a file read under way (StartRead).
 type Read struct {
 	p   Value

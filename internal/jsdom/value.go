@@ -114,10 +114,37 @@ func arg0(args []Value) Value {
 	return args[0]
 }
 
-// jsError turns a rejection value into a Go error with its message.
+// JSError is a rejected promise's JavaScript error: its name
+// ("NotReadableError", "RangeError") and its message.
+type JSError struct {
+	Name, Message string
+}
+
+// Error returns the message.
+func (e *JSError) Error() string { return e.Message }
+
+// ErrorName returns the JavaScript name of the error behind err (a rejection
+// that Await returned, or an exception that a call threw), or "" when err
+// does not come from JavaScript.
+func ErrorName(err error) string {
+	var je *JSError
+	if errors.As(err, &je) {
+		return je.Name
+	}
+	var thrown js.Error
+	if errors.As(err, &thrown) {
+		if n := thrown.Value.Get("name"); n.Type() == js.TypeString {
+			return n.String()
+		}
+	}
+	return ""
+}
+
+// jsError turns a rejection value into a Go error with its message (a
+// *JSError when it has one).
 func jsError(v Value) error {
 	if msg := String(v, "message"); msg != "" {
-		return errors.New(msg)
+		return &JSError{Name: String(v, "name"), Message: msg}
 	}
 	if s, err := v.String(); err == nil && s != "" {
 		return errors.New(s)

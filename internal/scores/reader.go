@@ -113,7 +113,7 @@ const MaxLineBytes = 32 << 20
 // MaxLineBytes.
 func (r *recordReader) checkChunk(chunk []byte, held int) error {
 	if bytes.IndexByte(chunk, 0) >= 0 {
-		return &ParseError{Row: r.line + 1, Err: fmt.Errorf("%w: the file holds NUL bytes (a binary, compressed or UTF-16 file?); give a UTF-8 CSV of scores", ErrEncoding)}
+		return errNUL(r.line + 1)
 	}
 	if held+len(chunk) > MaxLineBytes {
 		return &ParseError{Row: r.line + 1, Err: fmt.Errorf("%w: a line longer than %d MiB without a line end; is this a CSV file? Rows end with a line break (LF or CRLF)", ErrMalformed, MaxLineBytes>>20)}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -76,7 +77,16 @@ func (a *app) registerAPI() error {
 			a.env.RUnlock()
 			if len(args) > 0 && jsdom.IsObject(args[0]) {
 				o := args[0]
-				req.k2 = int(jsdom.Float(o, "k2", float64(req.k2)))
+				k2, err := limits.K2FromFloat("k2", jsdom.Float(o, "k2", float64(req.k2)))
+				if err != nil {
+					// Shown on the page as a k2 typed there would be; what is
+					// on screen stays.
+					a.env.Lock()
+					a.st.Error = err.Error()
+					a.env.UnlockRender()
+					return nil, err
+				}
+				req.k2 = k2
 				req.preset = orString(jsdom.String(o, "preset"), req.preset)
 				req.seed = uint64(jsdom.Float(o, "seed", float64(req.seed)))
 				if ms, err := o.Get("methods"); err == nil && !ms.IsUndefined() && !ms.IsNull() {
@@ -91,7 +101,7 @@ func (a *app) registerAPI() error {
 				}
 			}
 			a.env.Lock()
-			a.st.K2, a.st.Preset, a.st.Seed = req.k2, req.preset, req.seed
+			a.st.K2, a.st.K2Err, a.st.Preset, a.st.Seed = req.k2, "", req.preset, req.seed
 			for i := range a.st.Methods {
 				a.st.Methods[i].On = contains(req.methods, a.st.Methods[i].Name)
 			}
@@ -198,7 +208,8 @@ func summaryJS(s protocol.Summary) map[string]any {
 }
 
 // runResultJS builds {curves: {k, observed, estimate, estimate_lo,
-// estimate_hi, <method>..., truth}, seconds, rmse, errors, recommendation}
+// estimate_hi, <method>..., truth}, seconds, rmse, errors, skipped,
+// recommendation}
 // with the columns of FORMATS.md §3 (null where a column is empty);
 // recommendation is {sources, failed: {label: reason}, error}.
 func runResultJS(r *runState) (any, error) {
@@ -228,7 +239,11 @@ func runResultJS(r *runState) (any, error) {
 	for k, v := range r.plan.Failures(r.outcome) {
 		errs[k] = v
 	}
-	out, err := jsdom.ValueOf(map[string]any{"seconds": seconds, "errors": errs, "rmse": rmseJS(c),
+	skipped := map[string]any{}
+	for k, v := range r.plan.Skipped() {
+		skipped[k] = v
+	}
+	out, err := jsdom.ValueOf(map[string]any{"seconds": seconds, "errors": errs, "skipped": skipped, "rmse": rmseJS(c),
 		"recommendation": recommendationJS(r.outcome)})
 	if err != nil {
 		return nil, err

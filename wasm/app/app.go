@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -334,6 +336,7 @@ func (a *app) finishRun(r *runState) {
 	r.results = r.plan.Curves(r.base, out)
 	a.st.Results = r.results
 	a.st.Failed = r.plan.Failures(out)
+	a.st.Skipped = r.plan.Skipped()
 	a.st.Rec = web.NewRecommendation(r.plan, pilot, r.k2, out, a.table, a.tableErr)
 	a.st.Running = false
 	a.liveCurve, a.liveTask = nil, -1
@@ -343,8 +346,16 @@ func (a *app) finishRun(r *runState) {
 	if n := len(a.st.Failed); n > 0 {
 		a.st.Status += fmt.Sprintf(" %d method(s) failed.", n)
 	}
-	if len(r.results.Methods) == 0 && r.results.Estimate == nil && len(a.st.Failed) > 0 {
-		r.err = errors.New(firstErr(a.st.Failed))
+	if n := len(a.st.Skipped); n > 0 {
+		a.st.Status += fmt.Sprintf(" %d method(s) skipped: they cannot run on this pilot.", n)
+	}
+	if len(r.results.Methods) == 0 && r.results.Estimate == nil && len(a.st.Failed)+len(a.st.Skipped) > 0 {
+		whys := map[string]string{}
+		maps.Copy(whys, a.st.Failed)
+		for m, why := range a.st.Skipped {
+			whys[m] = "skipped " + m + ": " + why
+		}
+		r.err = errors.New(firstErr(whys))
 	}
 	close(r.done)
 }
@@ -413,7 +424,7 @@ func (a *app) replace(s *slot, why string) {
 		// Worker 0 answers loads: a pending one fails instead of hanging.
 		for id, ch := range a.loads {
 			delete(a.loads, id)
-			ch <- loadOutcome{err: errors.New("the compute worker stopped (" + why + ") while reading the data; it was restarted, please try again")}
+			ch <- loadOutcome{err: errors.New(web.WorkerStoppedLoading(why))}
 		}
 	}
 	if r := a.run; r != nil && !r.finished && s.run == r.id && s.task >= 0 {
@@ -465,6 +476,10 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	fail := func(err error) (protocol.Summary, error) {
 		delete(a.loads, id)
 		a.st.Busy, a.st.Error = "", "Could not send the data to the worker: "+err.Error()
+		if name := jsdom.ErrorName(err); name == "RangeError" {
+			// Copying the data for the workers needs memory the tab lacks.
+			a.st.Error = web.OutOfMemory(req.source, float64(jsdom.ByteLength(req.csvJS)))
+		}
 		a.env.UnlockRender()
 		return protocol.Summary{}, err
 	}
@@ -530,7 +545,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.st.K2 = k2
 	a.st.Progress = nil
 	a.st.Status = ""
-	a.st.Rec, a.st.Failed = nil, nil
+	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
 	a.charts.dirty = true
@@ -583,8 +598,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 		a.st.Error = err.Error()
 		return nil, err
 	}
-	if req.k2 < 2 {
-		err := fmt.Errorf("k2 = %d: it must be at least 2", req.k2)
+	if err := limits.CheckK2("k2", req.k2); err != nil {
 		a.st.Error = err.Error()
 		return nil, err
 	}
@@ -598,16 +612,15 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	plan := web.NewPlan(req.methods, req.preset, req.seed)
 	r := &runState{id: a.id(), dataset: a.dataset, k2: req.k2, plan: plan,
 		start: time.Now(), onProgress: req.onProgress, done: make(chan struct{})}
-	for i := range plan.Tasks {
-		r.queue = append(r.queue, i)
-	}
+	// A method that cannot run on this pilot is skipped, with its reason.
+	r.queue = plan.SkipFor(a.summary.K)
 	r.base = report.Curves{K1: a.summary.K, K2: req.k2, Observed: a.summary.Observed, Truth: a.summary.Truth}
 	r.results = r.base
 	a.run = r
 	a.st.Error = ""
 	a.st.K2 = req.k2
 	a.st.Results = r.results
-	a.st.Rec, a.st.Failed = nil, nil
+	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.st.Running = true
 	a.st.Status = "Running…"
 	a.st.Progress = plan.Bars()
@@ -651,7 +664,7 @@ func (a *app) cancelRun(why string) {
 	}
 	a.liveTask = -1
 	for i := range a.st.Progress {
-		if p := &a.st.Progress[i]; !p.Done && !p.Failed {
+		if p := &a.st.Progress[i]; !p.Done && !p.Failed && !p.Skipped {
 			p.Text = "cancelled"
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"syscall/js"
 
 	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/web"
 	"github.com/vugu/vugu"
 )
 
@@ -36,26 +38,42 @@ func (a *app) LoadFile(event vugu.DOMEvent) {
 	_ = target.Set("value", "")
 }
 
-// loadFile reads a File and loads it.
+// loadFile reads a File and loads it. A file above limits.MaxFileBytes,
+// or whose first bytes are a compressed or binary file, is refused before
+// the rest is read; a read that fails (the file is gone, the tab is short of
+// memory) is one sentence. On failure what is on screen stays.
 func (a *app) loadFile(file jsdom.Value) {
 	name := jsdom.String(file, "name")
 	if name == "" {
 		name = "the file"
 	}
+	size := jsdom.Float(file, "size", 0)
+	fail := func(msg string) {
+		a.env.Lock()
+		a.st.Busy, a.st.Error = "", msg
+		a.env.UnlockRender()
+	}
+	head, err := jsdom.ReadHead(file, scores.SniffBytes)
+	if err != nil {
+		fail(web.ReadFailed(name, size, jsdom.ErrorName(err), err.Error()))
+		return
+	}
+	if err := web.CheckFileHead(name, size, head); err != nil {
+		fail(err.Error() + ".")
+		return
+	}
 	// Start reading before rendering the busy line, so the two overlap.
 	read := jsdom.StartRead(file)
 	a.env.Lock()
 	a.st.Busy = "Reading " + name + "…"
-	if jsdom.Float(file, "size", 0) < busyBytes {
+	if size < busyBytes {
 		a.env.UnlockOnly() // read in a moment: the summary replaces it
 	} else {
 		a.env.UnlockRender()
 	}
 	b, err := read.Bytes()
 	if err != nil {
-		a.env.Lock()
-		a.st.Busy, a.st.Error = "", "Could not read "+name+": "+err.Error()
-		a.env.UnlockRender()
+		fail(web.ReadFailed(name, size, jsdom.ErrorName(err), err.Error()))
 		return
 	}
 	a.env.RLock()
@@ -118,8 +136,13 @@ func (a *app) Simulate() {
 	}()
 }
 
-// Run fits the selected methods with the page's settings.
+// Run fits the selected methods with the page's settings; a refused k2
+// shows its message again instead.
 func (a *app) Run() {
+	if a.st.K2Err != "" {
+		a.st.Error = a.st.K2Err
+		return
+	}
 	go func() {
 		a.env.RLock()
 		req := runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed}

@@ -1,0 +1,353 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cleanex/cleanex/internal/chart"
+	"github.com/cleanex/cleanex/internal/limits"
+	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/web"
+)
+
+// onScreen is what a person sees of a finished run: the data set's summary,
+// the results table's rows and the inked pixels of the accuracy chart.
+type onScreen struct {
+	summary string
+	rows    []string
+	ink     int
+}
+
+// screen reads what is on screen now.
+func (p *page) screen() onScreen {
+	p.t.Helper()
+	return onScreen{
+		summary: mustEval[string](p, `document.querySelector("#summary").textContent`, 5*time.Second),
+		rows:    mustEval[[]string](p, `[...document.querySelectorAll("#results tbody tr")].map(r => r.className)`, 5*time.Second),
+		ink:     p.inkPixels("chart-acc"),
+	}
+}
+
+// pixelsJS is a JavaScript expression counting the opaque pixels of canvas
+// #id within 40 of the colour hex in each channel (a curve under the
+// interval's translucent band keeps its hue).
+func pixelsJS(id, hex string) string {
+	return fmt.Sprintf(`(() => {
+		const c = [1, 3, 5].map(i => parseInt(%[2]s.slice(i, i + 2), 16));
+		const cv = document.getElementById(%[1]s), d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) {
+			if (d[i + 3] === 255 && Math.abs(d[i] - c[0]) <= 40 && Math.abs(d[i + 1] - c[1]) <= 40 && Math.abs(d[i + 2] - c[2]) <= 40) n++;
+		}
+		return n;
+	})()`, jsString(id), jsString(hex))
+}
+
+// inkPixels counts the opaque pixels of canvas #id that are not near white
+// (curves, band, axes and text).
+func (p *page) inkPixels(id string) int {
+	p.t.Helper()
+	return mustEval[int](p, fmt.Sprintf(`(() => {
+		const cv = document.getElementById(%s), d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
+		let n = 0;
+		for (let i = 0; i < d.length; i += 4) if (d[i + 3] === 255 && (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200)) n++;
+		return n;
+	})()`, jsString(id)), 10*time.Second)
+}
+
+// withResults opens the app, simulates a small pilot and runs the plug-in
+// on it, and returns what is then on screen.
+func withResults(t *testing.T) (*page, onScreen) {
+	p := openPage(t, "example=0")
+	mustEval[map[string]any](p, `window.cleanex.simulate({k1: 20, k2: 100, r: 5, d: 5, sigma2: 0.1, seed: 4})`, 60*time.Second)
+	p.run(100, []string{"plugin"}, "fast", 1, 120*time.Second)
+	// Once the chart with the recommendation and the plug-in curve is drawn.
+	p.waitJS(`(document.querySelector("#headline") || {textContent: ""}).textContent.startsWith("At 100 classes")`, 30*time.Second)
+	p.shot("20-before-" + sanitize(t.Name()))
+	p.waitJS(pixelsJS("chart-acc", chart.Color("plugin"))+` > 20`, 30*time.Second)
+	before := p.screen()
+	if before.ink < 1000 || len(before.rows) < 2 {
+		t.Fatalf("the first run shows %d inked pixels and rows %v", before.ink, before.rows)
+	}
+	return p, before
+}
+
+// checkKept checks that the tab is alive and shows what it showed before:
+// the same summary and table rows, and the chart with the plug-in curve
+// still drawn. It saves a screenshot named shot first, which also lets the
+// tab draw a frame (a headless tab in the background draws none, and the
+// charts are drawn at the next frame after a render).
+func (p *page) checkKept(before onScreen, what, shot string) {
+	p.t.Helper()
+	if mustEval[int](p, `1 + 1`, 10*time.Second) != 2 {
+		p.t.Fatalf("%s: the tab does not answer", what)
+	}
+	p.shot(shot)
+	after := p.screen()
+	if px := mustEval[int](p, pixelsJS("chart-acc", chart.Color("plugin")), 5*time.Second); px < 20 {
+		p.t.Errorf("%s: the plug-in curve is gone from the chart (%d pixels of its colour)", what, px)
+	}
+	if after.summary != before.summary {
+		p.t.Errorf("%s: the summary changed:\n%q\n%q", what, before.summary, after.summary)
+	}
+	if strings.Join(after.rows, " ") != strings.Join(before.rows, " ") {
+		p.t.Errorf("%s: the table's rows changed from %v to %v", what, before.rows, after.rows)
+	}
+	if after.ink < before.ink*9/10 {
+		p.t.Errorf("%s: the chart lost its curves: %d inked pixels before, %d after", what, before.ink, after.ink)
+	}
+}
+
+// errorText returns the page's error line, waiting for it to contain want.
+func (p *page) errorText(want string) string {
+	p.t.Helper()
+	p.waitJS(fmt.Sprintf(`(document.querySelector("#error") || {textContent: ""}).textContent.includes(%s)`, jsString(want)), 60*time.Second)
+	return mustEval[string](p, `document.querySelector("#error").textContent`, 5*time.Second)
+}
+
+// A k2 beyond the limit, typed in the page or given to window.cleanex.run,
+// is refused with the command line's sentence (without its "--"); nothing
+// crashes and the previous results stay.
+func TestHugeK2KeepsResults(t *testing.T) {
+	p, before := withResults(t)
+	// The command line's sentence, naming k2 as the page does.
+	cli := func(k2 int) string { return strings.ReplaceAll(limits.CheckK2("--k2", k2).Error(), "--k2", "k2") }
+	for _, tc := range []struct {
+		name, how, value, want string
+	}{
+		{"api 1e12", "api", "1e12", cli(1_000_000_000_000)},
+		{"api above the limit", "api", "10000001", cli(limits.MaxK2 + 1)},
+		{"api 1e20", "api", "1e20", "k2 100000000000000000000: too large: every curve keeps 8 bytes per k"},
+		{"typed max int", "enter", "9223372036854775807", cli(math.MaxInt)},
+		{"typed 1e12, Run", "run", "1000000000000", cli(1_000_000_000_000)},
+		{"typed 1e30", "enter", "1e30", "k2 1e30: too large: every curve keeps 8 bytes per k"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			switch tc.how {
+			case "api":
+				got := mustEval[string](p, fmt.Sprintf(`window.cleanex.run({k2: %s, methods: ["plugin"]}).then(() => "resolved", e => e.message)`, tc.value), 30*time.Second)
+				if !strings.HasPrefix(got, tc.want) {
+					t.Errorf("run({k2: %s}) settled with %q, want %q", tc.value, got, tc.want)
+				}
+			case "enter":
+				// Typed, then Enter (the box's value and its keyup, as typing gives).
+				mustEval[bool](p, fmt.Sprintf(`(() => { const k = document.querySelector("#k2"); k.focus(); k.value = %s;
+					k.dispatchEvent(new KeyboardEvent("keyup", {key: "Enter", bubbles: true})); return true; })()`, jsString(tc.value)), 5*time.Second)
+			case "run":
+				// Typed, then the Run button (the box's change event on leaving it).
+				mustEval[bool](p, fmt.Sprintf(`(() => { const k = document.querySelector("#k2"); k.value = %s;
+					k.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, jsString(tc.value)), 5*time.Second)
+				time.Sleep(200 * time.Millisecond)
+				mustEval[bool](p, `(() => { document.querySelector("#run").click(); return true; })()`, 5*time.Second)
+			}
+			msg := p.errorText(tc.want[:20])
+			if !strings.HasPrefix(msg, tc.want) || strings.Count(msg, "\n") > 0 {
+				t.Errorf("the page says %q, want %q", msg, tc.want)
+			}
+			p.checkKept(before, tc.name, "20-huge-k2-"+sanitize(tc.name))
+			if running := mustEval[bool](p, `document.querySelector("#run").disabled && !!document.querySelector("#summary")`, 5*time.Second); running {
+				t.Error("a run started with the refused k2")
+			}
+		})
+	}
+	p.t = t
+	// A k2 in range works again.
+	r := p.run(50, []string{"plugin"}, "fast", 1, 60*time.Second)
+	if len(r.Curves["plugin"]) != 49 {
+		t.Errorf("the run after the refusals returned %d plug-in values, want 49", len(r.Curves["plugin"]))
+	}
+}
+
+// dropJS dispatches a drop of the File made by the JavaScript expression
+// file on the drop zone.
+func dropJS(file string) string {
+	return fmt.Sprintf(`(() => {
+		const file = %s;
+		const dt = new DataTransfer();
+		dt.items.add(file);
+		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return true;
+	})()`, file)
+}
+
+// A large or binary file dropped on the page is refused from its size or
+// its first bytes with a sentence naming what is wrong (the command line's
+// words for a binary or compressed file); the tab stays alive and what was
+// on screen stays.
+func TestBinaryDropKeepsResults(t *testing.T) {
+	p, before := withResults(t)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(simulatedCSV(t, 10, 1))
+	zw.Close()
+	cliWords := func(head string) string { return scores.Sniff([]byte(head)).Error() }
+	for _, tc := range []struct {
+		name, file, want string
+	}{
+		// 2 GB of NUL bytes, made of one 1 MB block (the blob parts share it).
+		{"2 GB of zeros", `(() => { const z = new Uint8Array(1 << 20); return new File(Array(2048).fill(z), "zeros.bin"); })()`,
+			limits.CheckFileSize("zeros.bin", 2048<<20).Error() + "."},
+		{"200 MB of random bytes", `(() => {
+			const b = new Uint8Array(1 << 20); let x = 2463534242;
+			for (let i = 0; i < b.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; b[i] = x & 255; }
+			return new File(Array(200).fill(b), "random.bin"); })()`,
+			"Could not read random.bin: " + cliWords("\x00") + "."},
+		{"gzip", fmt.Sprintf(`new File([Uint8Array.from(atob(%q), c => c.charCodeAt(0))], "scores.csv.gz")`, base64.StdEncoding.EncodeToString(gz.Bytes())),
+			"Could not read scores.csv.gz: " + cliWords("\x1f\x8b") + "."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			start := time.Now()
+			mustEval[bool](p, dropJS(tc.file), 60*time.Second)
+			msg := p.errorText(tc.want[:20])
+			t.Logf("%s: refused in %.1f s: %s", tc.name, time.Since(start).Seconds(), msg)
+			if msg != tc.want {
+				t.Errorf("the page says %q, want %q", msg, tc.want)
+			}
+			p.checkKept(before, tc.name, "21-binary-drop-"+sanitize(tc.name))
+		})
+	}
+	p.t = t
+	t.Logf("renderer peak memory: %.0f MB", rendererPeakMB())
+}
+
+// A file whose read fails after it was dropped (it vanished, or the tab had
+// too little memory for it) gives one sentence, and what was on screen stays.
+// The File's arrayBuffer() is made to reject as the browser's would; its
+// first bytes (read through slice) are a valid CSV.
+func TestReadFailureKeepsResults(t *testing.T) {
+	p, before := withResults(t)
+	for _, tc := range []struct {
+		name, reject, want string
+	}{
+		{"vanished", `new DOMException("The requested file could not be read, typically due to permission problems that have occurred after a reference to a file was acquired.", "NotReadableError")`,
+			web.ReadFailed("gone.csv", 22, "NotReadableError", "")},
+		{"out of memory", `new RangeError("Array buffer allocation failed")`,
+			web.ReadFailed("gone.csv", 22, "RangeError", "")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			mustEval[bool](p, fmt.Sprintf(`(() => {
+				const file = new File(["label,a,b\na,1,2\nb,2,1\n"], "gone.csv");
+				file.arrayBuffer = () => Promise.reject(%s);
+				const ev = new Event("drop", {bubbles: true, cancelable: true});
+				Object.defineProperty(ev, "dataTransfer", {value: {files: [file]}});
+				document.querySelector("#dropzone").dispatchEvent(ev);
+				return true;
+			})()`, tc.reject), 10*time.Second)
+			msg := p.errorText(tc.want[:30])
+			if msg != tc.want {
+				t.Errorf("the page says %q, want %q", msg, tc.want)
+			}
+			if strings.Count(strings.TrimSuffix(msg, "."), ". ") > 0 {
+				t.Errorf("%q is more than one sentence", msg)
+			}
+			if busy := mustEval[string](p, `(document.querySelector("#busy") || {textContent: ""}).textContent`, 5*time.Second); busy != "" {
+				t.Errorf("the page still says %q", busy)
+			}
+			p.checkKept(before, tc.name, "22-read-failure-"+sanitize(tc.name))
+		})
+	}
+	p.t = t
+}
+
+// Scores at ±9e307: every method either draws a curve of finite accuracies
+// in [0, 1] or is listed as failed with its reason; the others stand.
+func TestHugeScoresInPage(t *testing.T) {
+	p := openPage(t, "example=0")
+	in := "label,a,b,c\na,9e307,-9e307,-9e307\na,9e307,-9e307,9e307\nb,-9e307,9e307,-9e307\nb,9e307,9e307,-9e307\nc,-9e307,-9e307,9e307\nc,-9e307,9e307,9e307\n"
+	mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(in)), 30*time.Second)
+	expr := `window.cleanex.run({k2: 30, methods: ["plugin", "kde", "regression", "cleanex"]})`
+	r := mustEval[runResult](p, expr, 120*time.Second)
+	shown := 0
+	for _, m := range methods.Names {
+		vals, ok := r.Curves[m]
+		if !ok || vals == nil {
+			if r.Errors[m] == "" {
+				t.Errorf("%s has neither a curve nor a reason", m)
+			}
+			continue
+		}
+		shown++
+		for i, v := range vals {
+			if v == nil || !(*v >= 0 && *v <= 1) {
+				t.Errorf("%s at k = %d: %v", m, i+2, v)
+				break
+			}
+		}
+	}
+	t.Logf("curves shown: %d; errors: %v", shown, r.Errors)
+	if shown == 0 {
+		t.Fatal("no method stands")
+	}
+	failed := mustEval[[]string](p, `[...document.querySelectorAll("#results td.failed")].map(td => td.parentElement.className + ": " + td.textContent)`, 5*time.Second)
+	if len(failed) != len(r.Errors) {
+		t.Errorf("the table lists %d failed methods %v, the API %d", len(failed), failed, len(r.Errors))
+	}
+	for _, row := range failed {
+		if !strings.Contains(row, "failed: ") {
+			t.Errorf("failed row %q gives no reason", row)
+		}
+	}
+	p.shot("23-huge-scores")
+	if px := mustEval[int](p, pixelsJS("chart-acc", chart.Color("plugin")), 5*time.Second); px < 20 {
+		t.Errorf("the plug-in curve has %d pixels on the chart", px)
+	}
+}
+
+// A two-class pilot (the documented minimum): the regression, which needs
+// three classes, is shown as skipped with the command line's reason; the
+// other methods run and the recommendation still appears.
+func TestTwoClassPilot(t *testing.T) {
+	p := openPage(t, "example=0")
+	two := "label,a,b\na,.9,.1\nb,.2,.8\na,.6,.4\nb,.3,.1\n"
+	mustEval[bool](p, dropJS(fmt.Sprintf(`new File([%s], "two.csv", {type: "text/csv"})`, jsString(two))), 10*time.Second)
+	p.waitJS(`(document.querySelector("#status") || {}).textContent.startsWith("Finished")`, 120*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	p.shot("24-two-class-pilot")
+	why := methods.Applicable("regression", 2).Error()
+	row := mustEval[string](p, `(document.querySelector("#results .row-regression td.skipped") || {textContent: ""}).textContent`, 5*time.Second)
+	if row != "skipped: "+why {
+		t.Errorf("the regression's row says %q, want %q", row, "skipped: "+why)
+	}
+	bar := mustEval[string](p, `[...document.querySelectorAll(".progress .bar")].map(b => b.textContent).find(t => t.includes("regression")) || ""`, 5*time.Second)
+	if !strings.Contains(bar, "skipped: "+why) {
+		t.Errorf("the regression's progress bar says %q", bar)
+	}
+	if n := mustEval[int](p, `document.querySelectorAll("#results td.failed").length`, 5*time.Second); n != 0 {
+		t.Errorf("%d methods are shown as failed", n)
+	}
+	status := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second)
+	if !strings.Contains(status, "1 method(s) skipped") || strings.Contains(status, "failed") {
+		t.Errorf("status %q", status)
+	}
+	for _, m := range []string{"plugin", "kde", "cleanex"} {
+		if !mustEval[bool](p, fmt.Sprintf(`!!document.querySelector("#results .row-%s") && !document.querySelector("#results .row-%s td.failed")`, m, m), 5*time.Second) {
+			t.Errorf("%s has no result row", m)
+		}
+	}
+	p.checkAnswer("20")
+	for _, m := range []string{"plugin", "kde", "cleanex"} {
+		if px := mustEval[int](p, pixelsJS("chart-acc", chart.Color(m)), 5*time.Second); px < 20 {
+			t.Errorf("the chart shows %d pixels of the %s curve", px, m)
+		}
+	}
+	// The API says the same.
+	r := mustEval[map[string]any](p, `window.cleanex.run({k2: 20}).then(r => ({skipped: r.skipped, errors: r.errors, estimate: r.curves.estimate && r.curves.estimate[18]}))`, 120*time.Second)
+	if sk, _ := r["skipped"].(map[string]any); sk["regression"] != why {
+		t.Errorf("run().skipped = %v", r["skipped"])
+	}
+	if _, ok := r["estimate"].(float64); !ok {
+		t.Errorf("run() has no estimate at k2: %v", r["estimate"])
+	}
+}

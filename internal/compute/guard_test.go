@@ -1,0 +1,53 @@
+package compute
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/protocol"
+)
+
+// TestRunRefusals: a run the worker cannot do ends with one Error message
+// giving the command line's reason: k2 out of range, a method that cannot
+// run on the pilot, a binary file; the data set stays loaded for the next run.
+func TestRunRefusals(t *testing.T) {
+	two := "label,a,b\na,.9,.1\nb,.2,.8\na,.6,.4\nb,.3,.1\n"
+	s := newCollector()
+	srv := NewServer(s.post, Options{})
+	srv.Handle(protocol.Load{Dataset: 1, CSV: []byte(small), Direction: "auto"})
+	srv.Handle(protocol.Load{Dataset: 2, CSV: []byte(two), Direction: "auto"})
+	for i, tc := range []struct {
+		run  protocol.Run
+		want string
+	}{
+		{protocol.Run{Dataset: 1, Method: "plugin", K2: 1_000_000_000_000}, "plugin: k2 1000000000000: too large: every curve keeps 8 bytes per k, so 6 curves need ~48 TB; the largest k2 accepted is 10000000 (~480 MB)"},
+		{protocol.Run{Dataset: 1, Method: "plugin", K2: 1}, "plugin: k2 1: give the number of classes to predict for, at least 2"},
+		{protocol.Run{Dataset: 2, Method: "regression", K2: 10}, "regression: regression needs a pilot of at least 3 classes, this one has 2"},
+		{protocol.Run{Dataset: 2, Method: "plugin", K2: 10}, ""},
+		{protocol.Run{Dataset: 1, Method: "plugin", K2: 10}, ""},
+	} {
+		tc.run.Run = uint64(10 + i)
+		srv.Handle(tc.run)
+		m := s.wait(t, protocol.KindResult)
+		e, failed := m.(protocol.Error)
+		switch {
+		case tc.want == "" && failed:
+			t.Errorf("%+v: %s", tc.run, e.Message)
+		case tc.want != "" && (!failed || e.Message != tc.want):
+			t.Errorf("%+v: got %#v, want the error %q", tc.run, m, tc.want)
+		}
+	}
+}
+
+// TestLoadBinary: a compressed or binary file is refused from its first
+// bytes with the command line's message.
+func TestLoadBinary(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\x1f\x8b\x08\x00label", "row 1: not valid UTF-8 text: this is a gzip-compressed file; decompress it (gunzip) and give the CSV inside"},
+		{string(make([]byte, 1<<20)), "row 1: not valid UTF-8 text: the file holds NUL bytes (a binary, compressed or UTF-16 file?); give a UTF-8 CSV of scores"},
+	} {
+		if _, _, err := LoadCSV([]byte(tc.in), "auto"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("LoadCSV(%.10q) = %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}

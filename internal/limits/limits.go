@@ -1,0 +1,108 @@
+// Package limits holds the bounds the command line and the page put on what
+// a run may ask for, and the one-line messages that refuse the rest, so that
+// both say the same thing. Each bound is fixed, so the same request behaves
+// the same on every machine, and sized so that what is allocated per unit
+// stays far below the memory of an ordinary machine (or browser tab).
+package limits
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+const (
+	// MaxK2 bounds k2, the number of classes to predict for. Every method
+	// and the observed and truth columns keep a curve of one float64 per k,
+	// and the curves CSV has one row per k: at 10,000,000 that is 80 MB per
+	// curve and about 0.5 GB for all six columns.
+	MaxK2 = 10_000_000
+	// CurveBytesPerK is the memory one curve takes per k.
+	CurveBytesPerK = 8
+	// CurvesPerRun is how many curves a run holds at most: four methods,
+	// the observed curve and the truth.
+	CurvesPerRun = 6
+	// MaxFileBytes bounds the size of a score file the page reads. The page
+	// keeps the file's bytes and every compute worker a copy of them and of
+	// the parsed matrix, so a file of this size already takes a few GB in
+	// the tab; the command line reads larger files as a stream.
+	MaxFileBytes = 250_000_000
+)
+
+// CheckK2 rejects a k2 below 2 or above MaxK2, saying how much memory the
+// requested value would need. name is how the caller's user gives k2
+// ("--k2" on the command line, "k2" in the page).
+func CheckK2(name string, k2 int) error {
+	switch {
+	case k2 < 2:
+		return fmt.Errorf("%s %d: give the number of classes to predict for, at least 2", name, k2)
+	case k2 > MaxK2:
+		return tooLarge(name, strconv.Itoa(k2), float64(k2))
+	}
+	return nil
+}
+
+// K2FromFloat converts a k2 given as a number that may not be whole (a
+// JavaScript number, a number input's value) to an int, refusing what
+// CheckK2 refuses and a number that is not a whole number.
+func K2FromFloat(name string, f float64) (int, error) {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f):
+		return 0, fmt.Errorf("%s %v: give a whole number of classes to predict for, like 2000", name, f)
+	case f > MaxK2:
+		return 0, tooLarge(name, strconv.FormatFloat(f, 'f', -1, 64), f)
+	case f < 2:
+		return 0, CheckK2(name, int(max(f, -1e9)))
+	}
+	return int(f), nil
+}
+
+// ParseK2 reads a k2 typed as text (a number input's value): a whole number
+// as CheckK2 accepts it, or the message that refuses it.
+func ParseK2(name, text string) (int, error) {
+	text = strings.TrimSpace(text)
+	if k2, err := strconv.Atoi(text); err == nil {
+		return k2, CheckK2(name, k2)
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%s %q: not a number; give a whole number of classes to predict for, like 2000", name, text)
+	}
+	if math.IsInf(f, 0) && f > 0 {
+		return 0, tooLarge(name, text, f)
+	}
+	if f > MaxK2 && f == math.Trunc(f) {
+		return 0, tooLarge(name, text, f)
+	}
+	return K2FromFloat(name, f)
+}
+
+// tooLarge is the message of a k2 above MaxK2, given as text.
+func tooLarge(name, text string, k2 float64) error {
+	return fmt.Errorf("%s %s: too large: every curve keeps %d bytes per k, so %d curves need ~%s; the largest %s accepted is %d (~%s)",
+		name, text, CurveBytesPerK, CurvesPerRun, HumanBytes(k2*CurveBytesPerK*CurvesPerRun), name, MaxK2, HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
+}
+
+// CheckFileSize rejects a file of more than MaxFileBytes for the page,
+// naming its size and the limit and pointing to the command line.
+func CheckFileSize(name string, size float64) error {
+	if size > MaxFileBytes {
+		return fmt.Errorf("%s is %s, more than the %s this page reads; run the command line on it instead: cleanex predict --k2 N %s",
+			name, HumanBytes(size), HumanBytes(MaxFileBytes), name)
+	}
+	return nil
+}
+
+// HumanBytes writes a byte count with a decimal unit and three significant
+// digits: 8 TB, 480 MB.
+func HumanBytes(b float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
+	i := 0
+	for b >= 1000 && i < len(units)-1 {
+		b /= 1000
+		i++
+	}
+	return strconv.FormatFloat(b, 'g', 3, 64) + " " + units[i]
+}

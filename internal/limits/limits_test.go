@@ -1,0 +1,95 @@
+package limits
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestK2: k2 from 2 to MaxK2 passes; a smaller one asks for at least 2; a
+// larger one, given as an int or as a number, names the memory it would need
+// and the largest accepted; a fraction, NaN or infinity asks for a whole number.
+func TestK2(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want string // "" when accepted
+	}{
+		{2, ""}, {2000, ""}, {MaxK2, ""},
+		{1, "k2 1: give the number of classes to predict for, at least 2"},
+		{-5, "k2 -5: give the number of classes to predict for, at least 2"},
+		{MaxK2 + 1, "k2 10000001: too large: every curve keeps 8 bytes per k, so 6 curves need ~480 MB; the largest k2 accepted is 10000000 (~480 MB)"},
+		{1e12, "k2 1000000000000: too large: every curve keeps 8 bytes per k, so 6 curves need ~48 TB; the largest k2 accepted is 10000000"},
+		{1e20, "k2 100000000000000000000: too large"},
+		{2.5, "k2 2.5: give a whole number of classes to predict for, like 2000"},
+		{math.NaN(), "k2 NaN: give a whole number"},
+		{math.Inf(1), "k2 +Inf: give a whole number"},
+	} {
+		k2, err := K2FromFloat("k2", tc.f)
+		switch {
+		case tc.want == "" && (err != nil || k2 != int(tc.f)):
+			t.Errorf("K2FromFloat(%v) = %d, %v; want %v", tc.f, k2, err, tc.f)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("K2FromFloat(%v) = %v; want %q", tc.f, err, tc.want)
+		}
+		if tc.f == math.Trunc(tc.f) && math.Abs(tc.f) < 1e15 {
+			if e2 := CheckK2("k2", int(tc.f)); (e2 == nil) != (err == nil) || (e2 != nil && e2.Error() != err.Error()) {
+				t.Errorf("CheckK2(%v) = %v, K2FromFloat gave %v", tc.f, e2, err)
+			}
+		}
+	}
+	if err := CheckK2("--k2", math.MaxInt); err == nil || !strings.HasPrefix(err.Error(), "--k2 9223372036854775807: too large") {
+		t.Errorf("CheckK2(MaxInt) = %v", err)
+	}
+}
+
+// TestFileSize: a file up to MaxFileBytes passes; a larger one is refused
+// with its size, the limit and the command to run instead.
+func TestFileSize(t *testing.T) {
+	if err := CheckFileSize("a.csv", MaxFileBytes); err != nil {
+		t.Errorf("a file of exactly the limit: %v", err)
+	}
+	err := CheckFileSize("zeros.bin", 2e9)
+	want := "zeros.bin is 2 GB, more than the 250 MB this page reads; run the command line on it instead: cleanex predict --k2 N zeros.bin"
+	if err == nil || err.Error() != want {
+		t.Errorf("CheckFileSize(2 GB) = %v, want %q", err, want)
+	}
+}
+
+// TestHumanBytes: three significant digits and a decimal unit.
+func TestHumanBytes(t *testing.T) {
+	for b, want := range map[float64]string{0: "0 B", 999: "999 B", 1000: "1 kB", 480e6: "480 MB", 48e12: "48 TB", 2.147483648e9: "2.15 GB"} {
+		if got := HumanBytes(b); got != want {
+			t.Errorf("HumanBytes(%v) = %q, want %q", b, got, want)
+		}
+	}
+}
+
+// TestParseK2: typed text is read as K2FromFloat and CheckK2 read numbers,
+// keeping the digits typed in the message; text that is no number is named.
+func TestParseK2(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		k2   int
+		want string // "" when accepted
+	}{
+		{"2000", 2000, ""},
+		{" 30 ", 30, ""},
+		{"1e3", 1000, ""},
+		{"9223372036854775807", 0, "k2 9223372036854775807: too large: every curve keeps 8 bytes per k, so 6 curves need ~443 EB; the largest k2 accepted is 10000000 (~480 MB)"},
+		{"99999999999999999999", 0, "k2 99999999999999999999: too large"},
+		{"1e400", 0, "k2 1e400: too large"},
+		{"1000000000000", 0, "k2 1000000000000: too large"},
+		{"1", 0, "k2 1: give the number of classes to predict for, at least 2"},
+		{"2.5", 0, "k2 2.5: give a whole number"},
+		{"", 0, `k2 "": not a number; give a whole number of classes to predict for, like 2000`},
+		{"abc", 0, `k2 "abc": not a number`},
+	} {
+		k2, err := ParseK2("k2", tc.text)
+		switch {
+		case tc.want == "" && (err != nil || k2 != tc.k2):
+			t.Errorf("ParseK2(%q) = %d, %v; want %d", tc.text, k2, err, tc.k2)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("ParseK2(%q) = %v; want %q", tc.text, err, tc.want)
+		}
+	}
+}
