@@ -170,4 +170,3 @@ func loadFits(dir, id string) (*Fits, error) {
 	}
 	return &f, nil
 }
-

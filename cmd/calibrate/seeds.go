@@ -155,4 +155,3 @@ func seedPilot(ctx context.Context, p bank.Pilot) (seedResult, error) {
 	}
 	return r, nil
 }
-

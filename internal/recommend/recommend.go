@@ -101,7 +101,8 @@ type Calibration struct {
 	CoefUp [NumCoef]float64 `json:"coef_up"`
 	// Knots holds increasing values of L_k at which QLo and QHi are given:
 	// the 10% and 90% quantiles of the standardised residual
-	// (logit(truth_k) - z_k) / s_k on the calibration bank near that L.
+	// (logit(truth_k) - c_k) / s_k (s_k the scale of the residual's side) on
+	// the calibration bank near that L.
 	// Between knots they are interpolated linearly, beyond the ends held
 	// constant (Quantiles).
 	Knots []float64 `json:"knots"`
