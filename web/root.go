@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/vugu/vugu"
 )
@@ -13,6 +14,21 @@ type Root struct {
 	B Backend
 
 	showSim bool
+	// howOpen is whether the "How it works" panel is open.
+	howOpen bool
+}
+
+// chartHost is the class of a chart's host element, hidden unless show. The
+// class is an expression so that Vugu renders the host as a dynamic element
+// and leaves its children (the canvas the app adds) alone: an empty static
+// element would have its content reset to "" at every render.
+func chartHost(show bool) string {
+	return strings.TrimSpace("chart-host " + hiddenUnless(show))
+}
+
+// howToggle keeps the "How it works" panel's open state across renders.
+func (c *Root) howToggle(event vugu.DOMEvent) {
+	c.howOpen = event.PropBool("target", "open")
 }
 
 func itoa(k int) string { return strconv.Itoa(k) }
@@ -38,6 +54,54 @@ func (c *Root) whyToggle(event vugu.DOMEvent) {
 }
 
 func (c *Root) toggleSim() { c.showSim = !c.showSim }
+
+// appClass is the page's class: "app", plus "presentation" in presentation mode.
+func (c *Root) appClass() string {
+	if c.S.Presentation {
+		return "app presentation"
+	}
+	return "app"
+}
+
+// ariaBool is the value of an aria-* attribute that takes "true" or "false".
+func ariaBool(b bool) string { return strconv.FormatBool(b) }
+
+// run runs the methods unless a run is under way. The Run and Cancel
+// buttons are never disabled (a disabled button loses the keyboard focus);
+// aria-disabled says when they do nothing.
+func (c *Root) run() {
+	if !c.S.Running {
+		c.B.Run()
+	}
+}
+
+func (c *Root) cancel() {
+	if c.S.Running {
+		c.B.Cancel()
+	}
+}
+
+func (c *Root) setPresentation(event vugu.DOMEvent) {
+	c.S.Presentation = event.PropBool("target", "checked")
+	c.B.Redraw()
+}
+
+func (c *Root) setLogU(event vugu.DOMEvent) {
+	c.S.LogU = event.PropBool("target", "checked")
+	c.B.Redraw()
+}
+
+// slide stores a slider's whole-number value and simulates again.
+func (c *Root) slide(dst *int, event vugu.DOMEvent) {
+	c.setInt(dst, event)
+	c.B.Slide()
+}
+
+// slideFloat stores a slider's value and simulates again.
+func (c *Root) slideFloat(dst *float64, event vugu.DOMEvent) {
+	c.setFloat(dst, event)
+	c.B.Slide()
+}
 
 func (c *Root) simButton() string {
 	if c.showSim {

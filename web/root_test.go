@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -15,15 +16,19 @@ import (
 // nopBackend records nothing: the static render never fires events.
 type nopBackend struct{}
 
-func (nopBackend) LoadFile(vugu.DOMEvent) {}
-func (nopBackend) LoadExample()           {}
-func (nopBackend) Reload()                {}
-func (nopBackend) Simulate()              {}
-func (nopBackend) Run()                   {}
-func (nopBackend) Cancel()                {}
-func (nopBackend) ExportCSV()             {}
-func (nopBackend) ExportPNG()             {}
-func (nopBackend) Redraw()                {}
+func (nopBackend) LoadFile(vugu.DOMEvent)    {}
+func (nopBackend) LoadExample()              {}
+func (nopBackend) Reload()                   {}
+func (nopBackend) Simulate()                 {}
+func (nopBackend) Run()                      {}
+func (nopBackend) Cancel()                   {}
+func (nopBackend) ExportCSV()                {}
+func (nopBackend) ExportPNG()                {}
+func (nopBackend) Redraw()                   {}
+func (nopBackend) Slide()                    {}
+func (nopBackend) CopyLink()                 {}
+func (nopBackend) SaveSession()              {}
+func (nopBackend) OpenSession(vugu.DOMEvent) {}
 
 func render(t *testing.T, st *State) string {
 	t.Helper()
@@ -92,5 +97,66 @@ func TestPercentAndFormatting(t *testing.T) {
 	}
 	if thousands(1234567) != "1,234,567" || thousands(12) != "12" {
 		t.Error("thousands separator")
+	}
+}
+
+// The page's structure that keeps charts and focus: the root is the <main>
+// landmark; chart hosts are empty (the app adds the canvases, which Vugu
+// then never touches); Run and Cancel are never disabled; the σ² box
+// accepts any value; the k2 box is empty before data and keeps a refused
+// value with its message beside it.
+func TestRootStructure(t *testing.T) {
+	st := NewState()
+	html := render(t, st)
+	if !strings.HasPrefix(strings.TrimSpace(html), "<main") && !strings.Contains(html, `<main id="app"`) {
+		t.Errorf("the root is not <main id=app>: %.80s", html)
+	}
+	for _, id := range []string{"host-acc", "host-roc", "host-loss"} {
+		if !strings.Contains(html, `<div id="`+id+`" class="chart-host"></div>`) && !strings.Contains(html, `<div class="chart-host" id="`+id+`"></div>`) {
+			t.Errorf("chart host %s missing or not empty", id)
+		}
+	}
+	// Vugu sets an element's innerHTML when it is static; a host must not be.
+	gen, err := os.ReadFile("root_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"host-acc", "host-roc", "host-loss", "host-why"} {
+		i := strings.Index(string(gen), `Val: "`+id+`"`)
+		if i < 0 {
+			t.Fatalf("root_gen.go has no %s", id)
+		}
+		next := string(gen[i:])
+		next = next[:strings.Index(next, "vgparent.AppendChild(vgn)\n")+200]
+		if strings.Contains(next, "SetInnerHTML") {
+			t.Errorf("%s is rendered with innerHTML, which would remove its canvas", id)
+		}
+	}
+	if strings.Contains(html, "<canvas") {
+		t.Error("the template renders a canvas; Vugu would reset it on every render")
+	}
+	if strings.Contains(html, "disabled=") && !strings.Contains(html, "aria-disabled=") {
+		t.Error("a disabled control")
+	}
+	if !strings.Contains(html, `aria-live="polite"`) || !strings.Contains(html, `id="answer"`) {
+		t.Error("the answer line is not announced")
+	}
+	st.SetK2("2.5")
+	if st.K2Err == "" || st.K2Value() != "2.5" || st.K2 != 0 {
+		t.Errorf("k2 2.5: err %q, box %q, K2 %d", st.K2Err, st.K2Value(), st.K2)
+	}
+	html = render(t, st)
+	i := strings.Index(html, `id="k2-error"`)
+	if i < 0 {
+		t.Fatal("no k2 message element")
+	}
+	tag := html[strings.LastIndex(html[:i], "<"):]
+	tag = tag[:strings.Index(tag, "</p>")]
+	if strings.Contains(tag, "hidden") || !strings.Contains(tag, "k2") {
+		t.Errorf("the k2 message is not shown beside the box: %s", tag)
+	}
+	st.SetK2("300")
+	if st.K2Err != "" || st.K2Value() != "300" {
+		t.Errorf("k2 300: err %q, box %q", st.K2Err, st.K2Value())
 	}
 }

@@ -35,12 +35,24 @@ type Backend interface {
 	ExportPNG()
 	// Redraw asks for the charts to be drawn again (after a toggle).
 	Redraw()
+	// Slide simulates the State's simulation form again after a slider
+	// moved: the observed curve and the plug-in at once, every method after
+	// a short pause without further moves.
+	Slide()
+	// CopyLink copies the link to the current simulation and settings.
+	CopyLink()
+	// SaveSession downloads the settings and results as a JSON file;
+	// OpenSession restores one chosen in the <input type=file> of the event.
+	SaveSession()
+	OpenSession(event vugu.DOMEvent)
 }
 
 // MethodChoice is one method's checkbox.
 type MethodChoice struct {
 	// Name is the registry name, Label what the page shows.
 	Name, Label string
+	// Note says in one line what the method assumes and when it fails.
+	Note string
 	// On is whether it runs.
 	On bool
 }
@@ -82,8 +94,10 @@ type State struct {
 	// K2, Preset and Seed are the run settings.
 	K2 int
 	// K2Err, when not "", is why the k2 last typed was refused (K2 keeps
-	// the previous value, and Run shows K2Err instead of running).
+	// the previous value, and Run shows K2Err instead of running); K2Text
+	// is then what was typed, left in the box for the user to correct.
 	K2Err  string
+	K2Text string
 	Preset string
 	Seed   uint64
 	// Methods are the method checkboxes.
@@ -108,8 +122,14 @@ type State struct {
 	Rec *Recommendation
 	// WhyOpen is whether the "Why this answer" panel is open.
 	WhyOpen bool
-	// LogX selects a logarithmic k axis on the accuracy chart.
-	LogX bool
+	// LogX selects a logarithmic k axis on the accuracy chart; LogU a
+	// logarithmic u axis on the reversed ROC chart.
+	LogX, LogU bool
+	// Presentation selects large type and thick lines (for a lecture hall).
+	Presentation bool
+	// Link is the address that reproduces the current simulation and run
+	// settings ("" when the data did not come from a simulation).
+	Link string
 	// Hover is the hover readout of the accuracy chart.
 	Hover string
 }
@@ -124,10 +144,14 @@ func NewState() *State {
 		LogX:      true,
 		WhyOpen:   true,
 		Methods: []MethodChoice{
-			{Name: "plugin", Label: "plug-in", On: true},
-			{Name: "kde", Label: "KDE (Kay et al.)", On: true},
-			{Name: "regression", Label: "regression (Zheng et al.)", On: true},
-			{Name: "cleanex", Label: "CleaneX", On: true},
+			{Name: "plugin", Label: "plug-in", On: true,
+				Note: "takes each point's record against the pilot's few wrong classes as exact; too hopeful far beyond k1"},
+			{Name: "kde", Label: "KDE (Kay et al.)", On: true,
+				Note: "smooths the spread of wrong-class scores with a kernel; depends on that smoothing, often too hopeful"},
+			{Name: "regression", Label: "regression (Zheng et al.)", On: true,
+				Note: "fits a smooth curve to the pilot's accuracy at k = 2…k1 and extends it; needs 3 classes, can drift far out"},
+			{Name: "cleanex", Label: "CleaneX", On: true,
+				Note: "a small neural network learns how the accuracy falls from the pilot's ranks; best on the benchmark, slower"},
 		},
 		Sim: protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1},
 	}
@@ -138,13 +162,25 @@ func NewState() *State {
 func (s *State) SetK2(text string) {
 	k2, err := limits.ParseK2("k2", text)
 	if err != nil {
-		s.K2Err, s.Error = err.Error(), err.Error()
+		s.K2Err, s.Error, s.K2Text = err.Error(), err.Error(), text
 		return
 	}
 	if s.K2Err != "" && s.Error == s.K2Err {
 		s.Error = ""
 	}
-	s.K2, s.K2Err = k2, ""
+	s.K2, s.K2Err, s.K2Text = k2, "", ""
+}
+
+// K2Value is what the k2 box shows: the refused text while K2Err is set
+// (so the user can correct it), nothing before there is data, else K2.
+func (s *State) K2Value() string {
+	switch {
+	case s.K2Err != "":
+		return s.K2Text
+	case s.K2 <= 0:
+		return ""
+	}
+	return strconv.Itoa(s.K2)
 }
 
 // SelectedMethods returns the names of the checked methods.

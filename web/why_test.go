@@ -131,7 +131,7 @@ func TestRowsWithAFailedMethod(t *testing.T) {
 	if !strings.Contains(row, `class="failed"`) || !strings.Contains(row, "failed: at k = 2") || strings.Contains(row, "0.") && !strings.Contains(row, "accuracy is 0.") {
 		t.Errorf("regression row renders %q", row)
 	}
-	for _, id := range []string{`id="why"`, `id="why-sources"`, `id="why-parts"`, `id="chart-why"`, `aria-live="polite"`, "3 of 4 CleaneX fits used"} {
+	for _, id := range []string{`id="why"`, `id="why-sources"`, `id="why-parts"`, `id="host-why"`, `aria-live="polite"`, "3 of 4 CleaneX fits used"} {
 		if !strings.Contains(html, id) {
 			t.Errorf("page lacks %s", id)
 		}

@@ -118,8 +118,12 @@ func (p *page) checkAnswer(k2 string) string {
 	} else if !(m[3] <= m[2] && m[2] <= m[4]) {
 		t.Errorf("headline %q: the estimate is outside its interval", h)
 	}
-	if live := mustEval[string](p, `document.querySelector("#headline").getAttribute("aria-live") || ""`, 5*time.Second); live != "polite" {
-		t.Errorf("headline aria-live = %q, want polite", live)
+	// The answer line under the title says the same, announced politely.
+	if live := mustEval[string](p, `document.querySelector("#answer").getAttribute("aria-live") || ""`, 5*time.Second); live != "polite" {
+		t.Errorf("answer aria-live = %q, want polite", live)
+	}
+	if a := mustEval[string](p, `document.querySelector("#answer").textContent`, 5*time.Second); a != h {
+		t.Errorf("answer line %q differs from the headline %q", a, h)
 	}
 	// Ink: the recommended curve in its colour, the band's blend over white.
 	px := p.colourPixels("chart-acc", map[string]string{"estimate": chart.ColorEstimate})

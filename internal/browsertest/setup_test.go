@@ -98,6 +98,8 @@ func artifactDir() string {
 type page struct {
 	t   testing.TB
 	ctx context.Context
+	// origin is the server the page was opened from.
+	origin string
 
 	mu       sync.Mutex
 	requests []string
@@ -109,8 +111,15 @@ type page struct {
 // At cleanup it checks that no request went to another origin.
 func openPage(t testing.TB, query string) *page {
 	t.Helper()
+	return openPageAt(t, server.URL, query)
+}
+
+// openPageAt is openPage on the app served at base (its /sub/app/); query
+// may end in a #fragment.
+func openPageAt(t testing.TB, base, query string) *page {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(browserCtx)
-	p := &page{t: t, ctx: ctx}
+	p := &page{t: t, ctx: ctx, origin: base}
 	if err := chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *network.EventRequestWillBeSent:
@@ -144,8 +153,10 @@ func openPage(t testing.TB, query string) *page {
 		p.mu.Unlock()
 		cancel()
 	})
-	u := server.URL + "/sub/app/index.html"
-	if query != "" {
+	u := base + "/sub/app/index.html"
+	if strings.HasPrefix(query, "#") {
+		u += query
+	} else if query != "" {
 		u += "?" + query
 	}
 	if err := chromedp.Do(ctx); err != nil { // open the tab
@@ -166,7 +177,7 @@ func openPage(t testing.TB, query string) *page {
 func (p *page) checkOrigins() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	origin, _ := url.Parse(server.URL)
+	origin, _ := url.Parse(p.origin)
 	if len(p.requests) == 0 {
 		p.t.Error("no network request was recorded at all: is the listener working?")
 	}

@@ -109,7 +109,7 @@ func widen(v float64, log bool) (float64, float64) {
 func legendOf(ss []Series, label func(Series) string) []legendItem {
 	items := make([]legendItem, len(ss))
 	for i, s := range ss {
-		items[i] = legendItem{label: s.Name, color: s.color(), dashed: s.Dashed, width: s.Width}
+		items[i] = legendItem{label: s.Name, color: s.color(), dash: s.dash(), width: s.Width}
 		if label != nil {
 			items[i].label = label(s)
 		}

@@ -41,7 +41,7 @@ type axis struct {
 // vertical centre of the row).
 type legendItem struct {
 	label, color string
-	dashed       bool
+	dash         []float64
 	// width is the swatch's line width (0: the default); fill, when set,
 	// draws the swatch as a filled block of that colour (a band's).
 	width float64
@@ -217,7 +217,7 @@ func (f *frame) drawLegend(c Canvas) {
 		} else {
 			c.SetStrokeStyle(it.color)
 			c.SetLineWidth(max(curveWidth+0.5, it.width))
-			c.SetLineDash(dash(it.dashed))
+			c.SetLineDash(it.dash)
 			c.BeginPath()
 			c.MoveTo(it.x, it.y)
 			c.LineTo(it.x+swatchW, it.y)
@@ -255,7 +255,7 @@ func (f *frame) drawSeries(c Canvas, s Series, step bool) {
 	c.SetStrokeStyle(col)
 	c.SetFillStyle(col)
 	c.SetLineWidth(s.width())
-	c.SetLineDash(dash(s.Dashed))
+	c.SetLineDash(s.dash())
 	xs, ys := s.X, s.Y
 	if step {
 		xs, ys = f.bx[:0], f.by[:0]

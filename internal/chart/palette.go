@@ -9,14 +9,16 @@ import (
 
 // Colours of the curves, from the Okabe–Ito palette (Okabe & Ito, "Color
 // Universal Design", 2008), which stays distinguishable under the common
-// colour-vision deficiencies. Each is an exact, lower-case 6-digit hex string,
+// colour-vision deficiencies, with its orange and sky blue darkened so that
+// every curve has a contrast of at least 3:1 on white (Dash gives each
+// curve a second cue besides colour). Each is an exact, lower-case 6-digit hex string,
 // so a test can look for pixels of exactly that colour on a canvas (inside a
 // line of width 2 or more; edges are antialiased). None of them is used for
 // text, axes or grid lines, which are greys (#333333, #888888, #e8e8e8).
 const (
 	ColorObserved   = "#0072b2" // blue
-	ColorPlugin     = "#e69f00" // orange
-	ColorKDE        = "#56b4e9" // sky blue
+	ColorPlugin     = "#b36b00" // dark orange
+	ColorKDE        = "#2f86c4" // mid blue
 	ColorRegression = "#009e73" // bluish green
 	ColorCleanex    = "#d55e00" // vermillion
 	ColorTruth      = "#000000" // black, drawn dashed
@@ -48,6 +50,26 @@ func Color(name string) string {
 		return ColorEstimate
 	}
 	return ColorOther
+}
+
+// Dash returns the line dash pattern of a curve by name (as Color), so that
+// curves differ by more than colour: the truth dashed, the plug-in dotted,
+// KDE dash-dot, the regression long dashes, CleaneX long-short; the
+// observed and recommended curves solid (the recommended one is drawn thick).
+func Dash(name string) []float64 {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "truth":
+		return []float64{7, 5}
+	case "plugin":
+		return []float64{2, 3}
+	case "kde":
+		return []float64{9, 3, 2, 3}
+	case "regression":
+		return []float64{14, 4}
+	case "cleanex":
+		return []float64{10, 3, 4, 3}
+	}
+	return nil
 }
 
 // Palette returns a fresh map from every known name to its Color, for code

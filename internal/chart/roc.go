@@ -15,6 +15,33 @@ type ROCChart struct {
 	// Series are the curves' corner points, X = u increasing from 0 to 1 and
 	// Y = rROC(u) just after u (as accuracy.ReversedROC returns them).
 	Series []Series
+	// LogU draws u on a logarithmic axis, from the decade below the smallest
+	// positive u of the series (at least 1e-6) to 1, which spreads out the
+	// points whose C_x is very close to 1.
+	LogU bool
+}
+
+// minLogU is the smallest u a logarithmic u axis shows.
+const minLogU = 1e-6
+
+// uRange returns the u axis: [0, 1], or for LogU [10^floor(log10(umin)), 1].
+func (r *ROCChart) uRange() axis {
+	if !r.LogU {
+		return axis{lo: 0, hi: 1, title: rocXTitle}
+	}
+	lo := 1.0
+	for _, s := range r.Series {
+		for _, u := range s.X {
+			if u > 0 && u < lo && finite(u) {
+				lo = u
+			}
+		}
+	}
+	lo = math.Max(minLogU, math.Pow(10, math.Floor(math.Log10(lo))))
+	if lo >= 1 {
+		lo = 0.1
+	}
+	return axis{lo: lo, hi: 1, log: true, title: rocXTitle + " (log scale)"}
 }
 
 // Axis titles of the ROC chart.
@@ -31,7 +58,7 @@ func (r *ROCChart) Draw(c Canvas) error {
 		return err
 	}
 	f, err := layout(c, r.Width, r.Height,
-		axis{lo: 0, hi: 1, title: rocXTitle},
+		r.uRange(),
 		axis{lo: 0, hi: 1, title: rocYTitle},
 		legendOf(r.Series, func(s Series) string {
 			return fmt.Sprintf("%s  rAUC %.3f", s.Name, StepArea(s.X, s.Y))
@@ -48,8 +75,20 @@ func (r *ROCChart) Draw(c Canvas) error {
 	c.SetLineWidth(1)
 	c.SetLineDash([]float64{3, 3})
 	c.BeginPath()
-	c.MoveTo(f.xs.pix(0), f.ys.pix(0))
-	c.LineTo(f.xs.pix(1), f.ys.pix(1))
+	if r.LogU { // the diagonal rROC(u) = u is a curve on a log u axis
+		lo := f.x.lo
+		for i := 0; i <= 64; i++ {
+			u := lo * math.Pow(1/lo, float64(i)/64)
+			if i == 0 {
+				c.MoveTo(f.xs.pix(u), f.ys.pix(u))
+			} else {
+				c.LineTo(f.xs.pix(u), f.ys.pix(u))
+			}
+		}
+	} else {
+		c.MoveTo(f.xs.pix(0), f.ys.pix(0))
+		c.LineTo(f.xs.pix(1), f.ys.pix(1))
+	}
 	c.Stroke()
 	for _, s := range r.Series {
 		f.drawSeries(c, s, true)

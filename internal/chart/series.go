@@ -14,6 +14,9 @@ type Series struct {
 	Color string
 	// Dashed draws the curve (and its legend swatch) dashed, as for the truth.
 	Dashed bool
+	// Dash, when not empty, is the line's dash pattern (on, off, ... in CSS
+	// pixels) and takes precedence over Dashed.
+	Dash []float64
 	// Width is the line width in CSS pixels; 0 means the charts' default (2).
 	Width float64
 	// X and Y are the points, of equal length. A point with a non-finite
@@ -29,6 +32,14 @@ func (s Series) color() string {
 		return s.Color
 	}
 	return Color(s.Name)
+}
+
+// dash returns the series' dash pattern (nil: solid).
+func (s Series) dash() []float64 {
+	if len(s.Dash) > 0 {
+		return s.Dash
+	}
+	return dash(s.Dashed)
 }
 
 // width returns the series' line width, defaulting to curveWidth.

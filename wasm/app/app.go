@@ -21,6 +21,10 @@ import (
 	"github.com/vugu/vugu"
 )
 
+// notStopped is why a worker that did not stop when its run was cancelled
+// was replaced.
+const notStopped = "it did not stop when asked"
+
 // errCancelled rejects a run that was cancelled.
 var errCancelled = errors.New("cancelled")
 
@@ -57,6 +61,13 @@ type app struct {
 	hasCSV  bool
 	summary protocol.Summary
 	loads   map[uint64]chan loadOutcome
+	// resend sends a pending load's messages to a new worker 0 (one that
+	// replaced a worker that did not stop when a run was cancelled).
+	resend map[uint64]func(*slot) error
+	// sim is the current data set's simulation (nil for a CSV).
+	sim *protocol.SimConfig
+	// slideGen numbers the slider moves; a re-simulation waits for the last.
+	slideGen int
 
 	run *runState
 	// liveLoss and liveStep sample CleaneX's loss from its progress messages
@@ -98,10 +109,23 @@ type runState struct {
 	base, results report.Curves
 	// outcome is the recommendation, once every fit has ended.
 	outcome recommend.Outcome
+	// prev is what was shown before the run started, shown again if it is
+	// cancelled.
+	prev shown
+}
+
+// shown is a finished run's results on screen.
+type shown struct {
+	ok      bool
+	k2      int
+	results report.Curves
+	rec     *web.Recommendation
+	failed  map[string]string
+	skipped map[string]string
 }
 
 func newApp(env vugu.EventEnv, st *web.State) *app {
-	a := &app{env: env, st: st, inbox: make(chan inbound, 256), loads: map[uint64]chan loadOutcome{}, liveTask: -1}
+	a := &app{env: env, st: st, inbox: make(chan inbound, 256), loads: map[uint64]chan loadOutcome{}, resend: map[uint64]func(*slot) error{}, liveTask: -1}
 	a.charts.logX = true
 	a.table, a.tableErr = recommend.DefaultTable()
 	return a
@@ -145,6 +169,18 @@ func (a *app) start() {
 	}
 	// The example: the paper's setting with k1 = 100, k2 = 2000, all methods
 	// (skipped with ?example=0, which the browser tests use).
+	if sh, err := web.DecodeShare(jsdom.Hash()); err == nil {
+		// A link with a simulation and run settings: reproduce it.
+		a.env.Lock()
+		a.st.Apply(sh)
+		a.env.UnlockRender()
+		_, _ = a.simulate(sh.Sim, "", true)
+		return
+	} else if !errors.Is(err, web.ErrNoShare) {
+		a.env.Lock()
+		a.st.Error = err.Error() + "; showing the example instead."
+		a.env.UnlockRender()
+	}
 	if strings.Contains(search, "example=0") {
 		return
 	}
@@ -421,9 +457,17 @@ func (a *app) replace(s *slot, why string) {
 	ns.idx = s.idx
 	a.slots[s.idx] = ns
 	if s.idx == 0 {
-		// Worker 0 answers loads: a pending one fails instead of hanging.
+		// Worker 0 answers loads. A worker replaced because it did not stop
+		// when a run was cancelled (a new data set cancels the run) is given
+		// the pending load again; after a crash the load fails instead of
+		// hanging.
 		for id, ch := range a.loads {
+			if send := a.resend[id]; why == notStopped && send != nil && send(ns) == nil {
+				ns.loaded = id
+				continue
+			}
 			delete(a.loads, id)
+			delete(a.resend, id)
 			ch <- loadOutcome{err: errors.New(web.WorkerStoppedLoading(why))}
 		}
 	}
@@ -454,6 +498,9 @@ type loadRequest struct {
 	// andRun starts a run with the page's settings as soon as the data set
 	// is loaded, in the same state change (one render, one chart drawing).
 	andRun bool
+	// keepK2 keeps the page's k2 (the same data read again) instead of
+	// the new data set's default.
+	keepK2 bool
 }
 
 // load sends a data set to every worker, waits for the summary, and on
@@ -475,6 +522,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	// once, then cloned there); worker 0 also sends the summary.
 	fail := func(err error) (protocol.Summary, error) {
 		delete(a.loads, id)
+		delete(a.resend, id)
 		a.st.Busy, a.st.Error = "", "Could not send the data to the worker: "+err.Error()
 		if name := jsdom.ErrorName(err); name == "RangeError" {
 			// Copying the data for the workers needs memory the tab lacks.
@@ -509,11 +557,21 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		}
 		s.loaded = id
 	}
+	a.resend[id] = func(s *slot) error {
+		if req.sim != nil {
+			return s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
+		}
+		if err := s.sendCopy(baseJS); err != nil {
+			return err
+		}
+		return s.send(mustEncode(protocol.Describe{Dataset: id}))
+	}
 	a.env.UnlockRender()
 	out := <-ch
 
 	a.env.Lock()
 	defer a.env.UnlockRender()
+	delete(a.resend, id)
 	a.st.Busy = ""
 	if out.err != nil {
 		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
@@ -521,6 +579,10 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	}
 	sum := out.sum
 	a.dataset, a.loadJS, a.summary = id, baseJS, sum
+	// A worker replaced while this data set loaded has the previous one.
+	for _, s := range a.slots {
+		a.sendData(s)
+	}
 	// The spare gets the data a moment later, so that its parse does not
 	// compete for the CPU with worker 0's, nor with drawing the first charts.
 	if sp := a.spare; sp != nil {
@@ -532,7 +594,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			a.env.UnlockOnly()
 		})
 	}
-	a.csvJS, a.hasCSV = req.csvJS, req.sim == nil
+	a.csvJS, a.hasCSV, a.sim = req.csvJS, req.sim == nil, req.sim
 	if req.sim == nil {
 		a.st.Direction = req.dir
 	}
@@ -542,7 +604,13 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	if req.sim != nil {
 		k2 = req.sim.K2
 	}
+	if req.keepK2 && a.st.K2 >= 2 {
+		k2 = a.st.K2
+	}
 	a.st.K2 = k2
+	if req.sim == nil {
+		a.setLink(nil) // user data never goes into the address
+	}
 	a.st.Progress = nil
 	a.st.Status = ""
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
@@ -608,10 +676,14 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 		return nil, err
 	}
 	a.cancelRun("a new run")
+	prev := shown{ok: a.st.Rec != nil, k2: a.st.K2, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped}
+	if a.sim != nil {
+		a.setLink(&web.Share{Sim: *a.sim, K2: req.k2, Methods: req.methods, Seed: req.seed, Preset: req.preset})
+	}
 	// The recommendation's fits always run; methods chooses what is shown.
 	plan := web.NewPlan(req.methods, req.preset, req.seed)
 	r := &runState{id: a.id(), dataset: a.dataset, k2: req.k2, plan: plan,
-		start: time.Now(), onProgress: req.onProgress, done: make(chan struct{})}
+		start: time.Now(), onProgress: req.onProgress, done: make(chan struct{}), prev: prev}
 	// A method that cannot run on this pilot is skipped, with its reason.
 	r.queue = plan.SkipFor(a.summary.K)
 	r.base = report.Curves{K1: a.summary.K, K2: req.k2, Observed: a.summary.Observed, Truth: a.summary.Truth}
@@ -651,7 +723,7 @@ func (a *app) cancelRun(why string) {
 		time.AfterFunc(stopGrace, func() {
 			a.env.Lock()
 			if cur := a.slots[s2.idx]; cur == s2 && cur.run == id {
-				a.replace(cur, "it did not stop when asked")
+				a.replace(cur, notStopped)
 				a.fill()
 			}
 			a.env.UnlockRender()
@@ -659,6 +731,12 @@ func (a *app) cancelRun(why string) {
 	}
 	a.st.Running = false
 	a.st.Status = "Cancelled (" + why + ")."
+	if p := r.prev; p.ok {
+		// The results of the run before are shown again.
+		a.st.K2, a.st.Results, a.st.Rec, a.st.Failed, a.st.Skipped = p.k2, p.results, p.rec, p.failed, p.skipped
+		a.charts.dirty = true
+		a.st.Status += " The previous results are shown."
+	}
 	if a.liveCurve != nil {
 		a.liveCurve, a.charts.dirty = nil, true
 	}
@@ -669,4 +747,19 @@ func (a *app) cancelRun(why string) {
 		}
 	}
 	close(r.done)
+}
+
+// setLink puts a simulation's share link in the address's fragment and in
+// the page's state (nil clears both).
+func (a *app) setLink(sh *web.Share) {
+	if sh == nil {
+		if a.st.Link != "" || jsdom.Hash() != "" {
+			_ = jsdom.SetHash("")
+		}
+		a.st.Link = ""
+		return
+	}
+	frag := sh.Encode()
+	_ = jsdom.SetHash(frag)
+	a.st.Link = jsdom.PageURL()
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/scores"
@@ -124,7 +125,7 @@ func (a *app) Reload() {
 		return
 	}
 	go func() {
-		_, _ = a.load(loadRequest{csvJS: csv, dir: dir, source: src, andRun: true})
+		_, _ = a.load(loadRequest{csvJS: csv, dir: dir, source: src, andRun: true, keepK2: true})
 	}()
 }
 
@@ -211,3 +212,98 @@ func exportName(source string) string {
 
 // Redraw redraws the charts after a display toggle.
 func (a *app) Redraw() { a.charts.dirty = true }
+
+// slideQuiet is how long the sliders must rest before the simulation is
+// generated again; slideFull how much longer before every method runs.
+const (
+	slideQuiet = 120 * time.Millisecond
+	slideFull  = 700 * time.Millisecond
+)
+
+// Slide simulates the form's setting again once the sliders rest: first the
+// data set alone (its observed and true curves are drawn at once), then,
+// unless a slider moved again, every method.
+func (a *app) Slide() {
+	a.slideGen++
+	gen, cfg := a.slideGen, a.st.Sim
+	go func() {
+		time.Sleep(slideQuiet)
+		a.env.RLock()
+		cur := a.slideGen
+		a.env.RUnlock()
+		if cur != gen {
+			return
+		}
+		if _, err := a.simulate(cfg, "", false); err != nil {
+			return
+		}
+		time.Sleep(slideFull)
+		a.env.Lock()
+		if a.slideGen == gen && a.run == nil || a.slideGen == gen && a.run.finished {
+			_, _ = a.startRun(runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
+		}
+		a.env.UnlockRender()
+	}()
+}
+
+// CopyLink copies the link to the current simulation and settings, or
+// shows it when the browser gives no clipboard.
+func (a *app) CopyLink() {
+	link := a.st.Link
+	go func() {
+		err := jsdom.CopyText(link)
+		a.env.Lock()
+		if err != nil {
+			a.st.Status = "Copy this link: " + link
+		} else {
+			a.st.Status = "Link copied: it opens this simulation with these settings."
+		}
+		a.env.UnlockRender()
+	}()
+}
+
+// SaveSession downloads the settings, the simulation (if the data is one)
+// and the results as a small JSON file; the user's data is not in it.
+func (a *app) SaveSession() {
+	b, err := web.NewSession(a.st, a.sim).Marshal()
+	if err == nil {
+		err = jsdom.Download(exportName(a.st.Source)+"-session.json", "application/json", b)
+	}
+	if err != nil {
+		a.st.Error = "Saving the session failed: " + err.Error()
+	}
+}
+
+// OpenSession reads a session file: its settings are restored, a simulated
+// session is simulated and run again (the same numbers), and a session of a
+// CSV shows its saved answer until the data file is chosen again.
+func (a *app) OpenSession(event vugu.DOMEvent) {
+	target := jsdom.FromJS(js.Value(event.JSEventTarget()))
+	files, err := jsdom.Path(target, "files")
+	if err != nil {
+		return
+	}
+	file, err := jsdom.FirstFile(files)
+	if err != nil {
+		return
+	}
+	_ = target.Set("value", "")
+	go func() {
+		raw, err := jsdom.ReadFile(file)
+		var sess web.Session
+		if err == nil {
+			sess, err = web.ParseSession(raw)
+		}
+		a.env.Lock()
+		if err != nil {
+			a.st.Error = "Could not open the session: " + err.Error()
+			a.env.UnlockRender()
+			return
+		}
+		sess.Restore(a.st)
+		a.env.UnlockRender()
+		if sess.Sim != nil {
+			_, _ = a.simulate(*sess.Sim, "", true)
+		}
+	}()
+}

@@ -36,9 +36,41 @@ type charts struct {
 	hooked jsdom.Value
 }
 
+// chartCanvas is one of the page's chart canvases: the id of the empty
+// element of the template that holds it, its own id, class and label.
+type chartCanvas struct{ host, id, class, label string }
+
+// chartCanvases are the page's charts. The app creates each canvas inside
+// its host once; Vugu renders the host without children and so never
+// touches the canvas (re-rendering a canvas element drops its size
+// attributes, which clears it).
+var chartCanvases = []chartCanvas{
+	{"host-acc", "chart-acc", "chart", "accuracy against the number of classes: observed and predicted curves"},
+	{"host-roc", "chart-roc", "chart small", "reversed ROC of the estimated C_x"},
+	{"host-loss", "chart-loss", "chart small", "CleaneX training loss per step"},
+	{"host-why", "chart-why", "chart why-chart", "how the methods did on pilots with a known answer"},
+}
+
+// ensureCanvases creates the chart canvases missing from their hosts and
+// keeps the box plot's label equal to its caption.
+func (a *app) ensureCanvases() {
+	for _, cc := range chartCanvases {
+		el, err := jsdom.EnsureChild(cc.host, "canvas", cc.id, map[string]string{"class": cc.class, "role": "img", "aria-label": cc.label})
+		if err != nil {
+			continue
+		}
+		if cc.id == "chart-why" {
+			if label := a.st.BoxCaption(); label != "" {
+				_ = jsdom.SetAttr(el, "aria-label", label)
+			}
+		}
+	}
+}
+
 // afterRender runs after every Vugu render: it draws the charts when their
 // data, the axis toggle or the window size changed.
 func (a *app) afterRender() {
+	a.ensureCanvases()
 	if el, err := jsdom.ByID("chart-acc"); err == nil && !el.Equal(a.charts.hooked) {
 		if a.charts.hooked.IsUndefined() {
 			a.hookPage()
@@ -160,11 +192,14 @@ const liveEveryMS = 250
 // estimateWidth is the line width of the recommended curve (the methods' are 2).
 const estimateWidth = 4
 
+// presentationWidth is the line width of every other curve in presentation mode.
+const presentationWidth = 4
+
 // accuracySeries returns the accuracy chart's curves: truth, each method,
 // CleaneX's live curve while it trains (live, when it has no result yet),
 // the recommended curve (thick) and observed. Legend names are the page's
 // labels (label), colours follow the registry names.
-func accuracySeries(c report.Curves, label func(string) string, live []float64) []chart.Series {
+func accuracySeries(c report.Curves, label func(string) string, live []float64, thick bool) []chart.Series {
 	var out []chart.Series
 	add := func(name string, curve accuracy.Curve, upto int, dashed bool) {
 		upto = min(upto, curve.Max())
@@ -177,7 +212,11 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64) 
 			x = append(x, float64(k))
 			y = append(y, curve[k])
 		}
-		out = append(out, chart.Series{Name: label(name), Color: chart.Color(name), X: x, Y: y, Dashed: dashed})
+		s := chart.Series{Name: label(name), Color: chart.Color(name), X: x, Y: y, Dashed: dashed, Dash: chart.Dash(name)}
+		if thick {
+			s.Width = presentationWidth
+		}
+		out = append(out, s)
 	}
 	if c.Truth != nil {
 		add("truth", c.Truth, c.K2, true)
@@ -195,6 +234,9 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64) 
 		add("estimate", c.Estimate, c.K2, false)
 		if len(out) > n {
 			out[n].Width = estimateWidth
+			if thick {
+				out[n].Width = 2 * estimateWidth
+			}
 		}
 	}
 	// The observed curve last, so it is drawn on top of the predictions.
@@ -220,7 +262,7 @@ func accuracyBands(c report.Curves) []chart.Band {
 
 func rocSeries(name, label string, cx, w []float64) chart.Series {
 	pts := accuracy.ReversedROC(cx, w)
-	s := chart.Series{Name: label, Color: chart.Color(name), X: make([]float64, len(pts)), Y: make([]float64, len(pts))}
+	s := chart.Series{Name: label, Color: chart.Color(name), Dash: chart.Dash(name), X: make([]float64, len(pts)), Y: make([]float64, len(pts))}
 	for i, p := range pts {
 		s.X[i], s.Y[i] = p.U, p.Value
 	}
@@ -237,7 +279,7 @@ func (a *app) drawAccuracy() error {
 		return err
 	}
 	res := a.st.Results
-	a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res, a.st.Label, a.liveCurve),
+	a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res, a.st.Label, a.liveCurve, a.st.Presentation),
 		Bands: accuracyBands(res), K1: res.K1}
 	if err := a.charts.acc.Draw(cv); err != nil {
 		return err
@@ -286,7 +328,12 @@ func (a *app) drawROC() error {
 			}
 		}
 	}
-	rc := chart.ROCChart{Width: cv.Width, Height: cv.Height, Series: ss}
+	if a.st.Presentation {
+		for i := range ss {
+			ss[i].Width = presentationWidth
+		}
+	}
+	rc := chart.ROCChart{Width: cv.Width, Height: cv.Height, Series: ss, LogU: a.st.LogU}
 	return rc.Draw(cv)
 }
 
@@ -354,8 +401,16 @@ func (a *app) hookCanvas(el jsdom.Value) {
 	})
 }
 
-// hookWindow redraws the charts when the window is resized.
+// hookWindow redraws the charts when the window is resized or the colour
+// scheme changes.
 func (a *app) hookWindow() {
+	_ = jsdom.ListenMedia("(prefers-color-scheme: dark)", func() {
+		go func() {
+			a.env.Lock()
+			a.charts.dirty = true
+			a.env.UnlockRender()
+		}()
+	})
 	_, _ = jsdom.Listen(jsdom.Global(), "resize", func(jsdom.Value) {
 		go func() {
 			a.env.Lock()

@@ -1,0 +1,541 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// chartJS is a JavaScript expression describing canvas #id: its laid-out
+// size times devicePixelRatio, its backing store's size, and how many of a
+// sparse sample of its pixels are opaque and not white (ink).
+func chartJS(id string) string {
+	return fmt.Sprintf(`(() => {
+		const cv = document.getElementById(%s);
+		if (!cv) return {ok: false, why: "no canvas"};
+		const d = window.devicePixelRatio || 1, w = Math.round(cv.clientWidth * d), h = Math.round(cv.clientHeight * d);
+		let ink = 0;
+		if (cv.width > 0 && cv.height > 0) {
+			const px = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
+			for (let i = 0; i < px.length; i += 4 * 7) if (px[i + 3] > 200 && (px[i] < 200 || px[i + 1] < 200 || px[i + 2] < 200)) ink++;
+		}
+		const ok = w > 0 && h > 0 && cv.width === w && cv.height === h && ink > 300;
+		let chain = "";
+		if (!ok) for (let e = cv; e && e !== document.body; e = e.parentElement) chain += " < " + e.tagName + (e.id ? "#" + e.id : "") + "." + e.className + " " + e.clientWidth + "x" + e.clientHeight + " " + getComputedStyle(e).display;
+		return {ok, why: "backing " + cv.width + "x" + cv.height + ", laid out " + w + "x" + h + ", ink " + ink + chain, w: cv.width, h: cv.height, ink};
+	})()`, jsString(id))
+}
+
+// chartInfo is what chartJS returns.
+type chartInfo struct {
+	OK  bool   `json:"ok"`
+	Why string `json:"why"`
+	W   int    `json:"w"`
+	H   int    `json:"h"`
+	Ink int    `json:"ink"`
+}
+
+// watchJS starts checking the accuracy chart at every animation frame;
+// stopWatchJS ends it and returns the frames seen, the bad ones and why.
+const watchJS = `(() => {
+	const w = window.__watch = {frames: 0, bad: 0, why: "", stop: false};
+	const loop = () => {
+		if (w.stop) return;
+		const r = (%s);
+		w.frames++;
+		if (!r.ok) { w.bad++; w.why = r.why; }
+		requestAnimationFrame(loop);
+	};
+	requestAnimationFrame(loop);
+	return true;
+})()`
+
+const stopWatchJS = `(() => { const w = window.__watch; w.stop = true; return {frames: w.frames, bad: w.bad, why: w.why}; })()`
+
+type watchResult struct {
+	Frames int    `json:"frames"`
+	Bad    int    `json:"bad"`
+	Why    string `json:"why"`
+}
+
+// front brings the tab to the front, so that it draws frames.
+func (p *page) front() {
+	p.t.Helper()
+	if _, err := chromedp.Call(p.ctx, cdppage.BringToFront, cdp.Empty{}); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// startWatch starts watching the accuracy chart frame by frame.
+func (p *page) startWatch() {
+	p.t.Helper()
+	mustEval[bool](p, fmt.Sprintf(watchJS, chartJS("chart-acc")), 5*time.Second)
+}
+
+// checkChart waits (up to 5 s) for the accuracy chart to have its laid-out
+// size and ink, saves screenshot shot, and, when watching, fails for any
+// frame since startWatch in which the chart was blank or mis-sized.
+func (p *page) checkChart(what, shot string, watching bool) chartInfo {
+	p.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	var ci chartInfo
+	for {
+		ci = mustEval[chartInfo](p, chartJS("chart-acc"), 10*time.Second)
+		if ci.OK || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.shot(shot)
+	if !ci.OK {
+		p.t.Errorf("after %s the accuracy chart is not drawn at its size: %s", what, ci.Why)
+	}
+	if watching {
+		w := mustEval[watchResult](p, stopWatchJS, 5*time.Second)
+		p.t.Logf("%s: %d frames watched, %d blank or mis-sized", what, w.Frames, w.Bad)
+		if w.Bad > 0 {
+			p.t.Errorf("after %s the accuracy chart was blank or mis-sized in %d of %d frames (%s)", what, w.Bad, w.Frames, w.Why)
+		}
+	}
+	return ci
+}
+
+// typeInto sets input #id to value and fires its input and change events.
+func (p *page) typeInto(id, value string) {
+	p.t.Helper()
+	mustEval[bool](p, fmt.Sprintf(`(() => { const e = document.getElementById(%s); e.value = %s;
+		e.dispatchEvent(new Event("input", {bubbles: true})); e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`,
+		jsString(id), jsString(value)), 5*time.Second)
+}
+
+// click clicks element #id.
+func (p *page) click(id string) {
+	p.t.Helper()
+	mustEval[bool](p, fmt.Sprintf(`(document.getElementById(%s).click(), true)`, jsString(id)), 5*time.Second)
+}
+
+// waitFinished waits for the status line to say the run finished.
+func (p *page) waitFinished(timeout time.Duration) {
+	p.t.Helper()
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, timeout)
+}
+
+// exportedPNG clicks "Export chart (PNG)" and returns the exported image's
+// size and ink (the same sparse count as chartJS).
+func (p *page) exportedPNG() chartInfo {
+	p.t.Helper()
+	mustEval[bool](p, `(() => { window.__blobs = []; const o = URL.createObjectURL.bind(URL);
+		URL.createObjectURL = b => { window.__blobs.push(b); return o(b); }; return true; })()`, 5*time.Second)
+	p.click("export-png")
+	p.waitJS(`window.__blobs.length > 0`, 10*time.Second)
+	return mustEval[chartInfo](p, `(async () => {
+		const b = window.__blobs[0], img = await createImageBitmap(b);
+		const c = new OffscreenCanvas(img.width, img.height), x = c.getContext("2d");
+		x.drawImage(img, 0, 0);
+		const px = x.getImageData(0, 0, img.width, img.height).data;
+		let ink = 0;
+		for (let i = 0; i < px.length; i += 4 * 7) if (px[i + 3] > 200 && (px[i] < 200 || px[i + 1] < 200 || px[i + 2] < 200)) ink++;
+		return {ok: b.type === "image/png", why: b.type, w: img.width, h: img.height, ink};
+	})()`, 10*time.Second)
+}
+
+// The accuracy chart keeps its laid-out size and its drawing after every
+// action that re-renders the page: no frame shows it blank or at the
+// browser's default 300x150, and the exported PNG is what is on screen.
+func TestChartsNeverBlank(t *testing.T) {
+	p := openPage(t, "example=0")
+	p.front()
+	mustEval[map[string]any](p, `window.cleanex.simulate({k1: 20, k2: 200, r: 5, d: 5, sigma2: 0.2, seed: 4})`, 60*time.Second)
+	p.run(200, []string{"plugin", "kde", "regression", "cleanex"}, "fast", 1, 180*time.Second)
+	p.checkChart("the first run", "30-charts-first-run", false)
+
+	p.startWatch()
+	p.click("show-sim")
+	p.waitJS(`!!document.getElementById("simform")`, 5*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	p.checkChart("Simulate data… click", "31-charts-after-simulate-click", true)
+
+	p.startWatch()
+	p.typeInto("k2", "2.5")
+	p.waitJS(`document.getElementById("k2-error").textContent.includes("2.5")`, 5*time.Second)
+	if v := mustEval[string](p, `document.getElementById("k2").value`, 5*time.Second); v != "2.5" {
+		t.Errorf("the k2 box shows %q after a refused 2.5; want it kept for correcting", v)
+	}
+	p.checkChart("an error", "32-charts-after-error", true)
+	p.typeInto("k2", "200")
+
+	p.startWatch()
+	var box []float64
+	box = mustEval[[]float64](p, `(() => { document.getElementById("chart-acc").scrollIntoView({block: "center"}); const r = document.getElementById("chart-acc").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`, 5*time.Second)
+	for i := 1; i <= 6; i++ {
+		x, y := box[0]+box[2]*float64(i)/7, box[1]+box[3]/2
+		if err := chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(120 * time.Millisecond)
+	}
+	p.waitJS(`document.getElementById("hover").textContent.startsWith("k = ")`, 5*time.Second)
+	p.checkChart("hover", "33-charts-after-hover", true)
+
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(900, 900)); err != nil {
+		t.Fatal(err)
+	}
+	ci := p.checkChart("resize", "34-charts-after-resize", false)
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1280, 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if ci2 := p.checkChart("resize back", "34-charts-after-resize-back", false); ci2.W == ci.W {
+		t.Errorf("the chart's backing store did not follow the resize: %d px wide at both widths", ci.W)
+	}
+
+	// Run from the keyboard: focus stays on the Run button through the run.
+	p.startWatch()
+	mustEval[bool](p, `(document.getElementById("run").focus(), true)`, 5*time.Second)
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 10*time.Second)
+	if id := mustEval[string](p, `document.activeElement ? document.activeElement.id : ""`, 5*time.Second); id != "run" {
+		t.Errorf("during the run the focus is on %q, want the Run button", id)
+	}
+	p.waitFinished(180 * time.Second)
+	if id := mustEval[string](p, `document.activeElement ? document.activeElement.id : ""`, 5*time.Second); id != "run" {
+		t.Errorf("after the run the focus is on %q, want the Run button", id)
+	}
+	p.checkChart("a run", "35-charts-after-run", true)
+
+	// Direction change on a CSV keeps the k2 the user typed.
+	p.click("example")
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("example.csv")`, 30*time.Second)
+	p.waitFinished(180 * time.Second)
+	p.typeInto("k2", "777")
+	p.click("run")
+	p.waitJS(`document.querySelector("#headline").textContent.startsWith("At 777 classes")`, 180*time.Second)
+	p.startWatch()
+	p.typeInto("direction", "lower")
+	p.waitJS(`document.querySelector("#direction-line").textContent.includes("as you set it")`, 30*time.Second)
+	p.waitFinished(180 * time.Second)
+	if v := mustEval[string](p, `document.getElementById("k2").value`, 5*time.Second); v != "777" {
+		t.Errorf("after a direction change k2 is %q, want the 777 typed before", v)
+	}
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "At 777 classes") {
+		t.Errorf("after a direction change the answer is %q, want it at 777 classes", h)
+	}
+	p.checkChart("a direction change", "36-charts-after-direction", true)
+
+	p.startWatch()
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if !mustEval[bool](p, `matchMedia("(prefers-color-scheme: dark)").matches`, 5*time.Second) {
+		t.Error("the dark colour scheme is not emulated")
+	}
+	time.Sleep(500 * time.Millisecond)
+	p.checkChart("a theme change", "37-charts-after-theme-dark", true)
+	if bg := mustEval[string](p, `getComputedStyle(document.body).backgroundColor`, 5*time.Second); bg == "rgb(246, 247, 249)" {
+		t.Errorf("the page ignores the dark colour scheme (background %s)", bg)
+	}
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}); err != nil {
+		t.Fatal(err)
+	}
+
+	on := p.checkChart("switching back to light", "38-charts-light", false)
+	png := p.exportedPNG()
+	t.Logf("exported PNG %dx%d (%s), ink %d; chart %dx%d", png.W, png.H, png.Why, png.Ink, on.W, on.H)
+	if !png.OK || png.W != on.W || png.H != on.H || png.Ink < 300 {
+		t.Errorf("exported PNG is %dx%d %s with ink %d; want the chart's %dx%d with its drawing", png.W, png.H, png.Why, png.Ink, on.W, on.H)
+	}
+}
+
+// The simulation form accepts its own kind of values: σ² = 0.1, 0.2, 0.5
+// and 1 each simulate.
+func TestSimulationFormSigma2(t *testing.T) {
+	p := openPage(t, "example=0")
+	p.click("show-sim")
+	p.waitJS(`!!document.getElementById("simform")`, 5*time.Second)
+	p.typeInto("sim-k1", "20")
+	p.typeInto("sim-k2", "200")
+	p.typeInto("sim-r", "3")
+	for _, s2 := range []string{"0.1", "0.2", "0.5", "1"} {
+		p.typeInto("sim-sigma2", s2)
+		if !mustEval[bool](p, `document.getElementById("simform").checkValidity()`, 5*time.Second) {
+			t.Errorf("σ² = %s: the form says it is invalid", s2)
+		}
+		p.click("sim-go")
+		p.waitJS(fmt.Sprintf(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("σ² = %s,")`, s2), 60*time.Second)
+	}
+	p.shot("40-simulation-sigma2-1")
+}
+
+// repoRoot returns the repository's root (where go.mod is).
+func repoRoot(t *testing.T) string {
+	dir, _ := os.Getwd()
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+	}
+	t.Fatal("no go.mod above " + dir)
+	return ""
+}
+
+// A link with simulation parameters and run settings reproduces the
+// command line's numbers: `cleanex simulate … | cleanex predict …` with the
+// same parameters and seeds gives the table's values.
+func TestShareLinkMatchesCLI(t *testing.T) {
+	frag := "#sim=normal,normal,5,0.2,5,30,300,3&k2=300&methods=plugin,kde,regression,cleanex&seed=2&preset=fast"
+	p := openPage(t, frag)
+	p.waitFinished(240 * time.Second)
+	p.shot("41-share-link")
+	if h := mustEval[string](p, `location.hash`, 5*time.Second); h != frag {
+		t.Errorf("the address's fragment is %q, want %q", h, frag)
+	}
+	table := mustEval[map[string][]string](p, `(() => { const out = {};
+		out.k = [...document.querySelectorAll("#results thead th")].slice(1).map(th => th.textContent);
+		for (const tr of document.querySelectorAll("#results tbody tr")) out[tr.className.replace("row-", "")] = [...tr.querySelectorAll("td")].map(td => td.textContent);
+		return out; })()`, 5*time.Second)
+
+	root := repoRoot(t)
+	bin := filepath.Join(t.TempDir(), "cleanex")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/cleanex")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the CLI: %v\n%s", err, out)
+	}
+	sh := fmt.Sprintf("%[1]s simulate --classes normal --points normal --d 5 --sigma2 0.2 --k 300 --r 5 --seed 3 --k1 30 | %[1]s predict --k2 300 --seed 2 -", bin)
+	cmd := exec.Command("sh", "-c", sh)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", sh, err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(out))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	byK := map[int][]string{}
+	for _, r := range rows[1:] {
+		k, _ := strconv.Atoi(r[0])
+		byK[k] = r
+	}
+	compared := 0
+	for name, cells := range table {
+		c, ok := col[name]
+		if !ok || name == "k" {
+			continue
+		}
+		for i, head := range table["k"] {
+			if !strings.HasPrefix(head, "k = ") || i >= len(cells) {
+				continue
+			}
+			k, _ := strconv.Atoi(strings.TrimPrefix(head, "k = "))
+			cliRow, ok := byK[k]
+			if !ok || cliRow[c] == "" {
+				continue
+			}
+			v, _ := strconv.ParseFloat(cliRow[c], 64)
+			want := strconv.FormatFloat(v, 'f', 4, 64)
+			got := strings.Fields(cells[i])
+			if len(got) == 0 || got[0] != want {
+				t.Errorf("%s at k = %d: the page shows %q, the command line %s", name, k, cells[i], want)
+			}
+			compared++
+		}
+	}
+	t.Logf("compared %d table cells with the command line", compared)
+	if compared < 20 {
+		t.Errorf("only %d cells compared; table %v, CLI columns %v", compared, table, rows[0])
+	}
+}
+
+// After a first visit the page works with the server gone: it reloads, and
+// "Try an example" and a simulation run.
+func TestOfflineAfterFirstVisit(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("/sub/app/", http.StripPrefix("/sub/app/", http.FileServer(http.Dir(os.Getenv("CLEANEX_DIST")))))
+	srv := httptest.NewServer(mux)
+	p := openPageAt(t, srv.URL, "example=0")
+	p.waitJS(`navigator.serviceWorker && navigator.serviceWorker.controller !== null`, 30*time.Second)
+	p.waitJS(`caches.open("cleanex-app").then(c => c.keys()).then(k => k.length >= 12)`, 30*time.Second)
+	srv.CloseClientConnections()
+	srv.Close()
+	if _, err := http.Get(srv.URL + "/sub/app/index.html"); err == nil {
+		t.Fatal("the server still answers")
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`typeof window.cleanex === "object"`, 60*time.Second)
+	p.click("example")
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("example.csv")`, 60*time.Second)
+	p.waitFinished(180 * time.Second)
+	p.shot("42-offline-example")
+	mustEval[map[string]any](p, `window.cleanex.simulate({k1: 20, k2: 200, r: 5, d: 5, sigma2: 0.2, seed: 4})`, 60*time.Second)
+	r := p.run(200, []string{"plugin"}, "fast", 1, 180*time.Second)
+	if len(r.Curves["plugin"]) == 0 {
+		t.Error("no plug-in curve offline")
+	}
+	p.shot("43-offline-simulation")
+	if e := mustEval[string](p, `(document.querySelector("#error")||{textContent:""}).textContent`, 5*time.Second); e != "" {
+		t.Errorf("offline the page says %q", e)
+	}
+}
+
+// On a phone (390 x 844) nothing scrolls sideways and the answer is on the
+// first screen, above the data card.
+func TestPhoneLayout(t *testing.T) {
+	p := openPage(t, "#sim=normal,normal,5,0.2,5,30,300,3")
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
+		t.Fatal(err)
+	}
+	defer chromedp.Call(p.ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
+	p.waitFinished(180 * time.Second)
+	p.checkChart("a phone's layout", "44-phone-390", false)
+	got := mustEval[map[string]float64](p, `(() => { const a = document.getElementById("answer").getBoundingClientRect();
+		const d = document.querySelector("section[aria-labelledby=h-data]").getBoundingClientRect();
+		return {scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+			top: a.top + scrollY, bottom: a.bottom + scrollY, data: d.top + scrollY, height: innerHeight}; })()`, 5*time.Second)
+	t.Logf("phone: %v", got)
+	if got["scroll"] > got["width"] {
+		t.Errorf("the page is %v px wide on a %v px screen: it scrolls sideways", got["scroll"], got["width"])
+	}
+	if got["bottom"] > got["height"] || got["bottom"] > got["data"] || got["bottom"] <= got["top"] {
+		t.Errorf("the answer (%v–%v px) is not on the first screen (%v px) above the data card (%v px)", got["top"], got["bottom"], got["height"], got["data"])
+	}
+}
+
+// axeSource returns axe-core's script: $CLEANEX_AXE, or the copy that
+// ./build.sh test installs under build/node.
+func axeSource(t *testing.T) string {
+	path := os.Getenv("CLEANEX_AXE")
+	if path == "" {
+		path = filepath.Join(repoRoot(t), "build", "node", "node_modules", "axe-core", "axe.min.js")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("axe-core is missing (%v): npm install --prefix build/node axe-core@4.10.3 (./build.sh test does)", err)
+	}
+	return string(b)
+}
+
+// axe runs axe-core on the page (injecting it the first time) and returns
+// its violations, one line each: rule, impact and the elements.
+func (p *page) axe(src string) []string {
+	p.t.Helper()
+	if !mustEval[bool](p, `typeof window.axe === "object"`, 5*time.Second) {
+		mustEval[bool](p, src+"\n;true", 20*time.Second)
+	}
+	return mustEval[[]string](p, `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v =>
+		v.id + " (" + v.impact + "): " + v.help + " — " + v.nodes.slice(0, 4).map(n => n.target.join(" ")).join(", ")))`, 60*time.Second)
+}
+
+// tabTo presses Tab until element #id has the focus (at most 60 times).
+func (p *page) tabTo(id string) {
+	p.t.Helper()
+	for i := 0; i < 60; i++ {
+		if mustEval[string](p, `document.activeElement ? document.activeElement.id : ""`, 5*time.Second) == id {
+			return
+		}
+		if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\t")); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+	p.shot("failure-tab-" + id)
+	p.t.Fatalf("Tab never reached #%s", id)
+}
+
+// focused returns the id of the element with the keyboard focus.
+func (p *page) focused() string {
+	return mustEval[string](p, `document.activeElement ? document.activeElement.id : ""`, 5*time.Second)
+}
+
+// axe-core finds no violation on first open and after a run, and the page
+// works from the keyboard alone, from the file picker to the export, with
+// the focus staying on the run controls.
+func TestAccessibility(t *testing.T) {
+	src := axeSource(t)
+	p := openPage(t, "")
+	p.front()
+	// First open: the example is simulated and its methods run.
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 60*time.Second)
+	p.shot("50-a11y-first-open")
+	if v := p.axe(src); len(v) > 0 {
+		t.Errorf("axe-core on first open: %d violations:\n%s", len(v), strings.Join(v, "\n"))
+	}
+
+	csvPath := filepath.Join(t.TempDir(), "pilot.csv")
+	if err := os.WriteFile(csvPath, simulatedCSV(t, 30, 5), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustEval[bool](p, `(document.activeElement && document.activeElement.blur(), window.scrollTo(0, 0), true)`, 5*time.Second)
+	p.tabTo("file")
+	// The file chooser itself is the browser's; the test gives it the file.
+	if err := chromedp.Do(p.ctx, chromedp.SetUploadFiles(chromedp.ID("file"), []string{csvPath})); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("pilot.csv")`, 30*time.Second)
+	p.waitFinished(180 * time.Second)
+	p.tabTo("k2")
+	mustEval[bool](p, `(document.activeElement.select(), true)`, 5*time.Second)
+	if _, err := chromedp.Call(p.ctx, input.InsertText, input.InsertTextParams{Text: "150"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector("#headline").textContent.startsWith("At 150 classes")`, 180*time.Second)
+	if id := p.focused(); id != "k2" {
+		t.Errorf("after Enter in the k2 box and the run the focus is on %q, want k2", id)
+	}
+	p.tabTo("run")
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 10*time.Second)
+	p.tabTo("cancel") // Cancel is reachable during the run
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Cancelled")`, 10*time.Second)
+	if id := p.focused(); id != "cancel" {
+		t.Errorf("after Cancel the focus is on %q, want the Cancel button", id)
+	}
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "At 150 classes") {
+		t.Errorf("after Cancel the previous answer is gone: %q", h)
+	}
+	p.shot("51-a11y-after-cancel")
+	mustEval[bool](p, `(() => { window.__blobs = []; const o = URL.createObjectURL.bind(URL);
+		URL.createObjectURL = b => { window.__blobs.push(b); return o(b); }; return true; })()`, 5*time.Second)
+	p.tabTo("export-png")
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`window.__blobs.length > 0 && window.__blobs[0].type === "image/png"`, 10*time.Second)
+	p.shot("52-a11y-after-export")
+	if v := p.axe(src); len(v) > 0 {
+		t.Errorf("axe-core after a run: %d violations:\n%s", len(v), strings.Join(v, "\n"))
+	}
+}

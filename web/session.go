@@ -1,0 +1,90 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cleanex/cleanex/internal/protocol"
+)
+
+// SessionVersion is the version of the session file format.
+const SessionVersion = 1
+
+// Session is what "Save session" writes: the run settings, the simulation
+// when the data is one, and the results (the answer and the curves CSV).
+// It never holds the user's data.
+type Session struct {
+	Version   int                 `json:"version"`
+	Source    string              `json:"source"`
+	Direction string              `json:"direction"`
+	K2        int                 `json:"k2"`
+	Methods   []string            `json:"methods"`
+	Seed      uint64              `json:"seed"`
+	Preset    string              `json:"preset"`
+	Sim       *protocol.SimConfig `json:"simulation,omitempty"`
+	// Answer is the headline; Curves the curves CSV (docs/formats.md §3).
+	Answer string `json:"answer"`
+	Curves string `json:"curves_csv"`
+}
+
+// NewSession returns the session of the page's state; sim is the current
+// data set's simulation (nil for a CSV).
+func NewSession(s *State, sim *protocol.SimConfig) Session {
+	out := Session{Version: SessionVersion, Source: s.Source, Direction: s.Direction, K2: s.K2,
+		Methods: s.SelectedMethods(), Seed: s.Seed, Preset: s.Preset, Answer: s.Headline()}
+	if sim != nil {
+		c := *sim
+		out.Sim = &c
+	}
+	if s.HasResults() {
+		var b bytes.Buffer
+		if err := s.Results.WriteCSV(&b); err == nil {
+			out.Curves = b.String()
+		}
+	}
+	return out
+}
+
+// Marshal encodes the session as indented JSON.
+func (s Session) Marshal() ([]byte, error) { return json.MarshalIndent(s, "", "  ") }
+
+// ParseSession reads a session file, checking its version and settings.
+func ParseSession(b []byte) (Session, error) {
+	var s Session
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Session{}, fmt.Errorf("not a CleaneX session file: %w", err)
+	}
+	if s.Version != SessionVersion {
+		return Session{}, fmt.Errorf("session version %d: this page reads version %d", s.Version, SessionVersion)
+	}
+	sh := Share{K2: s.K2, Methods: s.Methods, Seed: s.Seed, Preset: s.Preset}
+	if s.Sim != nil {
+		sh.Sim = *s.Sim
+	} else {
+		sh.Sim = protocol.SimConfig{Classes: "normal", Points: "normal", D: 1, Sigma2: 1, R: 1, K1: 2, K2: 2}
+	}
+	// The same checks as a link's.
+	if _, err := DecodeShare(sh.Encode()); err != nil {
+		return Session{}, errors.New("the session's" + err.Error()[len("the link's"):])
+	}
+	return s, nil
+}
+
+// Restore puts the session's settings into the page's state; a session of
+// a CSV also shows its saved answer, with how to compute it again.
+func (s Session) Restore(st *State) {
+	sh := Share{Sim: st.Sim, K2: s.K2, Methods: s.Methods, Seed: s.Seed, Preset: s.Preset}
+	if s.Sim != nil {
+		sh.Sim = *s.Sim
+	}
+	st.Apply(sh)
+	if s.Direction != "" {
+		st.Direction = s.Direction
+	}
+	st.Error = ""
+	if s.Sim == nil {
+		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " Choose " + s.Source + " again to compute it with these settings."
+	}
+}

@@ -1,0 +1,56 @@
+package web
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/protocol"
+)
+
+func TestShareRoundTrip(t *testing.T) {
+	for _, s := range []Share{
+		{Sim: protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1},
+			K2: 2000, Methods: []string{"plugin", "kde", "regression", "cleanex"}, Seed: 1, Preset: "fast"},
+		{Sim: protocol.SimConfig{Classes: "uniform", Points: "normal", D: 3, Sigma2: 0.015625, R: 4, K1: 20, K2: 500, Seed: 77},
+			K2: 12345, Methods: []string{"kde"}, Seed: 9, Preset: "paper"},
+		{Sim: protocol.SimConfig{Classes: "normal", Points: "uniform", D: 1, Sigma2: 1e-3, R: 1, K1: 2, K2: 2, Seed: 0},
+			K2: 2, Methods: nil, Seed: 0, Preset: "fast"},
+	} {
+		frag := s.Encode()
+		got, err := DecodeShare("#" + frag)
+		if err != nil {
+			t.Fatalf("%s: %v", frag, err)
+		}
+		if !reflect.DeepEqual(got, s) {
+			t.Errorf("%s:\n got %+v\nwant %+v", frag, got, s)
+		}
+	}
+}
+
+func TestShareDefaultsAndErrors(t *testing.T) {
+	s, err := DecodeShare("sim=normal,normal,5,0.2,10,100,2000,3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.K2 != 2000 || len(s.Methods) != 4 || s.Seed != 1 || s.Preset != "fast" {
+		t.Errorf("defaults: %+v", s)
+	}
+	if _, err := DecodeShare("k2=100"); err != ErrNoShare {
+		t.Errorf("no sim: %v", err)
+	}
+	for frag, want := range map[string]string{
+		"sim=normal,normal,5,0.2,10,100":                     "want 8 values",
+		"sim=cauchy,normal,5,0.2,10,100,2000,3":              "cauchy",
+		"sim=normal,normal,0,0.2,10,100,2000,3":              "d = ",
+		"sim=normal,normal,5,-1,10,100,2000,3":               "σ²",
+		"sim=normal,normal,5,0.2,10,300,200,3":               "more than",
+		"sim=normal,normal,5,0.2,10,100,2000,3&k2=2.5":       "k2",
+		"sim=normal,normal,5,0.2,10,100,2000,3&methods=evil": "evil",
+		"sim=normal,normal,5,0.2,10,100,2000,3&preset=x":     "preset",
+	} {
+		if _, err := DecodeShare(frag); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one containing %q", frag, err, want)
+		}
+	}
+}
