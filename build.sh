@@ -54,29 +54,22 @@ ensure_tools() {
 }
 
 # ---------------------------------------------------------------------------
-# The browser app (issue 4). Everything that builds it lives in build_dist.
-
-# app_present — true when the browser app's sources exist.
-app_present() { [ -d "$ROOT/wasm/app" ]; }
+# The browser app. Everything that builds it lives in build_dist.
 
 # build_dist OUT — writes the static app into the directory OUT: index.html, assets/
 # (with Go's wasm_exec.js and Vugu's renderer helper, which the page loads as a file
 # because its CSP forbids eval), app.wasm (wasm/app: the Vugu UI) and worker.wasm
 # (wasm/worker: the compute worker). The Vugu components' generated Go (web/*_gen.go)
-# is committed and regenerated here, so a clean clone builds. Only relative URLs, so
-# OUT can be served from any path. Prints the wasm sizes, raw and gzipped.
+# is committed; `go generate ./web` remakes it and `./build.sh test` checks it is up to
+# date (stage_generated). Only relative URLs, so OUT can be served from any path.
+# Prints the wasm sizes, raw and gzipped.
 build_dist() {
 	local out=$1
-	if ! app_present; then
-		echo "the browser app has not landed yet (issue 4)" >&2
-		return 1
-	fi
 	mkdir -p "$out/assets"
-	# vugugen's output carries a "TODO" comment of Vugu's own per event handler; drop it.
-	(cd "$ROOT" && go tool vugugen -skip-go-mod -skip-main web &&
-		sed -i '/\/\/ TODO: implement capture/d' web/*_gen.go && gofmt -w web/*_gen.go)
 	cp "$ROOT/index.html" "$out/index.html"
 	cp -R "$ROOT/assets/." "$out/assets/"
+	# The service worker must sit next to index.html for its scope to be the whole app.
+	cp "$ROOT/assets/sw.js" "$out/sw.js"
 	cp "$GOROOT_DIR/lib/wasm/wasm_exec.js" "$out/assets/wasm_exec.js"
 	(cd "$ROOT" && go run ./wasm/vugujs -o "$out/assets/vugu-render.js")
 	(cd "$ROOT" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/app.wasm" ./wasm/app)
@@ -87,7 +80,7 @@ build_dist() {
 	done
 }
 
-# bench_browser OUTFILE — chromedp timings of the full pipeline in the page (issue 5),
+# bench_browser OUTFILE — chromedp timings of the full pipeline in the page,
 # written as Go benchmark lines to OUTFILE: BenchmarkPipeline in internal/browsertest
 # (k1 = 100 and 500, r = 10, k2 = 2000) reports drop-s, dropseen-s, droptask-ms,
 # baseline-s, cleanex-s, paper-eta-s (CleaneX paper: elapsed + ETA after ~15 s),
@@ -95,10 +88,6 @@ build_dist() {
 # per run; BENCH_COUNT runs each, benchmed takes medians.
 bench_browser() {
 	local outfile=$1
-	if ! app_present; then
-		echo "SKIPPED: no app yet (issue 4)" >&2
-		return 3
-	fi
 	ensure_tools chromium || return 1
 	local dist
 	dist=$(mktemp -d)
@@ -162,17 +151,16 @@ browser_test_pkgs() {
 }
 
 stage_browser() {
-	if ! app_present; then
-		echo "SKIPPED: no app yet (issue 4)"
-		return 3
-	fi
 	local pkgs
 	pkgs=$(browser_test_pkgs)
 	if [ -z "$pkgs" ]; then
 		echo "SKIPPED: no browser tests (no files with //go:build browser)"
 		return 3
 	fi
-	ensure_tools chromium
+	ensure_tools chromium npm
+	# axe-core, pinned, for the accessibility checks of internal/browsertest.
+	local axe="$BUILD_DIR/node/node_modules/axe-core/axe.min.js"
+	[ -f "$axe" ] || npm install --no-audit --no-fund --prefix "$BUILD_DIR/node" axe-core@4.10.3 >&2
 	local dist
 	dist=$(mktemp -d "${TMPDIR:-/tmp}/cleanex-dist.XXXXXX")
 	# The stage runs in a subshell: expand $dist now, the local is gone by EXIT.
@@ -180,10 +168,30 @@ stage_browser() {
 	trap "rm -rf '$dist'" EXIT
 	build_dist "$dist"
 	# shellcheck disable=SC2086
-	CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" go test -tags browser -timeout "$TEST_TIMEOUT" $pkgs
+	CLEANEX_AXE="$axe" CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" go test -tags browser -timeout "$TEST_TIMEOUT" $pkgs
+}
+
+# stage_generated — fails when a generated file (web/*_gen.go) is not what
+# `go generate ./web` makes from its sources, naming it; the tree is left as it was.
+stage_generated() {
+	local saved f stale=0
+	saved=$(mktemp -d "${TMPDIR:-/tmp}/cleanex-gen.XXXXXX")
+	cp -p web/*_gen.go "$saved/"
+	go generate ./web || stale=2
+	for f in web/*_gen.go; do
+		if [ ! -e "$saved/$(basename "$f")" ] || ! cmp -s "$f" "$saved/$(basename "$f")"; then
+			echo "$f is stale: run \`go generate ./web\` and commit it" >&2
+			stale=1
+		fi
+	done
+	rm -f web/*_gen.go
+	cp -p "$saved"/*_gen.go web/
+	rm -rf "$saved"
+	[ "$stale" -eq 0 ]
 }
 
 cmd_test() {
+	stage "generated code" stage_generated
 	stage "vet" go vet ./...
 	stage "vet (wasm)" wasm_go vet ./...
 	stage "test (native)" go test -timeout "$TEST_TIMEOUT" ./...
@@ -223,20 +231,15 @@ cmd_dist() {
 }
 
 cmd_serve() {
-	if ! app_present; then
-		echo "./build.sh serve: the browser app has not landed yet (issue 4); nothing to serve." >&2
-		echo "Meanwhile the engine works from the terminal: see README.md (cmd/cleanex)." >&2
-		return 1
-	fi
 	cmd_dist
 	mkdir -p "$BUILD_DIR"
 	go build -o "$BUILD_DIR/serve" ./cmd/serve
 	exec "$BUILD_DIR/serve" -dir "$ROOT/dist" -addr "localhost:${PORT:-8080}"
 }
 
-# bench_accuracy — every method on the cases of ../shared/benchmark/sim-d5-k100 (or
-# $BENCH_CASES) against the reference RMSEs: prints the table and fails when a
-# method misses the bar its issue sets (internal/benchcases).
+# bench_accuracy — every method on the cases of internal/benchcases/testdata/sim-d5-k100
+# (or $BENCH_CASES) against the reference RMSEs: prints the table and fails when the cases
+# cannot be read or a method misses its bar (internal/benchcases).
 bench_accuracy() {
 	go test -tags benchcases -run TestBenchmarkCases -v -count 1 -timeout 60m ./internal/benchcases | tee "$BUILD_DIR/bench-accuracy.txt"
 }
@@ -282,6 +285,32 @@ bench_bank() {
 		fi
 }
 
+# bench_paper — opt-in (BENCH_PAPER=1): the published CleaneX (the paper's network, Adam,
+# 10,000 steps) in PyTorch, internal/bank/paper/cleanex_paper.py, on the first
+# ${BENCH_PAPER_PER:-2} pilots per family at k1 = ${BENCH_PAPER_K1:-100}, stored in the bank's
+# cache under "paper" (resumable), then the study with its "published CleaneX" tables.
+# Benchmark only: the product stays Go. Needs Debian's python3-torch and python3-numpy (and
+# OpenBLAS: with Debian's reference BLAS a fit is several times slower); installs them with
+# apt-get when missing (as root). Several minutes per fit on a shared 2-core machine.
+bench_paper() {
+	local py=${PYTHON:-/usr/bin/python3}
+	if ! "$py" -c 'import torch, numpy' >/dev/null 2>&1 || [ ! -e /usr/lib/x86_64-linux-gnu/openblas-pthread ]; then
+		if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+			echo "missing: python3-torch for $py. Install it first, e.g.:" >&2
+			echo "    sudo apt-get update && sudo apt-get install -y python3-torch python3-numpy libopenblas0-pthread" >&2
+			return 1
+		fi
+		log "installing python3-torch python3-numpy libopenblas0-pthread with apt-get"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq python3-torch python3-numpy libopenblas0-pthread >/dev/null
+		"$py" -c 'import torch, numpy' || { echo "apt-get installed python3-torch but $py cannot import it" >&2; return 1; }
+	fi
+	go run ./cmd/calibrate fit -dir "$BUILD_DIR/bank" -j "${BENCH_BANK_JOBS:-2}" &&
+		PYTHON=$py go run ./cmd/calibrate paper -dir "$BUILD_DIR/bank" -k1 "${BENCH_PAPER_K1:-100}" -- -per "${BENCH_PAPER_PER:-2}" &&
+		go run ./cmd/calibrate study -dir "$BUILD_DIR/bank" | tee "$BUILD_DIR/bench-paper.txt"
+}
+
 cmd_bench() {
 	mkdir -p "$BUILD_DIR"
 	local pkgs=${BENCH_PKGS:-./internal/...} pattern=${BENCH:-.} count=${BENCH_COUNT:-5}
@@ -294,6 +323,9 @@ cmd_bench() {
 	fi
 	if [ "${BENCH_BANK:-1}" = 1 ]; then
 		stage "bank (recommendation calibration)" bench_bank
+	fi
+	if [ "${BENCH_PAPER:-0}" = 1 ]; then
+		stage "published CleaneX (PyTorch)" bench_paper
 	fi
 	if [ "${BENCH_MEMORY:-1}" = 1 ]; then
 		stage "memory (cleanex predict)" bench_memory

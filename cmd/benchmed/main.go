@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cleanex/cleanex/internal/backtest"
 )
 
 func main() {
@@ -123,21 +125,6 @@ func trimProcs(name string) string {
 	return name[:i]
 }
 
-// Median returns the middle value of xs (the mean of the two middle values for an
-// even count); xs is not modified. It returns 0 for no values.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // Print writes one row per benchmark and unit with each set's median and run
 // count, and for ns/op the ratio of the second set to the first.
 func Print(w io.Writer, sets []*Set) {
@@ -179,7 +166,7 @@ func Print(w io.Writer, sets []*Set) {
 					med = append(med, 0)
 					continue
 				}
-				m := Median(xs)
+				m := backtest.Median(xs)
 				med = append(med, m)
 				row += fmt.Sprintf("\t%s (n=%d)", format(m, u), len(xs))
 			}

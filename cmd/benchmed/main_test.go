@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/cleanex/cleanex/internal/backtest"
 )
 
 const native = `goos: linux
@@ -29,7 +31,7 @@ func TestReadAndMedian(t *testing.T) {
 	if len(s.Keys) != 1 || s.Keys[0] != key {
 		t.Fatalf("keys %q, want [%q]", s.Keys, key)
 	}
-	if got := Median(s.Values[key]["ns/op"]); got != 3e6 {
+	if got := backtest.Median(s.Values[key]["ns/op"]); got != 3e6 {
 		t.Errorf("median ns/op %v, want 3e6", got)
 	}
 	if got := s.Units[key]; strings.Join(got, ",") != "ns/op,MB/s,allocs/op" {
@@ -39,7 +41,7 @@ func TestReadAndMedian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Median(w.Values[key]["ns/op"]); got != 2e7 {
+	if got := backtest.Median(w.Values[key]["ns/op"]); got != 2e7 {
 		t.Errorf("even-count median %v, want 2e7 (mean of the middle two)", got)
 	}
 	var out bytes.Buffer

@@ -30,9 +30,9 @@ func (e endless) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestHardeningErrors: flags and inputs that used to crash, hang, fill memory
-// or point the wrong way now exit 2 with one line saying what is wrong and
-// what to do.
+// TestHardeningErrors: flags and inputs that could crash, hang, fill memory
+// or point the wrong way exit 2 with one line saying what is wrong and what
+// to do.
 func TestHardeningErrors(t *testing.T) {
 	small := writeFile(t, "small.csv", smallCSV)
 	tests := []struct {

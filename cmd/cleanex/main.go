@@ -1,9 +1,8 @@
 // Command cleanex predicts a classifier's accuracy on more classes than its
-// pilot had, simulates the paper's data sets, and backtests the methods.
-//
-//	cleanex predict --k2 N [--methods plugin,cleanex] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] FILE.csv
-//	cleanex simulate --classes normal|uniform --points normal|uniform --d 5 --sigma2 0.1 --k 2000 --r 10 --seed S [--k1 N] [--truth FILE]
-//	cleanex backtest --k1 100 --reps 10 [--methods ...] [--seed S] FILE.csv
+// pilot had (predict), simulates the paper's data sets (simulate), and
+// backtests the methods (backtest). "cleanex -h" prints the usage (the usage
+// constant in run.go), "cleanex COMMAND -h" a command's flags; README.md
+// shows examples.
 //
 // FILE "-" reads standard input. Results go to standard output as CSV; bad
 // input exits with status 2 and one line on standard error saying what is

@@ -32,10 +32,13 @@ const (
 	exitInput   = 2 // bad flags or bad input data
 )
 
+// usage is the command's synopsis, printed by "cleanex -h": one line per
+// command naming every flag it defines (TestUsageNamesEveryFlag checks this,
+// and that README.md's examples use only these flags).
 const usage = `usage:
-  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth K_TRUTH.csv] FILE.csv
-  cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth FILE]
-  cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction ...] [--seed S] [--preset ...] [--kde-bandwidth ...] FILE.csv
+  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth TRUTH.csv] [--estimate=false] FILE.csv
+  cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth TRUTH.csv]
+  cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--estimate=false] FILE.csv
 FILE - reads standard input. Run "cleanex COMMAND -h" for a command's flags.`
 
 // inputError marks an error caused by the user's flags or data (exit status 2).
@@ -166,8 +169,6 @@ func (m *methodFlags) build() ([]estimate.Estimator, scores.Direction, error) {
 	return ests, dir, nil
 }
 
-// readSample reads the score-matrix CSV named by the single positional
-// argument ("-" for stdin).
 // load builds the chosen methods and reads the score file named by pos (see
 // build and readSample).
 func (m *methodFlags) load(pos []string, stdin io.Reader) ([]estimate.Estimator, *accuracy.Sample, error) {
@@ -179,6 +180,10 @@ func (m *methodFlags) load(pos []string, stdin io.Reader) ([]estimate.Estimator,
 	return ests, s, err
 }
 
+// readSample reads the score-matrix CSV named by the single positional
+// argument ("-" for stdin), refusing a compressed or binary file from its
+// first bytes, and orients it by dir; it returns the direction used. Every
+// error is bad input.
 func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
 	if len(pos) != 1 {
 		return nil, 0, badInput("want exactly one input file (or - for standard input), got %d arguments", len(pos))

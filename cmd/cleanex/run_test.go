@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -128,7 +128,7 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// TestPredictCSV checks the curves CSV of FORMATS.md §3 on a 3-class matrix
+// TestPredictCSV checks the curves CSV of docs/formats.md §3 on a 3-class matrix
 // whose plug-in curve is known in closed form: R = (2, 0, 1), so
 // E_k = (1 + 0 + 0.5^(k-1)) / 3 and Abar_2 = (1 + 0 + 0.5) / 3, Abar_3 = 1/3.
 func TestPredictCSV(t *testing.T) {
@@ -441,6 +441,66 @@ func TestPredictEstimateIsEngines(t *testing.T) {
 			if v, _ := strconv.ParseFloat(rec[2+j], 64); v != c[k] {
 				t.Fatalf("k = %d, %s: CLI %v, engine %v", k, recs[0][2+j], v, c[k])
 			}
+		}
+	}
+}
+
+// TestUsageNamesEveryFlag checks that the usage line of each command names
+// every flag the command defines (as "cleanex COMMAND -h" lists them), and
+// that the command lines of README.md's examples use only those flags, so
+// the three cannot drift apart.
+func TestUsageNamesEveryFlag(t *testing.T) {
+	lines := map[string]string{}
+	for _, l := range strings.Split(usage, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "cleanex" {
+			lines[f[1]] = l
+		}
+	}
+	defined := map[string][]string{}
+	for _, cmd := range []string{"predict", "simulate", "backtest"} {
+		code, _, errs := cli(t, "", cmd, "-h")
+		if code != 0 {
+			t.Fatalf("cleanex %s -h: status %d", cmd, code)
+		}
+		for _, l := range strings.Split(errs, "\n") {
+			if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(l, "  -") {
+				defined[cmd] = append(defined[cmd], strings.TrimPrefix(f[0], "-"))
+			}
+		}
+		if len(defined[cmd]) == 0 {
+			t.Fatalf("cleanex %s -h lists no flags: %q", cmd, errs)
+		}
+		for _, name := range defined[cmd] {
+			if !strings.Contains(lines[cmd], "--"+name+" ") && !strings.Contains(lines[cmd], "--"+name+"=") {
+				t.Errorf("usage of %s does not name --%s: %q", cmd, name, lines[cmd])
+			}
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An example is a line starting "build/cleanex COMMAND" and the lines
+	// that continue it with a trailing backslash.
+	var cmd string
+	for _, l := range strings.Split(string(readme), "\n") {
+		if f := strings.Fields(l); cmd == "" && len(f) > 1 && f[0] == "build/cleanex" {
+			cmd = f[1]
+		}
+		if cmd == "" {
+			continue
+		}
+		for _, tok := range strings.Fields(strings.NewReplacer("[", " ", "]", " ").Replace(l)) {
+			if !strings.HasPrefix(tok, "--") {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.TrimPrefix(tok, "--"), "=")
+			if !slices.Contains(defined[cmd], name) {
+				t.Errorf("README.md: example of %s uses --%s, which %s does not define", cmd, name, cmd)
+			}
+		}
+		if !strings.HasSuffix(strings.TrimSpace(l), "\\") {
+			cmd = ""
 		}
 	}
 }

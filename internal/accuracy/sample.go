@@ -1,16 +1,17 @@
 // Package accuracy holds the quantities every estimator shares: the Sample
 // (per test point its weight, correct score, sorted incorrect scores and R_x),
 // the exact observed accuracy curve, the reversed ROC and the RMSE between
-// curves. Formulas follow FORMATS.md §2 and the CleaneX paper.
+// curves. Formulas follow docs/formats.md §2 and the CleaneX paper.
 package accuracy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
 	"slices"
 
+	"github.com/cleanex/cleanex/internal/detmath"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -38,6 +39,18 @@ type Sample struct {
 
 // N returns the number of points.
 func (s *Sample) N() int { return len(s.Labels) }
+
+// Top1Hits returns the number of points whose correct class strictly beats
+// every incorrect one (R_x = K-1): the top-1 hits at K.
+func (s *Sample) Top1Hits() int {
+	hits := 0
+	for _, r := range s.R {
+		if r == s.K-1 {
+			hits++
+		}
+	}
+	return hits
+}
 
 // IncorrectRow returns point i's K-1 incorrect scores, sorted ascending (a view).
 func (s *Sample) IncorrectRow(i int) []float64 {
@@ -172,7 +185,8 @@ func Observed(r []int, w []float64, k int) Curve {
 func ObservedByR(byR []float64, k int) Curve {
 	c := make(Curve, k+1)
 	c[0], c[1] = 1, 1
-	// logDen[m] = sum_{i=1..m} log(K - i); logNum for each R likewise.
+	// logs[i] = log i, i = 1..K: the log of term_k is a running sum of
+	// logs[rv+1-i] - logs[K-i].
 	logs := make([]float64, k+1)
 	for i := 1; i <= k; i++ {
 		logs[i] = detmath.Log(float64(i))
@@ -240,9 +254,14 @@ func Expected(cx, w []float64, k2 int) Curve {
 	return c
 }
 
-// RMSE returns sqrt(mean_{k=2..kmax} (a_k - b_k)^2), kmax = the shorter curve's Max.
-func RMSE(a, b Curve) float64 {
+// RMSE returns sqrt(mean_{k=2..kmax} (a_k - b_k)^2) (docs/formats.md §2),
+// kmax the shorter curve's Max or, when given, upTo if that is smaller (only
+// the first upTo counts); NaN when kmax < 2.
+func RMSE(a, b Curve, upTo ...int) float64 {
 	kmax := min(a.Max(), b.Max())
+	if len(upTo) > 0 {
+		kmax = min(kmax, upTo[0])
+	}
 	if kmax < 2 {
 		return math.NaN()
 	}
@@ -265,7 +284,7 @@ func ReversedROC(cx, w []float64) []ROCPoint {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmpFloat(1-cx[a], 1-cx[b]) })
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(1-cx[a], 1-cx[b]) })
 	pts := []ROCPoint{{0, 0}}
 	acc := 0.0
 	for j, i := range idx {
@@ -288,16 +307,6 @@ func RAUC(cx, w []float64) float64 {
 		s += w[i] * math.Max(0, math.Min(1, p))
 	}
 	return s
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // PluginC returns the plug-in estimate C_x = R_x / (K - 1) for every point.

@@ -392,6 +392,17 @@ func TestRMSE(t *testing.T) {
 	if got := RMSE(Curve{1, 1}, a); !math.IsNaN(got) {
 		t.Errorf("RMSE without k >= 2 = %v, want NaN", got)
 	}
+	// Up to k = 3: differences 0.1, 0 -> sqrt(0.01/2); a bound past both
+	// curves' ends changes nothing; below 2 gives NaN.
+	if got, want := RMSE(a, b, 3), math.Sqrt(0.01/2); math.Abs(got-want) > 1e-15 {
+		t.Errorf("RMSE up to 3 = %v, want %v", got, want)
+	}
+	if got, want := RMSE(a, b, 100), RMSE(a, b); got != want {
+		t.Errorf("RMSE up to 100 = %v, want %v", got, want)
+	}
+	if got := RMSE(a, b, 1); !math.IsNaN(got) {
+		t.Errorf("RMSE up to 1 = %v, want NaN", got)
+	}
 }
 
 func TestReversedROC(t *testing.T) {
@@ -475,5 +486,36 @@ func BenchmarkNewSample(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestTop1Hits counts, by brute force over the matrix, the points whose
+// correct score strictly beats every other score of their row, under both
+// directions, with frequent ties.
+func TestTop1Hits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 20 {
+		m := randomMatrix(rng, 2+rng.IntN(6), 4, 3)
+		for _, d := range []scores.Direction{scores.Higher, scores.Lower} {
+			want := 0
+			for i, y := range m.Labels {
+				row, win := m.Row(i), true
+				for j, v := range row {
+					if j != y && (d == scores.Higher && v >= row[y] || d == scores.Lower && v <= row[y]) {
+						win = false
+					}
+				}
+				if win {
+					want++
+				}
+			}
+			s, _, err := NewSample(m, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Top1Hits(); got != want {
+				t.Fatalf("%v: Top1Hits = %d, want %d", d, got, want)
+			}
+		}
 	}
 }

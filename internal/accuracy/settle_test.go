@@ -3,8 +3,8 @@ package accuracy
 import "testing"
 
 // TestCurvesSettled: 49 weights of 1/49 sum to 1.0000000000000007 in
-// float64, which used to give E_k and Abar_k above 1; the curves now lie in
-// [0, 1] and never rise with k.
+// float64, which unsettled would give E_k and Abar_k above 1; the curves must
+// lie in [0, 1] and never rise with k.
 func TestCurvesSettled(t *testing.T) {
 	const n = 49
 	w := make([]float64, n)

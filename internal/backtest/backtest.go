@@ -9,11 +9,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/draw"
 	"github.com/cleanex/cleanex/internal/estimate"
 )
 
@@ -31,6 +31,9 @@ type Config struct {
 	// pilot and method. An error from OnRow stops the run and is returned.
 	OnRow func(Row) error
 }
+
+// stream is the PCG stream (its second seed word) that draws the pilots.
+const stream = 0x6261636b_74657374 // "backtest"
 
 // MaxReps is the largest Config.Reps accepted. With Config.OnRow set, memory
 // is 32 bytes per pilot and method (12.8 MB for four methods at MaxReps).
@@ -112,7 +115,7 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 	case len(ests) == 0:
 		return nil, fmt.Errorf("backtest: no methods given")
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6261636b_74657374)) // "backtest"
+	classes := draw.New(cfg.Seed, stream)
 	res := &Result{K: s.K}
 	total := cfg.Reps * len(ests)
 	report := func(p Progress) {
@@ -131,8 +134,7 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 	per := make([]stats, len(ests))
 	done := 0
 	for rep := 0; rep < cfg.Reps; rep++ {
-		cls := rng.Perm(s.K)[:cfg.K1]
-		slices.Sort(cls)
+		cls := classes.Classes(s.K, cfg.K1)
 		if cfg.OnRow == nil {
 			res.Classes = append(res.Classes, cls)
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 // flaky fails on the pilots listed in bad: with an error when err is set,
-// else with a NaN curve (what a method that cannot fit used to return).
+// else with a NaN curve (which the backtest must refuse as a failed fit).
 type flaky struct {
 	bad map[int]bool
 	err bool

@@ -1,14 +1,17 @@
-// Package benchcases scores every method on the benchmark cases of
-// shared/benchmark (pilot score matrices with the exact truth curve at k2 and
-// the RMSE reference implementations reached), so `./build.sh bench` can print
-// one table of our RMSE next to the references'.
+// Package benchcases scores every method on the 16 benchmark cases kept in
+// testdata/sim-d5-k100 (pilot score matrices with the exact truth curve at k2
+// and the RMSE reference implementations reached; docs/formats.md §5), so
+// `./build.sh bench` can print one table of our RMSE next to the references'.
 package benchcases
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,36 +37,37 @@ type Case struct {
 	Reference map[string]float64
 }
 
-// CasesPath is where the shared benchmark cases sit, relative to the folder
-// that holds the repository's clone.
-const CasesPath = "shared/benchmark/sim-d5-k100"
+// CasesDir is where the repository keeps the benchmark cases, relative to the
+// module root: each file gzip-compressed (see testdata/README.md there).
+const CasesDir = "internal/benchcases/testdata/sim-d5-k100"
 
-// Dir returns $BENCH_CASES when set; otherwise the first CasesPath found in the
-// working directory or one of its parents (the layout of a developer's or CI's
-// checkout, with shared/ beside the clone), or "" when there is none.
+// Dir returns $BENCH_CASES when set; otherwise CasesDir under the module root,
+// the first folder holding go.mod at or above the working directory (so the
+// tests of any package find it). When there is no such folder it returns
+// CasesDir itself, and Load reports what is missing.
 func Dir() string {
 	if d := os.Getenv("BENCH_CASES"); d != "" {
 		return d
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		return ""
+		return CasesDir
 	}
 	for {
-		d := filepath.Join(wd, CasesPath)
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
+		if _, err := os.Stat(filepath.Join(wd, "go.mod")); err == nil {
+			return filepath.Join(wd, CasesDir)
 		}
 		parent := filepath.Dir(wd)
 		if parent == wd {
-			return ""
+			return CasesDir
 		}
 		wd = parent
 	}
 }
 
 // Load reads every <case>.csv with its <case>_truth.csv in dir, and the
-// reference RMSEs from dir/reference_rmse.csv.
+// reference RMSEs from dir/reference_rmse.csv (docs/formats.md §5). Each file
+// may instead be gzip-compressed, with ".gz" appended to its name.
 func Load(dir string) ([]Case, error) {
 	refs, err := readReference(filepath.Join(dir, "reference_rmse.csv"))
 	if err != nil {
@@ -110,7 +114,7 @@ func Run(ctx context.Context, c Case, est estimate.Estimator) (Score, error) {
 }
 
 func readSample(path string) (*accuracy.Sample, error) {
-	f, err := os.Open(path)
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +185,7 @@ func readReference(path string) (map[string]map[string]float64, error) {
 }
 
 func readCSV(path string) ([][]string, error) {
-	f, err := os.Open(path)
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -194,4 +198,36 @@ func readCSV(path string) ([][]string, error) {
 		return nil, fmt.Errorf("%s: no data rows", path)
 	}
 	return rows, nil
+}
+
+// open opens path, or path+".gz" through a gzip reader when path does not
+// exist; closing the result closes the file.
+func open(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err == nil {
+		return f, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	gf, gerr := os.Open(path + ".gz")
+	if gerr != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(gf)
+	if err != nil {
+		gf.Close()
+		return nil, fmt.Errorf("%s.gz: %w", path, err)
+	}
+	return gzipFile{zr, gf}, nil
+}
+
+// gzipFile reads through a gzip reader and closes the file beneath it.
+type gzipFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g gzipFile) Close() error {
+	return errors.Join(g.Reader.Close(), g.f.Close())
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/cleanex/cleanex/internal/simulate"
 )
 
-// TestLoadAndRun writes a small case the way shared/benchmark lays it out and
+// TestLoadAndRun writes a small case laid out as docs/formats.md §5 says and
 // checks that Load reads it back and that Run's RMSE equals an independent
 // computation of the plug-in curve against the truth.
 func TestLoadAndRun(t *testing.T) {

@@ -24,7 +24,7 @@ func sd(x []float64) float64 { return stat.StdDev(x, nil) }
 
 // TestBenchmarkCases runs every method with the defaults of `cleanex predict`
 // (seed 1) on every case, prints the table against the reference columns, and
-// holds the acceptance bars of issues 2 and 3:
+// holds these acceptance bars:
 //   - plug-in equals plugin:R_over_k1m1 to 1e-6 on every case;
 //   - KDE (LCV) and regression medians within 0.005 of kde:lcv and regression:nnls_bootcv25;
 //   - CleaneX fast: median and mean no higher than the published algorithm's
@@ -32,7 +32,7 @@ func sd(x []float64) float64 { return stat.StdDev(x, nil) }
 func TestBenchmarkCases(t *testing.T) {
 	cases, err := Load(Dir())
 	if err != nil {
-		t.Skipf("benchmark cases not found (%v); set BENCH_CASES", err)
+		t.Fatalf("benchmark cases: %v (they ship in %s; BENCH_CASES overrides)", err, CasesDir)
 	}
 	const (
 		refPlugin  = "plugin:R_over_k1m1"

@@ -1,3 +1,12 @@
+// Copyright 2009 The Go Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+//
+// Exp, expmulti, Log and Erfc are ported from Go's math package (exp.go,
+// log.go, erf.go), which took them from FreeBSD's msun; the Sun Microsystems
+// notices that came with e_exp.c, e_log.c and s_erf.c are in the LICENSE file
+// of this folder.
+
 // Package detmath holds the elementary functions whose results must be
 // bit-for-bit the same natively and in WebAssembly, so that an iterative fit
 // (CleaneX's training, KDE's bandwidth search) gives the same answer in the
@@ -8,7 +17,7 @@
 // only to about one ulp, and an optimiser amplifies that last bit into visible
 // differences. No maintained library offers platform-independent versions, so
 // this package carries Go's own portable algorithms (from FreeBSD's msun, as in
-// Go's math package; BSD licence), which compile to the same instructions on
+// Go's math package; BSD licence, see LICENSE here), which compile to the same instructions on
 // every platform without fused multiply-adds (GOAMD64=v1 and wasm never fuse).
 // Under wasm each function therefore equals its math counterpart exactly (tested).
 package detmath

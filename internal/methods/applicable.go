@@ -2,12 +2,12 @@ package methods
 
 import "fmt"
 
-// MinClasses returns the fewest pilot classes the method called name can fit:
-// 3 for regression (its bootstrap choice of bandwidth fits subsamples of about
-// half the classes, which need 2 each), 2 for every other method.
+// MinClasses returns the fewest pilot classes the method called name can fit
+// (its registry entry's MinClasses: 3 for regression, 2 for the others), and
+// 2 for a name that is not registered.
 func MinClasses(name string) int {
-	if name == "regression" {
-		return 3
+	if m, ok := Get(name); ok {
+		return m.MinClasses
 	}
 	return 2
 }

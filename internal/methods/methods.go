@@ -1,10 +1,12 @@
-// Package methods is the registry of accuracy-extrapolation methods: every
-// estimator by name, built from one set of options, so the command line, the
-// backtest and the browser worker offer the same methods the same way.
+// Package methods is the registry of accuracy-extrapolation methods: one
+// entry per method (name, labels, colour, order, what it needs, how to build
+// it), so the command line, the backtest, the report, the browser worker and
+// the page offer and show the same methods the same way.
 package methods
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/estimate"
@@ -14,8 +16,105 @@ import (
 	"github.com/cleanex/cleanex/internal/estimate/regress"
 )
 
-// Names lists the registered methods in their display order.
-var Names = []string{"plugin", "kde", "regression", "cleanex"}
+// Method is one registry entry.
+type Method struct {
+	// Name is the registry name: the --methods value, the curves CSV column
+	// (docs/formats.md §3), the name in the page's messages and the
+	// Estimator's Name.
+	Name string
+	// Label is the short display name ("KDE"), Title the name with its
+	// source ("KDE (Kay et al.)").
+	Label, Title string
+	// Note says in one line what the method assumes and when it fails.
+	Note string
+	// Color is the curve's colour, an exact lower-case "#rrggbb" (the
+	// Okabe–Ito palette, its orange and sky blue darkened for a contrast of
+	// at least 3:1 on white), and Dash its line dash pattern, a second cue
+	// besides colour.
+	Color string
+	Dash  []float64
+	// MinClasses is the fewest pilot classes the method can fit.
+	MinClasses int
+	// Seeded is whether the method draws random numbers (Options.Seed
+	// changes its fit).
+	Seeded bool
+
+	build func(Options) (estimate.Estimator, error)
+}
+
+// All holds the registered methods in their display order: the order of
+// table rows, CSV columns and legends.
+var All = []Method{
+	{
+		Name: "plugin", Label: "plug-in", Title: "plug-in",
+		Note:  "takes each point's record against the pilot's few wrong classes as exact; too hopeful far beyond k1",
+		Color: "#b36b00", Dash: []float64{2, 3}, MinClasses: 2,
+		build: func(Options) (estimate.Estimator, error) { return plugin.Estimator{}, nil },
+	},
+	{
+		Name: "kde", Label: "KDE", Title: "KDE (Kay et al.)",
+		Note:  "smooths the spread of wrong-class scores with a kernel; depends on that smoothing, often too hopeful",
+		Color: "#2f86c4", Dash: []float64{9, 3, 2, 3}, MinClasses: 2,
+		build: func(o Options) (estimate.Estimator, error) {
+			sel, err := kde.ParseSelector(o.KDEBandwidth)
+			if err != nil {
+				return nil, err
+			}
+			return kde.Estimator{Bandwidth: sel}, nil
+		},
+	},
+	{
+		// Its bootstrap choice of bandwidth fits subsamples of about half
+		// the classes, which need 2 each.
+		Name: "regression", Label: "regression", Title: "regression (Zheng et al.)",
+		Note:  "fits a smooth curve to the pilot's accuracy at k = 2…k1 and extends it; needs 3 classes, can drift far out",
+		Color: "#009e73", Dash: []float64{14, 4}, MinClasses: 3, Seeded: true,
+		build: func(o Options) (estimate.Estimator, error) {
+			return regress.Estimator{Boot: regress.DefaultBoot, Seed: o.Seed}, nil
+		},
+	},
+	{
+		Name: "cleanex", Label: "CleaneX", Title: "CleaneX",
+		Note:  "a small neural network learns how the accuracy falls from the pilot's ranks; best on the benchmark, slower",
+		Color: "#d55e00", Dash: []float64{10, 3, 4, 3}, MinClasses: 2, Seeded: true,
+		build: func(o Options) (estimate.Estimator, error) {
+			p := cleanex.Fast()
+			if o.Preset != "" {
+				var err error
+				if p, err = cleanex.PresetByName(o.Preset); err != nil {
+					return nil, err
+				}
+			}
+			return cleanex.Estimator{Preset: p, Seed: o.Seed}, nil
+		},
+	},
+}
+
+// Names lists the registered methods' names in display order (All's).
+var Names = func() []string {
+	names := make([]string, len(All))
+	for i, m := range All {
+		names[i] = m.Name
+	}
+	return names
+}()
+
+// Get returns the method called name and whether it is registered.
+func Get(name string) (Method, bool) {
+	if i := slices.Index(Names, name); i >= 0 {
+		return All[i], true
+	}
+	return Method{}, false
+}
+
+// Rank returns the method's position in the display order, len(All) for a
+// name that is not registered (so sorting by Rank puts those last).
+func Rank(name string) int {
+	if i := slices.Index(Names, name); i >= 0 {
+		return i
+	}
+	return len(All)
+}
 
 // Options configure the methods; each method reads the fields it uses.
 type Options struct {
@@ -44,28 +143,11 @@ func (o Options) Validate() error {
 
 // New returns the method called name, configured by o.
 func New(name string, o Options) (estimate.Estimator, error) {
-	switch name {
-	case "plugin":
-		return plugin.Estimator{}, nil
-	case "kde":
-		sel, err := kde.ParseSelector(o.KDEBandwidth)
-		if err != nil {
-			return nil, err
-		}
-		return kde.Estimator{Bandwidth: sel}, nil
-	case "regression":
-		return regress.Estimator{Boot: regress.DefaultBoot, Seed: o.Seed}, nil
-	case "cleanex":
-		p := cleanex.Fast()
-		if o.Preset != "" {
-			var err error
-			if p, err = cleanex.PresetByName(o.Preset); err != nil {
-				return nil, err
-			}
-		}
-		return cleanex.Estimator{Preset: p, Seed: o.Seed}, nil
+	m, ok := Get(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown method %q: valid methods are %s", name, strings.Join(Names, ", "))
 	}
-	return nil, fmt.Errorf("unknown method %q: valid methods are %s", name, strings.Join(Names, ", "))
+	return m.build(o)
 }
 
 // ParseList splits a comma-separated list of method names ("plugin,kde"),
@@ -77,13 +159,11 @@ func ParseList(list string) ([]string, error) {
 		switch {
 		case name == "":
 			return nil, fmt.Errorf("method list %q has an empty name: give names separated by commas, from %s", list, strings.Join(Names, ", "))
-		case !known(name):
+		case Rank(name) == len(All):
 			return nil, fmt.Errorf("unknown method %q: valid methods are %s", name, strings.Join(Names, ", "))
 		}
-		for _, n := range names {
-			if n == name {
-				return nil, fmt.Errorf("method %q is listed twice", name)
-			}
+		if slices.Contains(names, name) {
+			return nil, fmt.Errorf("method %q is listed twice", name)
 		}
 		names = append(names, name)
 	}
@@ -107,13 +187,4 @@ func NewList(list string, o Options) ([]estimate.Estimator, error) {
 		}
 	}
 	return ests, nil
-}
-
-func known(name string) bool {
-	for _, n := range Names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }

@@ -40,7 +40,7 @@ type Message interface {
 // Ready is posted by a worker once it listens for messages.
 type Ready struct{}
 
-// Load asks a worker to parse a score-matrix CSV (FORMATS.md §1) and keep it
+// Load asks a worker to parse a score-matrix CSV (docs/formats.md §1) and keep it
 // as data set Dataset.
 type Load struct {
 	// Dataset identifies the data set in later Run messages.
@@ -53,7 +53,7 @@ type Load struct {
 	WantSummary bool
 }
 
-// SimConfig describes a simulated problem (FORMATS.md §4): K2 classes of
+// SimConfig describes a simulated problem (docs/formats.md §4): K2 classes of
 // which a pilot of K1 is shown to the methods.
 type SimConfig struct {
 	// Classes and Points are the distributions, "normal" or "uniform".
@@ -201,72 +201,136 @@ func (Cancel) Kind() Kind   { return KindCancel }
 func (Describe) Kind() Kind { return KindDescribe }
 func (Crash) Kind() Kind    { return KindCrash }
 
+// The wire layout of each message: its fields in wire order, walked by the
+// encoder (Encode, LoadParts) and the decoder (Decode) alike, so the order is
+// written once.
+func (*Ready) fields(codec) {}
+func (m *Load) fields(c codec) {
+	c.u(&m.Dataset)
+	c.bytes(&m.CSV)
+	c.str(&m.Direction)
+	c.bool(&m.WantSummary)
+}
+func (m *SimConfig) fields(c codec) {
+	c.str(&m.Classes)
+	c.str(&m.Points)
+	c.i(&m.D)
+	c.f(&m.Sigma2)
+	c.i(&m.R)
+	c.i(&m.K1)
+	c.i(&m.K2)
+	c.u(&m.Seed)
+}
+func (m *Simulate) fields(c codec) {
+	c.u(&m.Dataset)
+	m.Config.fields(c)
+	c.bool(&m.WantSummary)
+}
+func (m *Summary) fields(c codec) {
+	c.u(&m.Dataset)
+	c.i(&m.N)
+	c.i(&m.K)
+	c.i(&m.MinPoints)
+	c.i(&m.MaxPoints)
+	c.str(&m.Direction)
+	c.str(&m.Detected)
+	c.i(&m.Wins)
+	c.f(&m.Top1)
+	c.floats(&m.Observed)
+	c.floats(&m.Truth)
+	c.floats(&m.Weights)
+	c.floats(&m.ObservedC)
+	c.floats(&m.ClassSE)
+	c.f(&m.Seconds)
+}
+func (m *Run) fields(c codec) {
+	c.u(&m.Dataset)
+	c.u(&m.Run)
+	c.str(&m.Method)
+	c.i(&m.K2)
+	c.str(&m.Preset)
+	c.u(&m.Seed)
+	c.str(&m.KDEBandwidth)
+}
+func (m *Progress) fields(c codec) {
+	c.u(&m.Run)
+	c.str(&m.Method)
+	c.i(&m.Step)
+	c.i(&m.Total)
+	c.f(&m.Loss)
+	c.f(&m.ETA)
+	c.floats(&m.Curve)
+}
+func (m *Result) fields(c codec) {
+	c.u(&m.Run)
+	c.str(&m.Method)
+	c.floats(&m.Curve)
+	c.floats(&m.C)
+	c.floats(&m.Losses)
+	c.f(&m.Seconds)
+}
+func (m *Error) fields(c codec) {
+	c.u(&m.Dataset)
+	c.u(&m.Run)
+	c.str(&m.Method)
+	c.str(&m.Message)
+	c.bool(&m.Cancelled)
+}
+func (m *Cancel) fields(c codec)   { c.u(&m.Run) }
+func (m *Describe) fields(c codec) { c.u(&m.Dataset) }
+func (m *Crash) fields(c codec)    { c.str(&m.Reason) }
+
+// codec walks a message's fields: the encoder appends each field's value,
+// the decoder reads it into the field.
+type codec interface {
+	u(*uint64)
+	i(*int)
+	f(*float64)
+	bool(*bool)
+	bytes(*[]byte)
+	str(*string)
+	floats(*[]float64)
+}
+
+// kindCodec encodes and decodes the messages of one kind through their fields.
+type kindCodec struct {
+	encode func(Message, *encoder) bool // false when the message is not of this kind's type
+	decode func(*decoder) Message
+}
+
+// codecFor returns the kindCodec of message type M.
+func codecFor[M Message, P interface {
+	*M
+	fields(codec)
+}]() kindCodec {
+	return kindCodec{
+		encode: func(m Message, e *encoder) bool {
+			v, ok := m.(M)
+			if ok {
+				P(&v).fields(e)
+			}
+			return ok
+		},
+		decode: func(d *decoder) Message {
+			var v M
+			P(&v).fields(d)
+			return v
+		},
+	}
+}
+
+// codecs holds every message type by its kind.
+var codecs = map[Kind]kindCodec{
+	KindReady: codecFor[Ready](), KindLoad: codecFor[Load](), KindSimulate: codecFor[Simulate](),
+	KindSummary: codecFor[Summary](), KindRun: codecFor[Run](), KindProgress: codecFor[Progress](),
+	KindResult: codecFor[Result](), KindError: codecFor[Error](), KindCancel: codecFor[Cancel](),
+	KindDescribe: codecFor[Describe](), KindCrash: codecFor[Crash](),
+}
+
 // Encode returns m's wire bytes: the kind byte, then the fields in order.
 func Encode(m Message) ([]byte, error) {
 	e := &encoder{b: []byte{byte(m.Kind())}}
-	switch m := m.(type) {
-	case Ready:
-	case Load:
-		e.u(m.Dataset)
-		e.bytes(m.CSV)
-		e.str(m.Direction)
-		e.bool(m.WantSummary)
-	case Simulate:
-		e.u(m.Dataset)
-		e.sim(m.Config)
-		e.bool(m.WantSummary)
-	case Summary:
-		e.u(m.Dataset)
-		e.i(m.N)
-		e.i(m.K)
-		e.i(m.MinPoints)
-		e.i(m.MaxPoints)
-		e.str(m.Direction)
-		e.str(m.Detected)
-		e.i(m.Wins)
-		e.f(m.Top1)
-		e.floats(m.Observed)
-		e.floats(m.Truth)
-		e.floats(m.Weights)
-		e.floats(m.ObservedC)
-		e.floats(m.ClassSE)
-		e.f(m.Seconds)
-	case Run:
-		e.u(m.Dataset)
-		e.u(m.Run)
-		e.str(m.Method)
-		e.i(m.K2)
-		e.str(m.Preset)
-		e.u(m.Seed)
-		e.str(m.KDEBandwidth)
-	case Progress:
-		e.u(m.Run)
-		e.str(m.Method)
-		e.i(m.Step)
-		e.i(m.Total)
-		e.f(m.Loss)
-		e.f(m.ETA)
-		e.floats(m.Curve)
-	case Result:
-		e.u(m.Run)
-		e.str(m.Method)
-		e.floats(m.Curve)
-		e.floats(m.C)
-		e.floats(m.Losses)
-		e.f(m.Seconds)
-	case Error:
-		e.u(m.Dataset)
-		e.u(m.Run)
-		e.str(m.Method)
-		e.str(m.Message)
-		e.bool(m.Cancelled)
-	case Cancel:
-		e.u(m.Run)
-	case Describe:
-		e.u(m.Dataset)
-	case Crash:
-		e.str(m.Reason)
-	default:
+	if c, ok := codecs[m.Kind()]; !ok || !c.encode(m, e) {
 		return nil, fmt.Errorf("protocol: cannot encode %T", m)
 	}
 	return e.b, nil
@@ -277,14 +341,10 @@ func Encode(m Message) ([]byte, error) {
 // suffix equals Encode(Load{...}). The page uses it to build the message
 // around a large file in JavaScript, without copying the file into Go.
 func LoadParts(dataset uint64, csvLen int, direction string) (prefix, suffix []byte) {
-	e := &encoder{b: []byte{byte(KindLoad)}}
-	e.u(dataset)
-	e.u(uint64(csvLen))
-	prefix = e.b
-	e = &encoder{}
-	e.str(direction)
-	e.bool(false)
-	return prefix, e.b
+	e := &encoder{b: []byte{byte(KindLoad)}, hole: true, holeLen: csvLen}
+	m := Load{Dataset: dataset, Direction: direction}
+	m.fields(e)
+	return e.b[:e.cut:e.cut], e.b[e.cut:]
 }
 
 // ErrShort is wrapped by Decode's errors when the bytes end early.
@@ -295,36 +355,12 @@ func Decode(b []byte) (Message, error) {
 	if len(b) == 0 {
 		return nil, fmt.Errorf("protocol: empty message: %w", ErrShort)
 	}
-	d := &decoder{b: b[1:]}
-	var m Message
-	switch Kind(b[0]) {
-	case KindReady:
-		m = Ready{}
-	case KindLoad:
-		m = Load{Dataset: d.u(), CSV: d.bytes(), Direction: d.str(), WantSummary: d.bool()}
-	case KindSimulate:
-		m = Simulate{Dataset: d.u(), Config: d.sim(), WantSummary: d.bool()}
-	case KindSummary:
-		m = Summary{Dataset: d.u(), N: d.i(), K: d.i(), MinPoints: d.i(), MaxPoints: d.i(),
-			Direction: d.str(), Detected: d.str(), Wins: d.i(), Top1: d.f(),
-			Observed: d.floats(), Truth: d.floats(), Weights: d.floats(), ObservedC: d.floats(), ClassSE: d.floats(), Seconds: d.f()}
-	case KindRun:
-		m = Run{Dataset: d.u(), Run: d.u(), Method: d.str(), K2: d.i(), Preset: d.str(), Seed: d.u(), KDEBandwidth: d.str()}
-	case KindProgress:
-		m = Progress{Run: d.u(), Method: d.str(), Step: d.i(), Total: d.i(), Loss: d.f(), ETA: d.f(), Curve: d.floats()}
-	case KindResult:
-		m = Result{Run: d.u(), Method: d.str(), Curve: d.floats(), C: d.floats(), Losses: d.floats(), Seconds: d.f()}
-	case KindError:
-		m = Error{Dataset: d.u(), Run: d.u(), Method: d.str(), Message: d.str(), Cancelled: d.bool()}
-	case KindCancel:
-		m = Cancel{Run: d.u()}
-	case KindDescribe:
-		m = Describe{Dataset: d.u()}
-	case KindCrash:
-		m = Crash{Reason: d.str()}
-	default:
+	c, ok := codecs[Kind(b[0])]
+	if !ok {
 		return nil, fmt.Errorf("protocol: unknown message kind %d", b[0])
 	}
+	d := &decoder{b: b[1:]}
+	m := c.decode(d)
 	if d.err != nil {
 		return nil, fmt.Errorf("protocol: kind %d: %w", b[0], d.err)
 	}
@@ -334,49 +370,59 @@ func Decode(b []byte) (Message, error) {
 	return m, nil
 }
 
-type encoder struct{ b []byte }
-
-func (e *encoder) u(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
-func (e *encoder) i(v int)    { e.b = binary.AppendVarint(e.b, int64(v)) }
-func (e *encoder) f(v float64) {
-	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+// encoder appends fields to b. With hole set, a bytes field is written as
+// its length holeLen alone, and cut marks where its content would go
+// (LoadParts).
+type encoder struct {
+	b       []byte
+	hole    bool
+	holeLen int
+	cut     int
 }
-func (e *encoder) bool(v bool) {
-	if v {
+
+func (e *encoder) u(v *uint64) { e.b = binary.AppendUvarint(e.b, *v) }
+func (e *encoder) i(v *int)    { e.b = binary.AppendVarint(e.b, int64(*v)) }
+func (e *encoder) f(v *float64) {
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(*v))
+}
+func (e *encoder) bool(v *bool) {
+	if *v {
 		e.b = append(e.b, 1)
 	} else {
 		e.b = append(e.b, 0)
 	}
 }
-func (e *encoder) bytes(v []byte) { e.u(uint64(len(v))); e.b = append(e.b, v...) }
-func (e *encoder) str(v string)   { e.u(uint64(len(v))); e.b = append(e.b, v...) }
+func (e *encoder) bytes(v *[]byte) {
+	if e.hole {
+		e.b = binary.AppendUvarint(e.b, uint64(e.holeLen))
+		e.cut = len(e.b)
+		return
+	}
+	e.b = binary.AppendUvarint(e.b, uint64(len(*v)))
+	e.b = append(e.b, *v...)
+}
+func (e *encoder) str(v *string) {
+	e.b = binary.AppendUvarint(e.b, uint64(len(*v)))
+	e.b = append(e.b, *v...)
+}
 
 // floats writes a nil slice as 0 and any other as 1 + its length, then the
 // values as one block of little-endian float64s.
-func (e *encoder) floats(v []float64) {
+func (e *encoder) floats(p *[]float64) {
+	v := *p
 	if v == nil {
-		e.u(0)
+		e.b = binary.AppendUvarint(e.b, 0)
 		return
 	}
-	e.u(uint64(len(v)) + 1)
+	e.b = binary.AppendUvarint(e.b, uint64(len(v))+1)
 	e.b = append(e.b, make([]byte, 8*len(v))...)
 	blk := e.b[len(e.b)-8*len(v):]
 	for j, x := range v {
 		binary.LittleEndian.PutUint64(blk[8*j:], math.Float64bits(x))
 	}
 }
-func (e *encoder) sim(c SimConfig) {
-	e.str(c.Classes)
-	e.str(c.Points)
-	e.i(c.D)
-	e.f(c.Sigma2)
-	e.i(c.R)
-	e.i(c.K1)
-	e.i(c.K2)
-	e.u(c.Seed)
-}
 
-// decoder reads fields in order; after the first error every read returns
+// decoder reads fields in order; after the first error every read stores
 // the zero value and err keeps the first error.
 type decoder struct {
 	b   []byte
@@ -390,7 +436,7 @@ func (d *decoder) fail(what string) {
 	d.b = nil
 }
 
-func (d *decoder) u() uint64 {
+func (d *decoder) uint() uint64 {
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
 		d.fail("unsigned integer")
@@ -399,35 +445,37 @@ func (d *decoder) u() uint64 {
 	d.b = d.b[n:]
 	return v
 }
-func (d *decoder) i() int {
-	v, n := binary.Varint(d.b)
+func (d *decoder) u(v *uint64) { *v = d.uint() }
+func (d *decoder) i(v *int) {
+	x, n := binary.Varint(d.b)
 	if n <= 0 {
 		d.fail("integer")
-		return 0
+		*v = 0
+		return
 	}
 	d.b = d.b[n:]
-	return int(v)
+	*v = int(x)
 }
-func (d *decoder) f() float64 {
+func (d *decoder) f(v *float64) {
 	if len(d.b) < 8 {
 		d.fail("float")
-		return 0
+		*v = 0
+		return
 	}
-	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	*v = math.Float64frombits(binary.LittleEndian.Uint64(d.b))
 	d.b = d.b[8:]
-	return v
 }
-func (d *decoder) bool() bool {
+func (d *decoder) bool(v *bool) {
 	if len(d.b) < 1 {
 		d.fail("flag")
-		return false
+		*v = false
+		return
 	}
-	v := d.b[0] != 0
+	*v = d.b[0] != 0
 	d.b = d.b[1:]
-	return v
 }
 func (d *decoder) raw(what string) []byte {
-	n := d.u()
+	n := d.uint()
 	if d.err != nil {
 		return nil
 	}
@@ -439,30 +487,28 @@ func (d *decoder) raw(what string) []byte {
 	d.b = d.b[n:]
 	return v
 }
-func (d *decoder) bytes() []byte {
-	if v := d.raw("bytes"); len(v) > 0 {
-		return v
+func (d *decoder) bytes(v *[]byte) {
+	*v = d.raw("bytes")
+	if len(*v) == 0 {
+		*v = nil
 	}
-	return nil
 }
-func (d *decoder) str() string { return string(d.raw("string")) }
-func (d *decoder) floats() []float64 {
-	n := d.u()
+func (d *decoder) str(v *string) { *v = string(d.raw("string")) }
+func (d *decoder) floats(p *[]float64) {
+	*p = nil
+	n := d.uint()
 	if d.err != nil || n == 0 {
-		return nil
+		return
 	}
 	n--
 	if n > uint64(len(d.b))/8 {
 		d.fail("float array")
-		return nil
+		return
 	}
 	v := make([]float64, n)
 	for j := range v {
 		v[j] = math.Float64frombits(binary.LittleEndian.Uint64(d.b[8*j:]))
 	}
 	d.b = d.b[8*n:]
-	return v
-}
-func (d *decoder) sim() SimConfig {
-	return SimConfig{Classes: d.str(), Points: d.str(), D: d.i(), Sigma2: d.f(), R: d.i(), K1: d.i(), K2: d.i(), Seed: d.u()}
+	*p = v
 }

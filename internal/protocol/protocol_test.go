@@ -3,14 +3,17 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"reflect"
 	"testing"
 )
 
-func TestRoundTrip(t *testing.T) {
+// samples returns one or two messages of every kind, with every field set in
+// at least one of them.
+func samples() []Message {
 	curve := []float64{1, 1, 0.9, 0.8125, math.SmallestNonzeroFloat64, -0.0}
-	msgs := []Message{
+	return []Message{
 		Ready{},
 		Load{Dataset: 7, CSV: []byte("label,a,b\na,1,2\n"), Direction: "auto", WantSummary: true},
 		Load{Dataset: 1 << 40},
@@ -28,7 +31,10 @@ func TestRoundTrip(t *testing.T) {
 		Cancel{Run: 9},
 		Describe{Dataset: 12},
 	}
-	for _, m := range msgs {
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, m := range samples() {
 		t.Run(fmt.Sprintf("%T", m), func(t *testing.T) {
 			b, err := Encode(m)
 			if err != nil {
@@ -129,5 +135,51 @@ func TestSummaryClassSERoundTrip(t *testing.T) {
 		if got := m.(Summary).ClassSE; !reflect.DeepEqual(got, want) {
 			t.Fatalf("ClassSE %v, want %v", got, want)
 		}
+	}
+}
+
+// TestWireFormat pins the bytes of every sample message (an FNV-1a hash of
+// their encodings in turn), so that a change to the order or the encoding of
+// a field, which the page and the workers must agree on, is seen.
+func TestWireFormat(t *testing.T) {
+	h := fnv.New64a()
+	for _, m := range samples() {
+		b, err := Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Write(b)
+	}
+	pre, suf := LoadParts(1<<40, 123456, "higher")
+	h.Write(pre)
+	h.Write(suf)
+	const want = 0x57a699233e01259
+	if got := h.Sum64(); got != want {
+		t.Errorf("hash of the encodings = %#x, want %#x", got, uint64(want))
+	}
+}
+
+// TestEveryKind checks that every kind has a codec whose messages report
+// that kind, and that samples covers every kind.
+func TestEveryKind(t *testing.T) {
+	seen := map[Kind]bool{}
+	for _, m := range samples() {
+		seen[m.Kind()] = true
+	}
+	for k := KindReady; k <= KindCrash; k++ {
+		c, ok := codecs[k]
+		if !ok {
+			t.Errorf("kind %d has no codec", k)
+			continue
+		}
+		if got := c.decode(&decoder{}).Kind(); got != k {
+			t.Errorf("the codec of kind %d makes messages of kind %d", k, got)
+		}
+		if !seen[k] {
+			t.Errorf("samples has no message of kind %d", k)
+		}
+	}
+	if _, err := Encode(&Cancel{Run: 1}); err == nil {
+		t.Error("Encode(*Cancel) succeeded; messages are values")
 	}
 }

@@ -1,21 +1,27 @@
 // Package report turns a set of predicted curves into what the app shows and
 // exports: the results table (each method's predicted accuracy at k1, 2k1,
 // 5k1, 10k1 and k2, and its RMSE against the truth when known) and the
-// curves CSV of FORMATS.md §3.
+// curves CSV of docs/formats.md §3.
 package report
 
 import (
 	"bufio"
+	"cmp"
 	"io"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/methods"
 )
 
-// Order is the column order of the methods in tables and CSV files.
-var Order = []string{"plugin", "kde", "regression", "cleanex"}
+// Order is the registry's display order, methods.Names.
+//
+// Deprecated: use methods.Names (or methods.Rank to sort); this alias stays
+// only until web/ and internal/browsertest stop reading it.
+var Order = methods.Names
 
 // Method is one method's fit.
 type Method struct {
@@ -49,26 +55,12 @@ type Curves struct {
 // EstimateColumns are the CSV columns of the recommended curve and its interval.
 var EstimateColumns = []string{"estimate", "estimate_lo", "estimate_hi"}
 
-// Sorted returns the methods in Order (unknown names last, by name).
+// Sorted returns the methods in the registry's display order (methods.Rank;
+// unknown names last, by name).
 func (c Curves) Sorted() []Method {
 	ms := slices.Clone(c.Methods)
-	rank := func(n string) int {
-		if i := slices.Index(Order, n); i >= 0 {
-			return i
-		}
-		return len(Order)
-	}
 	slices.SortStableFunc(ms, func(a, b Method) int {
-		if d := rank(a.Name) - rank(b.Name); d != 0 {
-			return d
-		}
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
+		return cmp.Or(cmp.Compare(methods.Rank(a.Name), methods.Rank(b.Name)), strings.Compare(a.Name, b.Name))
 	})
 	return ms
 }
@@ -97,7 +89,7 @@ type Row struct {
 }
 
 // Table returns the rows: observed, the estimate (when computed), each
-// method in Order, and truth when known.
+// method in the registry's display order, and truth when known.
 func (c Curves) Table() []Row {
 	ks := c.Ks()
 	at := func(curve accuracy.Curve) []float64 {
@@ -111,14 +103,14 @@ func (c Curves) Table() []Row {
 	if c.Estimate != nil {
 		r := Row{Name: "estimate", At: at(c.Estimate), RMSE: math.NaN(), Seconds: math.NaN()}
 		if c.Truth != nil {
-			r.RMSE = RMSE(c.Estimate, c.Truth, c.K2)
+			r.RMSE = accuracy.RMSE(c.Estimate, c.Truth, c.K2)
 		}
 		rows = append(rows, r)
 	}
 	for _, m := range c.Sorted() {
 		r := Row{Name: m.Name, At: at(m.Curve), RMSE: math.NaN(), Seconds: m.Seconds}
 		if c.Truth != nil {
-			r.RMSE = RMSE(m.Curve, c.Truth, c.K2)
+			r.RMSE = accuracy.RMSE(m.Curve, c.Truth, c.K2)
 		}
 		rows = append(rows, r)
 	}
@@ -128,20 +120,11 @@ func (c Curves) Table() []Row {
 	return rows
 }
 
-// RMSE returns sqrt(mean_{k=2..kmax} (a_k - b_k)^2) with kmax the smallest
-// of k2 and both curves' ends (FORMATS.md §2); NaN when kmax < 2.
-func RMSE(a, b accuracy.Curve, k2 int) float64 {
-	kmax := min(k2, a.Max(), b.Max())
-	if kmax < 2 {
-		return math.NaN()
-	}
-	var s float64
-	for k := 2; k <= kmax; k++ {
-		d := a[k] - b[k]
-		s += d * d
-	}
-	return math.Sqrt(s / float64(kmax-1))
-}
+// RMSE returns accuracy.RMSE(a, b, k2).
+//
+// Deprecated: call accuracy.RMSE(a, b, k2), the one RMSE; this forwarder
+// stays only until wasm/app stops calling it.
+func RMSE(a, b accuracy.Curve, k2 int) float64 { return accuracy.RMSE(a, b, k2) }
 
 func value(c accuracy.Curve, k int) float64 {
 	if k < 0 || k > c.Max() {
@@ -151,8 +134,8 @@ func value(c accuracy.Curve, k int) float64 {
 }
 
 // Columns returns the CSV's column names: k, observed, estimate,
-// estimate_lo and estimate_hi (when computed), the methods in Order, then
-// truth when known.
+// estimate_lo and estimate_hi (when computed), the methods in the registry's
+// order, then truth when known.
 func (c Curves) Columns() []string {
 	cols := []string{"k", "observed"}
 	if c.Estimate != nil {
@@ -204,7 +187,7 @@ func (c Curves) Column(name string) (vals []float64, ok []bool) {
 	return vals, ok
 }
 
-// WriteCSV writes the curves CSV of FORMATS.md §3: one row per k = 2..K2,
+// WriteCSV writes the curves CSV of docs/formats.md §3: one row per k = 2..K2,
 // numbers in the shortest form that parses back to the same float64 (at
 // least 6 significant digits whenever the value needs them), empty cells
 // where a column has no value.

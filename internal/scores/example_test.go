@@ -18,7 +18,7 @@ func ExampleParse() {
 	fmt.Println(m.N(), "points,", m.K(), "classes:", m.Classes)
 	fmt.Println("class sizes:", m.ClassSizes())
 	d := m.Resolve(scores.Auto)
-	fmt.Println("direction:", d, "top-1 hits:", m.Wins(d))
+	fmt.Println("direction:", d, "pairs won:", m.PairWins(d))
 
 	// A malformed file: the error names the row (line) and the column.
 	_, err = scores.Parse(strings.NewReader("label,a,b\na,0.5,0.1\nb,0.2,n/a\n"))
@@ -26,6 +26,6 @@ func ExampleParse() {
 	// Output:
 	// 3 points, 2 classes: [cat, tabby dog]
 	// class sizes: [1 2]
-	// direction: higher top-1 hits: 3
+	// direction: higher pairs won: 3
 	// row 3, column "b": not a number: "n/a"; scores are plain decimal numbers like 0.25 or -1.5e-3
 }

@@ -65,30 +65,6 @@ func (m *Matrix) K() int { return len(m.Classes) }
 // Row returns point i's K scores (a view, not a copy).
 func (m *Matrix) Row(i int) []float64 { k := m.K(); return m.Scores[i*k : (i+1)*k] }
 
-// Wins returns how many points' correct score strictly beats all their
-// incorrect scores under direction d (Higher or Lower): top-1 hits.
-func (m *Matrix) Wins(d Direction) int {
-	wins := 0
-	for i, y := range m.Labels {
-		row := m.Row(i)
-		c := row[y]
-		win := true
-		for j, s := range row {
-			if j == y {
-				continue
-			}
-			if (d == Lower && s <= c) || (d != Lower && s >= c) {
-				win = false
-				break
-			}
-		}
-		if win {
-			wins++
-		}
-	}
-	return wins
-}
-
 // PairWins returns, under direction d, the number of (point, incorrect class)
 // pairs in which the correct score strictly beats the incorrect one: sum_x R_x.
 func (m *Matrix) PairWins(d Direction) int {

@@ -56,7 +56,7 @@ var (
 
 const bom = "\uFEFF"
 
-// Parse reads a wide score-matrix CSV (FORMATS.md §1) from r: a header row
+// Parse reads a wide score-matrix CSV (docs/formats.md §1) from r: a header row
 // naming the label column ("label", any case, else the first column) and one
 // column per class, then one row per test point. The delimiter (comma,
 // semicolon or tab) is the most frequent of the three in the header row,

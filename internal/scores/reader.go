@@ -9,10 +9,10 @@ import (
 
 // recordReader reads CSV records exactly as encoding/csv.Reader does with
 // FieldsPerRecord = -1, LazyQuotes = false and TrimLeadingSpace = false (RFC
-// 4180 quoting, "\r\n" read as "\n", empty lines skipped; FuzzRecordReader
-// checks the two agree), but hands out fields as byte slices into its buffers
-// instead of allocating a string per record: a record without quotes is split
-// in place. It is hand-written for speed (see Parse).
+// 4180 quoting, "\r\n" read as "\n", empty lines skipped; FuzzParse checks
+// the two agree, through compareRecords), but hands out fields as byte slices
+// into its buffers instead of allocating a string per record: a record
+// without quotes is split in place. It is hand-written for speed (see Parse).
 type recordReader struct {
 	br    *bufio.Reader
 	delim byte

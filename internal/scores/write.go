@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Writer writes the wide score-matrix CSV of FORMATS.md §1 row by row (comma
+// Writer writes the wide score-matrix CSV of docs/formats.md §1 row by row (comma
 // delimited, LF line ends, RFC 4180 quoting of names that need it), so a
 // matrix too large to hold can be streamed. Scores are written with
 // strconv 'g' and the shortest precision that parses back to the same

@@ -1,5 +1,5 @@
 // Package simulate generates the paper's simulated classification problems
-// (CleaneX paper, Section 5.1; FORMATS.md §4): K class centres y in R^d, r
+// (CleaneX paper, Section 5.1; docs/formats.md §4): K class centres y in R^d, r
 // points per class around each centre, and as score the Euclidean distance
 // from a point to a class centre (lower is better).
 //
@@ -13,10 +13,10 @@
 // architecture-specific call is math.Exp (assembly on amd64), whose result is
 // rounded to float32 before a single comparison, and its math.Log tail path
 // runs the same IEEE operations in the same order in the amd64 assembly and
-// the portable code; the package test pins a hash of generated data so a wasm
-// run of the same test proves the identity. (The truth curve itself is
-// computed by package accuracy with math.Exp and may differ in its last bits;
-// see Truth.)
+// the portable code; the package test pins a hash of generated data and the
+// truth curve, so a wasm run of the same test proves the identity. (The truth
+// curve is computed by package accuracy with detmath's Exp and Log, the same
+// bits everywhere.)
 package simulate
 
 import (
@@ -26,10 +26,10 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/draw"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -230,10 +230,7 @@ func (w *World) SampleClasses(k1 int, seed uint64) ([]int, error) {
 	if k1 < 2 || k1 > w.Config.K {
 		return nil, fmt.Errorf("%w: k1 = %d: it must be between 2 and K = %d", ErrClasses, k1, w.Config.K)
 	}
-	rng := rand.New(rand.NewPCG(seed, streamPilot))
-	cls := rng.Perm(w.Config.K)[:k1]
-	slices.Sort(cls)
-	return cls, nil
+	return draw.New(seed, streamPilot).Classes(w.Config.K, k1), nil
 }
 
 // Matrix returns the score matrix of the given classes: one column per class
@@ -282,7 +279,7 @@ func (w *World) AllClasses() []int {
 	return cls
 }
 
-// WriteCSV streams the score-matrix CSV (FORMATS.md §1) of the given classes
+// WriteCSV streams the score-matrix CSV (docs/formats.md §1) of the given classes
 // to dst (through scores.Writer), row by row, without building the matrix: memory is O(len(classes)).
 // The rows and columns are those of Matrix(classes); numbers are written in
 // the shortest form that parses back to the same float64.
@@ -337,9 +334,8 @@ func (w *World) checkClasses(classes []int) error {
 // each point's K distances into one buffer, so memory beyond the world is
 // O(K), never the (K·r) x K matrix; time is O(K²·r·d).
 //
-// The class data and the ranks R_x are bit-identical on every platform; the
-// curve goes through accuracy.ObservedByR, whose math.Exp is assembly on
-// amd64, so native and wasm curves may differ in the last bits (a few ulps).
+// The class data, the ranks R_x and the curve are bit-identical on every
+// platform: accuracy.ObservedByR computes with detmath's Exp and Log.
 func (w *World) Truth() accuracy.Curve {
 	c, _ := w.TruthContext(context.Background(), nil)
 	return c

@@ -305,7 +305,7 @@ func TestReport(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Logf("    k=%4d: Abar_k of the k=2000 population %.4f; own k-class population: top-1 %.4f (class-balanced), %.4f (per point)",
-					k, s2000.Observed[k], s.Observed[k], float64(mk.Wins(dir))/float64(mk.N()))
+					k, s2000.Observed[k], s.Observed[k], float64(s.Top1Hits())/float64(mk.N()))
 			}
 		}
 	}

@@ -29,7 +29,7 @@ func mean(v []float64) float64 { return stat.Mean(v, nil) }
 func TestBenchmarkCases(t *testing.T) {
 	cases, err := benchcases.Load(benchcases.Dir())
 	if err != nil {
-		t.Skipf("benchmark cases: %v (set BENCH_CASES)", err)
+		t.Fatalf("benchmark cases: %v (BENCH_CASES overrides benchcases.CasesDir)", err)
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "%-22s %8s %8s %8s %8s\n", "case", "LCV", "ref-lcv", "UCV", "ref-ucv")

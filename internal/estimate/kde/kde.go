@@ -177,7 +177,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 
 // kernelCDF returns (1/n) sum_j Phi((c - s_j)/h) over the sorted scores s
 // that differ from c; a score equal to c is a tie, which the correct class
-// loses (FORMATS.md §1), so it adds 0. h = 0 gives the empirical CDF, the share
+// loses (docs/formats.md §1), so it adds 0. h = 0 gives the empirical CDF, the share
 // of scores strictly below c. Terms with |c - s_j| > 8.3 h lie within 1e-16 of
 // 0 or 1 and are counted instead of evaluated.
 func kernelCDF(c float64, s []float64, h float64) float64 {

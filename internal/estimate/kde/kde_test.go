@@ -73,7 +73,7 @@ func exactC(c float64, s []float64, h float64) float64 {
 	return sum / float64(len(s))
 }
 
-// simSample draws the paper's simulation (FORMATS.md §4 in spirit): k class
+// simSample draws the paper's simulation (docs/formats.md §4 in spirit): k class
 // centres and r points per class in d = 5 dimensions, points = centre + noise
 // of variance sigma2, scores = Euclidean distances (lower is better).
 func simSample(tb testing.TB, k, r int, sigma2 float64, seed uint64) *accuracy.Sample {

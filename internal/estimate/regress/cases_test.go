@@ -42,7 +42,7 @@ func loadCases(t *testing.T) []caseData {
 	t.Helper()
 	all, err := benchcases.Load(benchcases.Dir())
 	if err != nil {
-		t.Skipf("benchmark cases: %v (set BENCH_CASES)", err)
+		t.Fatalf("benchmark cases: %v (BENCH_CASES overrides benchcases.CasesDir)", err)
 	}
 	var cases []caseData
 	for _, c := range all {

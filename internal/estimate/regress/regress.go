@@ -20,10 +20,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/draw"
 	"github.com/cleanex/cleanex/internal/estimate"
 )
 
@@ -31,8 +31,9 @@ import (
 // as in Zheng et al.
 const DefaultBoot = 25
 
-// pcgStream is the second PCG seed word; the first is Estimator.Seed.
-const pcgStream = 0x7265677265737300 // "regress"
+// stream is the PCG stream (its second seed word; the first is
+// Estimator.Seed) that draws the bootstrap subsamples.
+const stream = 0x72656772_65737300 // "regress\x00"
 
 // Bandwidths returns the candidate bandwidths s = 0.1, 0.2, ..., 1.0.
 func Bandwidths() []float64 {
@@ -140,24 +141,14 @@ func (e Estimator) fit(ctx context.Context, smp *accuracy.Sample, k2 int, progre
 		atK1[i] = slices.Clone(b.row(k1))
 	}
 
-	rng := rand.New(rand.NewPCG(e.Seed, pcgStream))
-	perm := make([]int, k1)
-	for i := range perm {
-		perm[i] = i
-	}
+	subsamples := draw.New(e.Seed, stream)
 	cv := make([]float64, len(bws))
 	losses := make([]float64, 0, boot)
 	for it := range boot {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// Partial Fisher-Yates: perm[:h] is a uniform h-subset.
-		for i := 0; i < h; i++ {
-			j := i + rng.IntN(k1-i)
-			perm[i], perm[j] = perm[j], perm[i]
-		}
-		classes := slices.Clone(perm[:h])
-		slices.Sort(classes)
+		classes := subsamples.Continue(k1, h)
 		obsSub, err := smp.SubsetObserved(classes)
 		if err != nil {
 			return nil, fmt.Errorf("regression: bootstrap subsample %d: %w", it+1, err)
