@@ -22,12 +22,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/detmath"
 	"github.com/cleanex/cleanex/internal/estimate"
 )
 
@@ -61,6 +61,10 @@ type Preset struct {
 	// Estimator.Fit) is trained again from a new initialisation before Fit
 	// gives up with ErrDegenerate.
 	Restarts int
+	// MaxTrainPoints, when positive and smaller than the pilot's N, trains
+	// on a class-stratified subsample of about that many points (see
+	// trainSubsample); the fitted network then gives C_x for every point.
+	MaxTrainPoints int
 
 	// Knobs for tests and studies (unexported; zero in every preset).
 	noCheck    bool    // accept every fit unchecked
@@ -90,8 +94,9 @@ func Paper() Preset {
 }
 
 // Fast returns the default configuration (see docs/cleanex-fast.md): the
-// TailGaps encoding (the correct score and its gaps to the incorrect scores of geometric ranks 1, 2, 3, 5, 8, ...,
-// 13 inputs at K = 100, 17 at K = 500), hidden layers 32 and 16, and at most
+// TailGaps encoding (the correct score and its gaps to the incorrect scores
+// of geometric ranks 1, 2, 3, 5, 8, ..., 13 inputs at K = 100, 17 at
+// K = 500), hidden layers 32 and 16, and at most
 // 300 full-batch L-BFGS evaluations. Convergence of the curve loss was what
 // the shrunken Adam variants lacked (they stall on a plateau where all C_x
 // are nearly equal); L-BFGS reaches losses of 1e-7..1e-9 in 300 evaluations.
@@ -100,22 +105,30 @@ func Paper() Preset {
 // four times.
 func Fast() Preset {
 	return Preset{Name: "fast", Inputs: TailGaps, TailRatio: 1.5, Hidden: []int{32, 16},
-		Optimizer: LBFGS, Steps: 300, Networks: 1, Restarts: 4}
+		Optimizer: LBFGS, Steps: 300, Networks: 1, Restarts: 4, MaxTrainPoints: 2000}
 }
 
 // FLOPs returns the floating-point operations of a fit on n points and k
-// classes at most (L-BFGS may stop early): per step or evaluation, the
-// network costs 6 n M (forward 2 n M, backward 4 n M, with M the
-// multiply-adds of one forward pass per point) and the loss 6 n k (running
-// powers forward and backward), times Steps and Networks.
+// classes at most (L-BFGS may stop early, a degenerate fit adds restarts):
+// on the t training points (n, or about MaxTrainPoints when that is
+// smaller), each step or evaluation costs 6 t M for the network (forward
+// 2 t M, backward 4 t M, with M the multiply-adds of one forward pass per
+// point) and 6 t k for the loss (running powers forward and backward), times
+// Steps and Networks; a subsampled fit adds one forward pass, 2 n M, per
+// network.
 func (p Preset) FLOPs(n, k int) float64 {
 	sizes := slices.Concat([]int{inputSize(p.Inputs, k, p.TailRatio)}, p.Hidden, []int{1})
 	macs := 0
 	for l := 0; l+1 < len(sizes); l++ {
 		macs += sizes[l] * sizes[l+1]
 	}
-	perStep := 6*float64(n)*float64(macs) + 6*float64(n)*float64(k)
-	return float64(p.Networks) * float64(p.Steps) * perStep
+	t, extra := float64(n), 0.0
+	if p.MaxTrainPoints > 0 && n > p.MaxTrainPoints {
+		t = float64(min(n, ((p.MaxTrainPoints+k-1)/k)*k))
+		extra = 2 * float64(n) * float64(macs)
+	}
+	perStep := 6*t*float64(macs) + 6*t*float64(k)
+	return float64(p.Networks) * (float64(p.Steps)*perStep + extra)
 }
 
 // PresetByName returns the preset called name ("fast" or "paper").
@@ -165,8 +178,9 @@ type Estimator struct {
 // Name returns "cleanex".
 func (Estimator) Name() string { return "cleanex" }
 
-// initStream is the PCG stream of the first network's initialisation.
-const initStream = 0x636c65616e6578
+// initStream is the PCG stream (its second seed word) of the first network's
+// initialisation; network m's attempt a uses initStream + m + a 2^32.
+const initStream = 0x00636c65_616e6578 // "\x00cleanex"
 
 // rowBlock is how many points a forward or backward pass handles between
 // checks of the context, so a large fit stops well within a second.
@@ -205,7 +219,21 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	n := s.N()
 	x := encode[float32](s, p.Inputs, p.TailRatio)
 	sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})
-	cl := newCurveLoss(s.Weight, s.Observed, ones(s.K+1), s.K)
+	// The network trains on xt (nt points with weights wt): all points, or a
+	// class-stratified subsample of a large pilot.
+	xt, nt, wt := x, n, s.Weight
+	if p.MaxTrainPoints > 0 && n > p.MaxTrainPoints {
+		xt, nt, wt = trainSubsample(s, x, sizes[0], p.MaxTrainPoints, e.Seed)
+	}
+	cl := newCurveLoss(wt, s.Observed, ones(s.K+1), s.K)
+	// liveC is the C_x that progress reports carry: the training points' own
+	// only when they are all the points.
+	liveC := func() []float64 {
+		if nt == n {
+			return cl.c
+		}
+		return nil
+	}
 	ch := newChecker(s)
 	total := p.Steps * p.Networks
 	used := 0 // evaluation budgets of finished attempts, for progress
@@ -239,7 +267,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 				if step%progressEvery == 0 || step == p.Steps {
 					last = step
 					estimate.Report(progress, estimate.Progress{Method: e.Name(),
-						Step: used + step, Total: total, Loss: loss, C: cl.c})
+						Step: used + step, Total: total, Loss: loss, C: liveC()})
 				}
 			}
 			net := newMLP[float32](sizes, rng)
@@ -254,9 +282,12 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			var z []float32
 			var err error
 			if p.Optimizer == LBFGS {
-				z, err = trainLBFGS(ctx, net, x, n, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, p.decay, p.Steps, done)
+				z, err = trainLBFGS(ctx, net, xt, nt, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, p.decay, p.Steps, done)
 			} else {
-				z, err = train(ctx, net, x, n, cl, p, done)
+				z, err = train(ctx, net, xt, nt, cl, p, done)
+			}
+			if err == nil && nt < n {
+				z, err = predict(ctx, net, x, n)
 			}
 			if err != nil {
 				return estimate.Result{}, err
@@ -264,7 +295,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			used += p.Steps
 			if last < p.Steps && len(attemptLosses) > 0 { // L-BFGS stopped early: the attempt is done
 				estimate.Report(progress, estimate.Progress{Method: e.Name(),
-					Step: used, Total: total, Loss: attemptLosses[len(attemptLosses)-1], C: cl.c})
+					Step: used, Total: total, Loss: attemptLosses[len(attemptLosses)-1], C: liveC()})
 			}
 			for i, zi := range z {
 				mc[i] = detmath.Exp(logSigmoid(float64(zi)))
@@ -392,15 +423,24 @@ func trainLBFGS[T float](ctx context.Context, net *mlp[T], x []T, n int, lossFn 
 	return slices.Clone(z), nil
 }
 
-// lbfgs minimises a function of p with limited-memory BFGS (two-loop
-// recursion, memory lbfgsMemory, backtracking Armijo line search): eval
-// returns the function at the current p and writes its gradient into g. It
-// makes at most maxEvals evaluations, counting the first at the starting
-// point, and leaves p at the best point it accepted. The optimiser's vectors
-// are float64 whatever T is. It stops early when an accepted step improves
-// the function by less than a relative 1e-10. Hand-written because
-// gonum/optimize pulls in golang.org/x/tools, which the module does not
-// require.
+// lbfgs minimises a function of p with limited-memory BFGS: eval returns the
+// function at the current p and writes its gradient into g. It makes at most
+// maxEvals evaluations, counting the first at the starting point, and leaves
+// p at the best point it accepted. The optimiser's vectors are float64
+// whatever T is. It stops early when an accepted step improves the function
+// by less than a relative 1e-10, when the direction is not a descent
+// direction, or when the budget runs out inside a line search.
+//
+// It is split as gonum/optimize splits it: lbfgsDirection (the memory and
+// the two-loop recursion, gonum's LBFGS NextDirectioner) gives the search
+// direction, backtrack (gonum's Backtracking Linesearcher) the step along it.
+// Hand-written rather than gonum/optimize so that a fit has the same bits
+// natively and in wasm (TestSameEverywhere): gonum's LBFGS and line searches
+// run their vector arithmetic through gonum's floats and blas, which use
+// assembly kernels on amd64 (with their own summation order) and pure Go in
+// wasm, so the two would drift apart in the last bits and the optimiser
+// would amplify that; the loops of dot, axpy and scale run in one fixed order
+// everywhere.
 func lbfgs[T float](p []T, g []float64, eval func() (float64, error), maxEvals int) error {
 	dim := len(p)
 	evals := 1
@@ -409,30 +449,11 @@ func lbfgs[T float](p []T, g []float64, eval func() (float64, error), maxEvals i
 		return err
 	}
 	gPrev := slices.Clone(g)
-	var sMem, yMem [][]float64
-	var rho []float64
+	var dir lbfgsDirection
 	d := make([]float64, dim)
-	alpha := make([]float64, lbfgsMemory)
 	x0 := make([]float64, dim)
 	for evals < maxEvals {
-		// d = -H g by the two-loop recursion.
-		for i := range d {
-			d[i] = -gPrev[i]
-		}
-		for j := len(sMem) - 1; j >= 0; j-- {
-			alpha[j] = rho[j] * dot(sMem[j], d)
-			axpy(-alpha[j], yMem[j], d)
-		}
-		step := 1.0
-		if m := len(sMem); m > 0 {
-			scale(dot(sMem[m-1], yMem[m-1])/dot(yMem[m-1], yMem[m-1]), d)
-		} else {
-			step = min(1, firstStep/math.Max(math.Sqrt(dot(gPrev, gPrev)), 1e-12))
-		}
-		for j := range sMem {
-			b := rho[j] * dot(yMem[j], d)
-			axpy(alpha[j]-b, sMem[j], d)
-		}
+		step := dir.direction(gPrev, d)
 		slope := dot(gPrev, d)
 		if !(slope < 0) {
 			break
@@ -441,32 +462,19 @@ func lbfgs[T float](p []T, g []float64, eval func() (float64, error), maxEvals i
 			x0[i] = float64(v)
 		}
 		f0 := f
-		accepted := false
-		for evals < maxEvals {
-			for i := range p {
-				p[i] = T(x0[i] + step*d[i])
-			}
-			evals++
-			if f, err = eval(); err != nil {
-				return err
-			}
-			if f <= f0+1e-4*step*slope {
-				accepted = true
-				break
-			}
-			step *= 0.3
+		var n int
+		var accepted bool
+		f, n, accepted, err = backtrack(p, x0, d, f0, slope, step, eval, maxEvals-evals)
+		evals += n
+		if err != nil {
+			return err
 		}
 		if !accepted {
+			// The budget ran out before a step was accepted: back to x0.
 			for i := range p {
 				p[i] = T(x0[i])
 			}
-			f = f0
-			if len(sMem) == 0 {
-				break
-			}
-			// restart from steepest descent with an empty memory
-			sMem, yMem, rho = nil, nil, nil
-			continue
+			break
 		}
 		sv, yv := make([]float64, dim), make([]float64, dim)
 		for i := range p {
@@ -474,12 +482,7 @@ func lbfgs[T float](p []T, g []float64, eval func() (float64, error), maxEvals i
 			yv[i] = g[i] - gPrev[i]
 		}
 		copy(gPrev, g)
-		if sy := dot(sv, yv); sy > 1e-12*dot(yv, yv) {
-			if len(sMem) == lbfgsMemory {
-				sMem, yMem, rho = sMem[1:], yMem[1:], rho[1:]
-			}
-			sMem, yMem, rho = append(sMem, sv), append(yMem, yv), append(rho, 1/sy)
-		}
+		dir.update(sv, yv)
 		if f0-f <= 1e-10*math.Abs(f0) {
 			break
 		}
@@ -487,11 +490,89 @@ func lbfgs[T float](p []T, g []float64, eval func() (float64, error), maxEvals i
 	return nil
 }
 
+// lbfgsDirection is L-BFGS's memory, the last lbfgsMemory correction pairs
+// s = x_{i+1} - x_i, y = g_{i+1} - g_i with rho = 1/(s·y), and the search
+// direction it gives.
+type lbfgsDirection struct {
+	s, y  [][]float64
+	rho   []float64
+	alpha [lbfgsMemory]float64
+}
+
+// direction writes into d the search direction -H g, H the memory's
+// inverse-Hessian approximation (two-loop recursion, initial matrix
+// (s·y / y·y) I of the newest pair), and returns the first trial step
+// length: 1 with a memory, and without one (d = -g) firstStep/|g| capped at 1.
+func (m *lbfgsDirection) direction(g, d []float64) float64 {
+	for i := range d {
+		d[i] = -g[i]
+	}
+	for j := len(m.s) - 1; j >= 0; j-- {
+		m.alpha[j] = m.rho[j] * dot(m.s[j], d)
+		axpy(-m.alpha[j], m.y[j], d)
+	}
+	step := 1.0
+	if k := len(m.s); k > 0 {
+		scale(dot(m.s[k-1], m.y[k-1])/dot(m.y[k-1], m.y[k-1]), d)
+	} else {
+		step = min(1, firstStep/math.Max(math.Sqrt(dot(g, g)), 1e-12))
+	}
+	for j := range m.s {
+		b := m.rho[j] * dot(m.y[j], d)
+		axpy(m.alpha[j]-b, m.s[j], d)
+	}
+	return step
+}
+
+// update adds the pair (s, y) when its curvature is positive enough
+// (s·y > 1e-12 y·y), dropping the oldest pair when the memory is full; it
+// keeps s and y.
+func (m *lbfgsDirection) update(s, y []float64) {
+	sy := dot(s, y)
+	if !(sy > 1e-12*dot(y, y)) {
+		return
+	}
+	if len(m.s) == lbfgsMemory {
+		m.s, m.y, m.rho = m.s[1:], m.y[1:], m.rho[1:]
+	}
+	m.s, m.y, m.rho = append(m.s, s), append(m.y, y), append(m.rho, 1/sy)
+}
+
+// backtrack is a backtracking line search from x0, where the function is f0
+// and its derivative along d is slope < 0: it sets p = x0 + step d and
+// evaluates, accepting the first step with sufficient decrease
+// f <= f0 + armijo step slope (Armijo), else multiplying step by contraction,
+// for at most budget evaluations. It returns the last value, the number of
+// evaluations and whether a step was accepted (p then holds that point).
+func backtrack[T float](p []T, x0, d []float64, f0, slope, step float64, eval func() (float64, error), budget int) (f float64, n int, accepted bool, err error) {
+	for n < budget {
+		for i := range p {
+			p[i] = T(x0[i] + step*d[i])
+		}
+		n++
+		if f, err = eval(); err != nil {
+			return f, n, false, err
+		}
+		if f <= f0+armijo*step*slope {
+			return f, n, true, nil
+		}
+		step *= contraction
+	}
+	return f, n, false, nil
+}
+
+// armijo is the sufficient-decrease constant of backtrack, and contraction
+// the factor it shrinks a rejected step by.
+const (
+	armijo      = 1e-4
+	contraction = 0.3
+)
+
 // lbfgsMemory is the number of correction pairs L-BFGS keeps.
 const lbfgsMemory = 10
 
 // firstStep is the length of L-BFGS's first trial step (along the negative
-// gradient), and of its trial steps after a memory reset.
+// gradient).
 const firstStep = 1.0
 
 func dot(a, b []float64) float64 {
@@ -523,4 +604,54 @@ func ones(n int) []float64 {
 		o[i] = 1
 	}
 	return o
+}
+
+// trainSubsample returns a class-stratified subsample of the pilot's points
+// for training: from each class y, the first m_y of its points in an order
+// shuffled by the PCG stream (seed, subsampleStream), m_y = min(r_y,
+// ceil(max / K)), with weights 1 / (K m_y), so every class still weighs 1/K
+// (the class-balanced accuracy the loss fits). x holds the inputs of all
+// points, size per row; the subsample's rows are copied in point order.
+func trainSubsample[T float](s *accuracy.Sample, x []T, size, max int, seed uint64) ([]T, int, []float64) {
+	perClass := (max + s.K - 1) / s.K
+	byClass := make([][]int, s.K)
+	for i, y := range s.Labels {
+		byClass[y] = append(byClass[y], i)
+	}
+	rng := rand.New(rand.NewPCG(seed, subsampleStream))
+	keep := make([]bool, s.N())
+	m := make([]int, s.K)
+	for y, pts := range byClass {
+		rng.Shuffle(len(pts), func(i, j int) { pts[i], pts[j] = pts[j], pts[i] })
+		m[y] = min(len(pts), perClass)
+		for _, i := range pts[:m[y]] {
+			keep[i] = true
+		}
+	}
+	var xt []T
+	var wt []float64
+	for i, ok := range keep {
+		if ok {
+			xt = append(xt, x[i*size:(i+1)*size]...)
+			wt = append(wt, 1/(float64(s.K)*float64(m[s.Labels[i]])))
+		}
+	}
+	return xt, len(wt), wt
+}
+
+// subsampleStream is the PCG stream that shuffles each class's points for
+// trainSubsample.
+const subsampleStream = 0x00000073_75627361 // "subsa"
+
+// predict returns the network's logits for all n rows of x.
+func predict[T float](ctx context.Context, net *mlp[T], x []T, n int) ([]T, error) {
+	ws := newWorkspace(net, n)
+	ws.act[0] = x
+	for lo := 0; lo < n; lo += rowBlock {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		net.forward(ws, lo, min(lo+rowBlock, n))
+	}
+	return ws.act[len(ws.act)-1], nil
 }

@@ -31,13 +31,13 @@ import (
 	"github.com/cleanex/cleanex/internal/simulate"
 )
 
-// benchCases returns the shared benchmark cases (benchcases.Dir), only those
+// benchCases returns the benchmark cases (benchcases.Dir), only those
 // named in $CLEANEX_CASES (comma-separated) when it is set.
 func benchCases(t testing.TB) []benchcases.Case {
 	t.Helper()
 	all, err := benchcases.Load(benchcases.Dir())
 	if err != nil {
-		t.Skipf("benchmark cases: %v (set BENCH_CASES)", err)
+		t.Fatalf("benchmark cases: %v (BENCH_CASES overrides benchcases.CasesDir)", err)
 	}
 	only := os.Getenv("CLEANEX_CASES")
 	if only == "" {
