@@ -33,6 +33,9 @@ func (c *Root) howToggle(event vugu.DOMEvent) {
 
 func itoa(k int) string { return strconv.Itoa(k) }
 
+// fmtG formats a number in its shortest form (0.2, not 0.200000).
+func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
 // hiddenUnless returns the class that hides an element unless show. The
 // results section keeps the same elements whatever it shows, so that Vugu
 // never re-creates the chart canvases (which would lose their drawing).

@@ -34,7 +34,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h1", Attr: []vugu.VGAttribute(nil)}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("CleaneX \x3Cspan class=\"sub\"\x3Ehow accurate will my classifier be with more classes?\x3C/span\x3E"))
+			vgn.SetInnerHTML(vugu.HTML("\x3Cabbr title=\"CleaneX: a small neural network that learns from the pilot\x26#39;s ranks how accuracy falls as classes are added (Slavutsky and Benjamini, ICLR 2021)\"\x3ECleaneX\x3C/abbr\x3E \x3Cspan class=\"sub\"\x3Ehow accurate will my classifier be with more classes?\x3C/span\x3E"))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "privacy"}}}
@@ -107,7 +107,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EThe observed curve, from ranks.\x3C/strong\x3E For each test point the pilot tells how many of its k1 − 1 wrong classes its true class beats. From those ranks we can compute exactly what the accuracy would be with any k ≤ k1 classes drawn from the pilot: that is the observed curve (blue, up to k1). Beyond k1 it must be predicted."))
+			vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EThe observed curve, from ranks.\x3C/strong\x3E For each test point the pilot tells how many of its \x3Cabbr title=\"k1: the number of classes in your pilot (the columns of your score file)\"\x3Ek1\x3C/abbr\x3E − 1 wrong classes its true class beats. From those ranks we can compute exactly what the accuracy would be with any k ≤ k1 classes drawn from the pilot: that is the observed curve (blue, up to k1). Beyond k1 it must be predicted."))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
@@ -157,6 +157,16 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(vugu.HTML("The recommended curve combines the regression, KDE and CleaneX, and its 80% interval was measured on 160 pilots whose true answer is known (see \x26#34;Why this answer\x26#34; under the results)."))
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "h-terms"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(vugu.HTML("Terms"))
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dl", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "glossary"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "glossary"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(vugu.HTML("\n      \x3Cdt\x3Ek1\x3C/dt\x3E\x3Cdd\x3Ethe number of classes in your pilot (the columns of your score file).\x3C/dd\x3E\n      \x3Cdt\x3Ek2\x3C/dt\x3E\x3Cdd\x3Ethe number of classes you want to predict the accuracy for.\x3C/dd\x3E\n      \x3Cdt\x3EC_x\x3C/dt\x3E\x3Cdd\x3Ethe share of all possible wrong classes that point x\x26#39;s true class outscores.\x3C/dd\x3E\n      \x3Cdt\x3Ereversed ROC\x3C/dt\x3E\x3Cdd\x3Efor each u between 0 and 1, the share of points whose C_x is above 1 − u.\x3C/dd\x3E\n      \x3Cdt\x3ErAUC\x3C/dt\x3E\x3Cdd\x3Ethe area under the reversed ROC; it equals the accuracy with 2 classes.\x3C/dd\x3E\n      \x3Cdt\x3EKDE\x3C/dt\x3E\x3Cdd\x3Ekernel density estimation: it smooths the spread of the wrong classes\x26#39; scores with a kernel and reads C_x off the smoothed spread.\x3C/dd\x3E\n      \x3Cdt\x3Eregression\x3C/dt\x3E\x3Cdd\x3Ea smooth curve fitted to the pilot\x26#39;s accuracy at k = 2 … k1, then extended beyond k1.\x3C/dd\x3E\n      \x3Cdt\x3ECleaneX\x3C/dt\x3E\x3Cdd\x3Ea small neural network that learns from the pilot\x26#39;s ranks how the accuracy falls as classes are added (Slavutsky \x26amp; Benjamini, ICLR 2021).\x3C/dd\x3E\n      \x3Cdt\x3E80% interval\x3C/dt\x3E\x3Cdd\x3Ethe shaded band around the recommended curve: on pilots whose answer is known, a band made this way held the true accuracy about 8 times in 10.\x3C/dd\x3E\n      \x3Cdt\x3Eclass-balanced accuracy\x3C/dt\x3E\x3Cdd\x3Eevery accuracy here counts each class equally, whatever its number of test points (each point weighs 1 / (classes × its class\x26#39;s points)).\x3C/dd\x3E\n    "))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 			vgparent.AppendChild(vgn)
 		}
@@ -424,7 +434,10 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "k1 (pilot classes) "}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.SetInnerHTML(vugu.HTML("\x3Cabbr title=\"k1: the number of classes in your pilot (the columns of your score file)\"\x3Ek1\x3C/abbr\x3E (pilot classes)"))
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
 						vgparent.AppendChild(vgn)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-k1"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "2"}}}
 						vgparent.AppendChild(vgn)
@@ -542,7 +555,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent.AppendChild(vgn)
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(c.S.Sim.Sigma2)
+							vgn.SetInnerHTML(fmtG(c.S.Sim.Sigma2))
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
 							vgparent.AppendChild(vgn)
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "slide-sigma2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0.01"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "1"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "0.01"}}}
@@ -710,12 +723,15 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "default: 10 × the number of classes in your file"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "k2, classes to predict for "}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(vugu.HTML("\x3Cabbr title=\"k2: the number of classes you want to predict the accuracy for\"\x3Ek2\x3C/abbr\x3E, classes to predict for"))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "k2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "numeric"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "k2-hint"}}}
 					vgparent.AppendChild(vgn)
@@ -995,7 +1011,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML("Accuracy against the number of classes"))
+				vgn.SetInnerHTML(vugu.HTML("Accuracy against the number of classes \x3Cspan class=\"term-note\"\x3E(\x3Cabbr title=\"class-balanced accuracy: each class counts equally, whatever its number of test points\"\x3Eclass-balanced\x3C/abbr\x3E; the band is the \x3Cabbr title=\"80% interval: the range that held the true accuracy about 8 times in 10 on pilots whose answer is known\"\x3E80% interval\x3C/abbr\x3E)\x3C/span\x3E"))
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
@@ -1364,7 +1380,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
 						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(vugu.HTML("Reversed ROC"))
+						vgn.SetInnerHTML(vugu.HTML("\x3Cabbr title=\"reversed ROC: for each u, the share of points whose C_x is above 1 − u\"\x3EReversed ROC\x3C/abbr\x3E"))
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 						vgparent.AppendChild(vgn)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
@@ -1398,7 +1414,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML("C_x is how often point x\x26#39;s true class outscores a wrong one; rROC(u) is the share of points with C_x \x26gt; 1 − u, and its area rAUC is the accuracy at k = 2."))
+					vgn.SetInnerHTML(vugu.HTML("\x3Cabbr title=\"C_x: the share of all possible wrong classes that point x\x26#39;s true class outscores\"\x3EC_x\x3C/abbr\x3E is how often point x\x26#39;s true class outscores a wrong one; rROC(u) is the share of points with C_x \x26gt; 1 − u, and its area \x3Cabbr title=\"rAUC: the area under the reversed ROC, which equals the accuracy with 2 classes\"\x3ErAUC\x3C/abbr\x3E is the accuracy at k = 2."))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
 				}

@@ -418,8 +418,9 @@ func (s *State) HasEvidence() bool {
 	return ok
 }
 
-// Boxes returns the error box plot's boxes (BoxMethods that the table has).
-func (s *State) Boxes() []chart.Box {
+// Boxes returns the error box plot's boxes (BoxMethods that the table
+// has), coloured in theme th.
+func (s *State) Boxes(th chart.Theme) []chart.Box {
 	e, ok := s.Evidence()
 	if !ok {
 		return nil
@@ -428,7 +429,7 @@ func (s *State) Boxes() []chart.Box {
 	for _, m := range BoxMethods {
 		for _, sp := range e.Methods {
 			if sp.Method == m.Name {
-				out = append(out, chart.Box{Name: m.Label, Color: chart.Color(m.Name), Q: sp.Q, Bold: m.Name == "estimate"})
+				out = append(out, chart.Box{Name: m.Label, Color: th.Color(m.Name), Q: sp.Q, Bold: m.Name == "estimate"})
 			}
 		}
 	}

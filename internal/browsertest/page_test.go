@@ -5,6 +5,7 @@ package browsertest
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/cleanex/cleanex/internal/chart"
 )
 
 // chartJS is a JavaScript expression describing canvas #id: its laid-out
@@ -37,9 +39,10 @@ func chartJS(id string) string {
 			for (let i = 0; i < px.length; i += 4 * 7) if (px[i + 3] > 200 && (px[i] < 200 || px[i + 1] < 200 || px[i + 2] < 200)) ink++;
 		}
 		const ok = w > 0 && h > 0 && cv.width === w && cv.height === h && ink > 300;
+		const bg = cv.width > 3 && cv.height > 3 ? Array.from(cv.getContext("2d").getImageData(3, 3, 1, 1).data.slice(0, 3)).reduce((a, b) => a + b, 0) : -1;
 		let chain = "";
 		if (!ok) for (let e = cv; e && e !== document.body; e = e.parentElement) chain += " < " + e.tagName + (e.id ? "#" + e.id : "") + "." + e.className + " " + e.clientWidth + "x" + e.clientHeight + " " + getComputedStyle(e).display;
-		return {ok, why: "backing " + cv.width + "x" + cv.height + ", laid out " + w + "x" + h + ", ink " + ink + chain, w: cv.width, h: cv.height, ink};
+		return {ok, why: "backing " + cv.width + "x" + cv.height + ", laid out " + w + "x" + h + ", ink " + ink + chain, w: cv.width, h: cv.height, ink, bg};
 	})()`, jsString(id))
 }
 
@@ -50,6 +53,9 @@ type chartInfo struct {
 	W   int    `json:"w"`
 	H   int    `json:"h"`
 	Ink int    `json:"ink"`
+	// BG is the sum of the red, green and blue of the pixel at (3, 3), the
+	// chart's background: 765 is white, below 150 dark.
+	BG int `json:"bg"`
 }
 
 // watchJS starts checking the accuracy chart at every animation frame;
@@ -103,16 +109,18 @@ func (p *page) checkChart(what, shot string, watching bool) chartInfo {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	p.shot(shot)
-	if !ci.OK {
-		p.t.Errorf("after %s the accuracy chart is not drawn at its size: %s", what, ci.Why)
-	}
 	if watching {
+		// Stopped before the screenshot, which resizes the page's viewport
+		// for a moment to capture all of it.
 		w := mustEval[watchResult](p, stopWatchJS, 5*time.Second)
 		p.t.Logf("%s: %d frames watched, %d blank or mis-sized", what, w.Frames, w.Bad)
 		if w.Bad > 0 {
 			p.t.Errorf("after %s the accuracy chart was blank or mis-sized in %d of %d frames (%s)", what, w.Bad, w.Frames, w.Why)
 		}
+	}
+	p.shot(shot)
+	if !ci.OK {
+		p.t.Errorf("after %s the accuracy chart is not drawn at its size: %s", what, ci.Why)
 	}
 	return ci
 }
@@ -152,7 +160,8 @@ func (p *page) exportedPNG() chartInfo {
 		const px = x.getImageData(0, 0, img.width, img.height).data;
 		let ink = 0;
 		for (let i = 0; i < px.length; i += 4 * 7) if (px[i + 3] > 200 && (px[i] < 200 || px[i + 1] < 200 || px[i + 2] < 200)) ink++;
-		return {ok: b.type === "image/png", why: b.type, w: img.width, h: img.height, ink};
+		const o = 4 * (3 * img.width + 3), bg = px[o] + px[o + 1] + px[o + 2];
+		return {ok: b.type === "image/png", why: b.type, w: img.width, h: img.height, ink, bg};
 	})()`, 10*time.Second)
 }
 
@@ -247,15 +256,36 @@ func TestChartsNeverBlank(t *testing.T) {
 	if !mustEval[bool](p, `matchMedia("(prefers-color-scheme: dark)").matches`, 5*time.Second) {
 		t.Error("the dark colour scheme is not emulated")
 	}
-	time.Sleep(500 * time.Millisecond)
-	p.checkChart("a theme change", "37-charts-after-theme-dark", true)
+	p.waitJS(`document.getElementById("chart-acc").dataset.theme === "dark"`, 5*time.Second)
+	dark := p.checkChart("a theme change", "37-charts-after-theme-dark", true)
 	if bg := mustEval[string](p, `getComputedStyle(document.body).backgroundColor`, 5*time.Second); bg == "rgb(246, 247, 249)" {
 		t.Errorf("the page ignores the dark colour scheme (background %s)", bg)
+	}
+	// The chart itself is dark: its background, and its curves in the dark
+	// theme's colours.
+	th := chart.Dark()
+	curves := map[string]int{}
+	for _, n := range []string{"observed", "estimate", "truth"} {
+		curves[n] = p.nearPixels("chart-acc", th.Color(n), 3)
+	}
+	t.Logf("dark chart: background %d (r+g+b), curve pixels %v", dark.BG, curves)
+	if dark.BG < 0 || dark.BG > 150 {
+		t.Errorf("in the dark scheme the chart's background is %d (r+g+b), want dark (at most 150)", dark.BG)
+	}
+	for n, px := range curves {
+		if px < 40 {
+			t.Errorf("in the dark scheme the %s curve has %d pixels of its dark-theme colour %s", n, px, th.Color(n))
+		}
+	}
+	// An export from the dark page is on the light theme, for papers.
+	if png := p.exportedPNG(); !png.OK || png.W != dark.W || png.H != dark.H || png.BG != 765 || png.Ink < 300 {
+		t.Errorf("exported PNG in the dark scheme: %dx%d, background %d, ink %d; want %dx%d on white (765) with its drawing", png.W, png.H, png.BG, png.Ink, dark.W, dark.H)
 	}
 	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}); err != nil {
 		t.Fatal(err)
 	}
 
+	p.waitJS(`document.getElementById("chart-acc").dataset.theme === "light"`, 5*time.Second)
 	on := p.checkChart("switching back to light", "38-charts-light", false)
 	png := p.exportedPNG()
 	t.Logf("exported PNG %dx%d (%s), ink %d; chart %dx%d", png.W, png.H, png.Why, png.Ink, on.W, on.H)
@@ -485,6 +515,27 @@ func TestAccessibility(t *testing.T) {
 	if v := p.axe(src); len(v) > 0 {
 		t.Errorf("axe-core on first open: %d violations:\n%s", len(v), strings.Join(v, "\n"))
 	}
+	// Every piece of jargon is explained: a tooltip (<abbr title>) where it
+	// is used, and a sentence under "Terms" in "How it works".
+	terms := mustEval[map[string]string](p, `(() => {
+		const out = {}, dts = [...document.querySelectorAll("#glossary dt")];
+		for (const term of ["k1", "k2", "C_x", "rAUC", "reversed ROC", "KDE", "regression", "CleaneX", "80% interval", "class-balanced accuracy"]) {
+			const dt = dts.find(d => d.textContent.trim() === term), dd = dt && dt.nextElementSibling;
+			const abbr = [...document.querySelectorAll("abbr[title]")].find(a => term.toLowerCase().startsWith(a.textContent.trim().toLowerCase()) && a.title.length > 20);
+			out[term] = (dd && dd.tagName === "DD" && dd.textContent.length > 20 ? "sentence" : "") + (abbr ? "+tooltip" : "");
+		}
+		return out; })()`, 5*time.Second)
+	t.Logf("jargon explained: %v", terms)
+	for term, how := range terms {
+		if !strings.HasPrefix(how, "sentence") {
+			t.Errorf("%q has no sentence under Terms", term)
+		}
+	}
+	for _, term := range []string{"k1", "k2", "C_x", "rAUC", "reversed ROC", "CleaneX", "80% interval", "class-balanced accuracy"} {
+		if !strings.HasSuffix(terms[term], "+tooltip") {
+			t.Errorf("%q has no tooltip where it is used", term)
+		}
+	}
 
 	csvPath := filepath.Join(t.TempDir(), "pilot.csv")
 	if err := os.WriteFile(csvPath, simulatedCSV(t, 30, 5), 0o644); err != nil {
@@ -538,4 +589,228 @@ func TestAccessibility(t *testing.T) {
 	if v := p.axe(src); len(v) > 0 {
 		t.Errorf("axe-core after a run: %d violations:\n%s", len(v), strings.Join(v, "\n"))
 	}
+}
+
+// Printed, the page shows the answer, the charts (light, even when the
+// screen is in the dark scheme) and the table, and none of the controls.
+// The printed PDF is kept as an artefact.
+func TestPrint(t *testing.T) {
+	p := openPage(t, "#sim=normal,normal,5,0.2,5,30,300,3&k2=300&methods=plugin,kde,regression,cleanex&seed=2&preset=fast")
+	p.waitFinished(180 * time.Second)
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print",
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	defer chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+	p.waitJS(`matchMedia("print").matches && document.getElementById("chart-acc").dataset.theme === "light"`, 10*time.Second)
+	ci := p.checkChart("print media", "45-print-media", false)
+	if ci.BG != 765 {
+		t.Errorf("printed, the accuracy chart's background is %d (r+g+b), want white (765)", ci.BG)
+	}
+	got := mustEval[map[string]string](p, `(() => {
+		const shown = el => !!el && getComputedStyle(el).display !== "none" && el.getBoundingClientRect().height > 0;
+		const out = {};
+		for (const id of ["run", "cancel", "file", "example", "show-sim", "presentation", "export-png", "save-session", "logx", "k2", "how"])
+			out[id] = shown(document.getElementById(id)) ? "shown" : "hidden";
+		out.predict = shown(document.querySelector("section[aria-labelledby=h-run]")) ? "shown" : "hidden";
+		for (const id of ["answer", "headline", "chart-acc", "chart-roc", "results"])
+			out[id] = shown(document.getElementById(id)) ? "shown" : "hidden";
+		out.rows = String(document.querySelectorAll("#results tbody tr").length);
+		return out; })()`, 5*time.Second)
+	t.Logf("printed: %v", got)
+	for _, id := range []string{"run", "cancel", "file", "example", "show-sim", "presentation", "export-png", "save-session", "logx", "k2", "how", "predict"} {
+		if got[id] != "hidden" {
+			t.Errorf("printed, the control %s is shown", id)
+		}
+	}
+	for _, id := range []string{"answer", "headline", "chart-acc", "chart-roc", "results"} {
+		if got[id] != "shown" {
+			t.Errorf("printed, %s is missing", id)
+		}
+	}
+	if n, _ := strconv.Atoi(got["rows"]); n < 5 {
+		t.Errorf("printed, the table has %s rows", got["rows"])
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
+	defer cancel()
+	pdf, err := chromedp.Call(ctx, cdppage.PrintToPDF, cdppage.PrintToPDFParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pdf.Data) < 1000 || !strings.HasPrefix(string(pdf.Data), "%PDF") {
+		t.Fatalf("the printed PDF is %d bytes", len(pdf.Data))
+	}
+	path := filepath.Join(artifacts, "46-print.pdf")
+	if err := os.WriteFile(path, pdf.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("printed PDF: %s (%d bytes)", path, len(pdf.Data))
+}
+
+// slideTo sets the range input #id to value and fires its input event, as a
+// drag does, then waits for the accuracy chart to be drawn with a new data
+// set; it returns the time from the event to the end of that drawing, in ms.
+func (p *page) slideTo(id, value string) float64 {
+	p.t.Helper()
+	old := mustEval[string](p, `document.getElementById("chart-acc").dataset.dataset || ""`, 5*time.Second)
+	t0 := mustEval[float64](p, fmt.Sprintf(`(() => { const e = document.getElementById(%s); e.value = %s; const t = performance.now();
+		e.dispatchEvent(new Event("input", {bubbles: true})); return t; })()`, jsString(id), jsString(value)), 5*time.Second)
+	p.waitJS(fmt.Sprintf(`(document.getElementById("chart-acc").dataset.dataset || "") !== %s`, jsString(old)), 30*time.Second)
+	drawn := mustEval[string](p, `document.getElementById("chart-acc").dataset.drawnAt`, 5*time.Second)
+	at, err := strconv.ParseFloat(drawn, 64)
+	if err != nil {
+		p.t.Fatalf("data-drawn-at %q: %v", drawn, err)
+	}
+	return at - t0
+}
+
+// A slider move at k1 = 100 simulates again and redraws the accuracy chart
+// with the new data set, its observed, true and plug-in curves, within a
+// second; the full run follows after a pause, and a new move cancels it and
+// starts over. Presentation mode makes the type larger and the lines thicker.
+func TestSlidersAndPresentation(t *testing.T) {
+	p := openPage(t, "example=0")
+	p.front()
+	p.waitJS(`!document.querySelector("#busy")`, 60*time.Second)
+	p.click("show-sim")
+	p.waitJS(`!!document.getElementById("slide-d")`, 5*time.Second)
+	if k1 := mustEval[string](p, `document.getElementById("slide-k1").value`, 5*time.Second); k1 != "100" {
+		t.Fatalf("the k1 slider starts at %s, want 100", k1)
+	}
+	plugin := chart.Color("plugin")
+	var ms []float64
+	for i, step := range []struct{ id, value, summary string }{
+		{"slide-d", "6", "d = 6,"},
+		{"slide-sigma2", "0.2", "σ² = 0.2,"},
+		{"slide-d", "7", "d = 7,"},
+	} {
+		d := p.slideTo(step.id, step.value)
+		ms = append(ms, d)
+		if s := mustEval[string](p, `(document.querySelector("#summary")||{textContent:""}).textContent`, 5*time.Second); !strings.Contains(s, step.summary) {
+			t.Errorf("after moving %s to %s the data set is %q", step.id, step.value, s)
+		}
+		if px := p.nearPixels("chart-acc", plugin, 3); px < 20 {
+			state := mustEval[string](p, `document.querySelector("#status").textContent + " | rows: " + [...document.querySelectorAll("#results tbody th")].map(th => th.textContent).join(", ") + " | " + JSON.stringify(document.getElementById("chart-acc").dataset)`, 5*time.Second)
+			p.shot(fmt.Sprintf("failure-slider-move-%d", i+1))
+			t.Errorf("move %d: the plug-in is not drawn with the new data set (%d pixels; %s)", i+1, px, state)
+		}
+		if i == 1 {
+			// The full run follows the pause; the next move cancels it.
+			p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 10*time.Second)
+			p.shot("47-slider-running")
+		}
+	}
+	t.Logf("slider input -> accuracy chart drawn with the new data set (k1 = 100, K = 2000, r = 10): %.0f ms (first, cold), %.0f ms, %.0f ms", ms[0], ms[1], ms[2])
+	for i, d := range ms[1:] {
+		if d > 1500 { // the target is 1 s; slack for a loaded machine
+			t.Errorf("move %d: the chart was redrawn %.0f ms after the slider moved, want within a second", i+2, d)
+		}
+	}
+	// The cancelled run started over for the last setting.
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 10*time.Second)
+	if e := mustEval[string](p, `(document.querySelector("#error")||{textContent:""}).textContent`, 5*time.Second); e != "" {
+		t.Errorf("the sliders led to an error: %q", e)
+	}
+	// The truth curve, computed apart from the preview, follows.
+	p.waitJS(`document.querySelector("#results th") && [...document.querySelectorAll("#results tbody th")].some(th => th.textContent === "truth")`, 20*time.Second)
+	if px := p.nearPixels("chart-acc", chart.Color("truth"), 0); px < 40 {
+		t.Errorf("the truth curve is not drawn after the sliders moved (%d pixels)", px)
+	}
+	p.shot("48-slider-restarted")
+
+	before := mustEval[map[string]string](p, `({font: getComputedStyle(document.getElementById("app")).fontSize, answer: getComputedStyle(document.getElementById("headline")).fontSize,
+		line: document.getElementById("chart-acc").dataset.lineWidth})`, 5*time.Second)
+	p.click("presentation")
+	p.waitJS(`document.getElementById("chart-acc").dataset.lineWidth !== `+jsString(before["line"]), 5*time.Second)
+	after := mustEval[map[string]string](p, `({font: getComputedStyle(document.getElementById("app")).fontSize, answer: getComputedStyle(document.getElementById("headline")).fontSize,
+		line: document.getElementById("chart-acc").dataset.lineWidth})`, 5*time.Second)
+	p.checkChart("presentation mode", "49-presentation", false)
+	t.Logf("presentation mode: %v -> %v", before, after)
+	px := func(s string) float64 { v, _ := strconv.ParseFloat(strings.TrimSuffix(s, "px"), 64); return v }
+	if px(after["font"]) < 1.25*px(before["font"]) {
+		t.Errorf("presentation mode: type %s -> %s, want at least 25%% larger", before["font"], after["font"])
+	}
+	if px(after["line"]) < 2*px(before["line"]) {
+		t.Errorf("presentation mode: chart lines %s -> %s px wide, want at least twice as thick", before["line"], after["line"])
+	}
+}
+
+// resultsTable returns the results table's rows: each row's name and cells.
+func (p *page) resultsTable() map[string][]string {
+	p.t.Helper()
+	return mustEval[map[string][]string](p, `(() => { const out = {};
+		for (const tr of document.querySelectorAll("#results tbody tr")) out[tr.className.replace("row-", "")] = [...tr.querySelectorAll("td")].map(td => td.textContent);
+		return out; })()`, 5*time.Second)
+}
+
+// "Save session" downloads a JSON file with the settings, the simulation
+// and the results and nothing of the data; "Open session" on a fresh page
+// restores the same answer and table.
+func TestSession(t *testing.T) {
+	p := openPage(t, "#sim=normal,normal,5,0.2,5,30,300,3&k2=300&methods=plugin,kde,regression,cleanex&seed=2&preset=fast")
+	p.waitFinished(180 * time.Second)
+	headline := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second)
+	table := p.resultsTable()
+	mustEval[bool](p, `(() => { window.__blobs = []; const o = URL.createObjectURL.bind(URL);
+		URL.createObjectURL = b => { window.__blobs.push(b); return o(b); }; return true; })()`, 5*time.Second)
+	p.click("save-session")
+	p.waitJS(`window.__blobs.length > 0`, 10*time.Second)
+	text := mustEval[string](p, `window.__blobs[0].text()`, 10*time.Second)
+	var sess map[string]any
+	if err := json.Unmarshal([]byte(text), &sess); err != nil {
+		t.Fatalf("the session file is not JSON: %v\n%.300s", err, text)
+	}
+	allowed := map[string]bool{"version": true, "source": true, "direction": true, "k2": true, "methods": true, "seed": true, "preset": true, "simulation": true, "answer": true, "curves_csv": true}
+	for k := range sess {
+		if !allowed[k] {
+			t.Errorf("the session file holds %q", k)
+		}
+	}
+	sim, _ := sess["simulation"].(map[string]any)
+	if sess["k2"] != 300.0 || sess["seed"] != 2.0 || sess["answer"] != headline || sim == nil || sim["K1"] != 30.0 && sim["k1"] != 30.0 {
+		t.Errorf("the session file lacks the settings or the answer: %.600s", text)
+	}
+	curves, _ := sess["curves_csv"].(string)
+	if !strings.HasPrefix(curves, "k,") || !strings.Contains(strings.SplitN(curves, "\n", 2)[0], "estimate") {
+		t.Errorf("the session file lacks the curves: %.200q", curves)
+	}
+	if strings.Contains(text, "label,") {
+		t.Error("the session file holds score data")
+	}
+	t.Logf("session file: %d bytes, keys %v", len(text), mapKeys(sess))
+
+	path := filepath.Join(t.TempDir(), "session.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := openPage(t, "example=0")
+	q.waitJS(`!document.querySelector("#busy")`, 60*time.Second)
+	if err := chromedp.Do(q.ctx, chromedp.SetUploadFiles(chromedp.ID("open-session"), []string{path})); err != nil {
+		t.Fatal(err)
+	}
+	q.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 30*time.Second)
+	q.waitFinished(180 * time.Second)
+	q.shot("53-session-opened")
+	if h := mustEval[string](q, `document.querySelector("#headline").textContent`, 5*time.Second); h != headline {
+		t.Errorf("the opened session's answer is %q, want the saved %q", h, headline)
+	}
+	got := q.resultsTable()
+	for name, cells := range table {
+		if strings.Join(got[name], "|") != strings.Join(cells, "|") && name != "" {
+			// Times differ from run to run; the values must not.
+			if n := len(cells); n > 0 && strings.Join(got[name][:min(len(got[name]), n-1)], "|") == strings.Join(cells[:n-1], "|") {
+				continue
+			}
+			t.Errorf("the opened session's %s row is %v, want %v", name, got[name], cells)
+		}
+	}
+}
+
+// mapKeys returns m's keys.
+func mapKeys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -24,6 +24,8 @@ type AccuracyChart struct {
 	// K1, if positive, is the number of classes of the pilot, marked by a
 	// vertical line labelled "k1 = K1".
 	K1 int
+	// Theme is the chart's colours (the zero value: Light).
+	Theme Theme
 
 	last *frame // layout of the last Draw, for Hover and DrawHover
 }
@@ -34,9 +36,9 @@ const (
 	accuracyYTitle = "accuracy"
 )
 
-// Draw paints the chart area white and draws the whole chart on c. It
-// returns an error (drawing nothing) if the size is too small or a series' X
-// and Y differ in length, and otherwise c.Err().
+// Draw paints the chart area in the theme's background and draws the whole
+// chart on c. It returns an error (drawing nothing) if the size is too small
+// or a series' X and Y differ in length, and otherwise c.Err().
 func (a *AccuracyChart) Draw(c Canvas) error {
 	if err := checkSeries(a.Series); err != nil {
 		return err
@@ -58,10 +60,11 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	if xlo == xhi {
 		xlo, xhi = widen(xlo, a.LogX)
 	}
-	f, err := layout(c, a.Width, a.Height,
+	th := a.Theme.orLight()
+	f, err := layout(c, th, a.Width, a.Height,
 		axis{lo: xlo, hi: xhi, log: a.LogX, title: accuracyXTitle},
 		axis{lo: 0, hi: 1, title: accuracyYTitle},
-		a.legend())
+		a.legend(th))
 	if err != nil {
 		return err
 	}
@@ -86,11 +89,11 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	return c.Err()
 }
 
-// legend returns the series' legend items, then the bands'.
-func (a *AccuracyChart) legend() []legendItem {
-	items := legendOf(a.Series, nil)
+// legend returns the series' legend items, then the bands', in theme th.
+func (a *AccuracyChart) legend(th Theme) []legendItem {
+	items := legendOf(a.Series, nil, th)
 	for _, b := range a.Bands {
-		items = append(items, legendItem{label: b.Name, color: b.color(), fill: b.color()})
+		items = append(items, legendItem{label: b.Name, color: b.color(th), fill: b.color(th)})
 	}
 	return items
 }
@@ -104,12 +107,12 @@ func widen(v float64, log bool) (float64, float64) {
 	return v - 1, v + 1
 }
 
-// legendOf returns one legend item per series, labelled by its name, or by
-// label(s) when label is not nil.
-func legendOf(ss []Series, label func(Series) string) []legendItem {
+// legendOf returns one legend item per series in theme th, labelled by its
+// name, or by label(s) when label is not nil.
+func legendOf(ss []Series, label func(Series) string, th Theme) []legendItem {
 	items := make([]legendItem, len(ss))
 	for i, s := range ss {
-		items[i] = legendItem{label: s.Name, color: s.color(), dash: s.dash(), width: s.Width}
+		items[i] = legendItem{label: s.Name, color: s.color(th), dash: s.dash(), width: s.Width}
 		if label != nil {
 			items[i].label = label(s)
 		}
@@ -128,7 +131,7 @@ func (f *frame) drawVLine(c Canvas, x float64, label string) {
 	if px < p.x0 || px > p.x1 {
 		return
 	}
-	c.SetStrokeStyle(axisColor)
+	c.SetStrokeStyle(f.th.Axis)
 	c.SetLineWidth(1)
 	c.SetLineDash([]float64{4, 4})
 	c.BeginPath()
@@ -137,7 +140,7 @@ func (f *frame) drawVLine(c Canvas, x float64, label string) {
 	c.Stroke()
 	c.SetLineDash(nil)
 	c.SetFont(smallFont)
-	c.SetFillStyle(textColor)
+	c.SetFillStyle(f.th.Text)
 	c.SetTextBaseline("top")
 	if px+c.MeasureText(label)+8 > p.x1 {
 		c.SetTextAlign("right")
@@ -194,7 +197,7 @@ func (a *AccuracyChart) Hover(px, py float64) (info HoverInfo, ok bool) {
 			i--
 		}
 		if y := s.Y[i]; f.ys.ok(y) {
-			info.Values = append(info.Values, HoverValue{Name: s.Name, Color: s.color(), Y: y, PY: clampPix(f.ys.pix(y))})
+			info.Values = append(info.Values, HoverValue{Name: s.Name, Color: s.color(f.th), Y: y, PY: clampPix(f.ys.pix(y))})
 		}
 	}
 	return info, true
@@ -213,7 +216,7 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 	c.Save()
 	c.SetLineDash(nil)
 	c.SetLineWidth(1)
-	c.SetStrokeStyle("#666666")
+	c.SetStrokeStyle(f.th.Crosshair)
 	c.BeginPath()
 	c.MoveTo(crisp(h.PX), p.y0)
 	c.LineTo(crisp(h.PX), p.y1)
@@ -223,7 +226,7 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 			continue
 		}
 		c.SetFillStyle(v.Color)
-		c.SetStrokeStyle(background)
+		c.SetStrokeStyle(f.th.Background)
 		c.SetLineWidth(1.5)
 		c.BeginPath()
 		c.Arc(h.PX, v.PY, 4, 0, 2*math.Pi)
@@ -247,9 +250,9 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 		bx = math.Max(2, h.PX-12-bw)
 	}
 	by := p.y0 + 22 // below the "k1 = ..." label
-	c.SetFillStyle("rgba(255,255,255,0.92)")
+	c.SetFillStyle(f.th.HoverBox)
 	c.FillRect(bx, by, bw, bh)
-	c.SetStrokeStyle(axisColor)
+	c.SetStrokeStyle(f.th.Axis)
 	c.SetLineWidth(1)
 	c.BeginPath()
 	c.Rect(crisp(bx), crisp(by), math.Floor(bw), math.Floor(bh))
@@ -257,7 +260,7 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 
 	c.SetTextBaseline("middle")
 	c.SetTextAlign("left")
-	c.SetFillStyle(textColor)
+	c.SetFillStyle(f.th.Text)
 	y := by + 6 + lineH/2
 	c.FillText(title, bx+8, y)
 	for i, v := range h.Values {
@@ -268,7 +271,7 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 		c.MoveTo(bx+8, y)
 		c.LineTo(bx+8+swatchW/2, y)
 		c.Stroke()
-		c.SetFillStyle(textColor)
+		c.SetFillStyle(f.th.Text)
 		c.SetTextAlign("left")
 		c.FillText(v.Name, bx+8+swatchW/2+6, y)
 		c.SetTextAlign("right")

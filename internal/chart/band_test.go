@@ -168,7 +168,7 @@ func TestBoxChart(t *testing.T) {
 		t.Error("zero line unlabelled")
 	}
 	var zero []stroked
-	for _, s := range r.strokesOf(textColor) {
+	for _, s := range r.strokesOf(Light().Text) {
 		if s.dashed {
 			zero = append(zero, s)
 		}

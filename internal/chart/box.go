@@ -10,7 +10,7 @@ import (
 type Box struct {
 	// Name is the label under the box.
 	Name string
-	// Color is the box's CSS colour; empty means Color(Name).
+	// Color is the box's CSS colour; empty means the chart's Theme.Color(Name).
 	Color string
 	// Q holds the 10%, 25%, 50%, 75% and 90% quantiles, in increasing order.
 	Q [5]float64
@@ -18,12 +18,12 @@ type Box struct {
 	Bold bool
 }
 
-// color returns the box's colour, defaulting to Color(Name).
-func (b Box) color() string {
+// color returns the box's colour, defaulting to th.Color(Name).
+func (b Box) color(th Theme) string {
 	if b.Color != "" {
 		return b.Color
 	}
-	return Color(b.Name)
+	return th.Color(b.Name)
 }
 
 // BoxChart draws boxes side by side on a common y axis, as in a box plot of
@@ -39,9 +39,11 @@ type BoxChart struct {
 	YTitle string
 	// ZeroLabel, if not "", labels the zero line at its right end.
 	ZeroLabel string
+	// Theme is the chart's colours (the zero value: Light).
+	Theme Theme
 }
 
-// Draw paints the chart area white and draws the whole chart on c. It
+// Draw paints the chart area in the theme's background and draws the whole chart on c. It
 // returns an error (drawing nothing) when there is no box, a quantile is
 // not finite or the quantiles decrease, or the size is too small; otherwise
 // c.Err().
@@ -64,7 +66,8 @@ func (bc *BoxChart) Draw(c Canvas) error {
 	}
 	lo, hi = lo-0.08*span, hi+0.08*span
 	n := float64(len(bc.Boxes))
-	f, err := layout(c, bc.Width, bc.Height,
+	th := bc.Theme.orLight()
+	f, err := layout(c, th, bc.Width, bc.Height,
 		axis{lo: 0, hi: n},
 		axis{lo: lo, hi: hi, title: bc.YTitle}, nil)
 	if err != nil {
@@ -77,7 +80,7 @@ func (bc *BoxChart) Draw(c Canvas) error {
 	p := f.plot
 
 	zero := crisp(f.ys.pix(0))
-	c.SetStrokeStyle(textColor)
+	c.SetStrokeStyle(th.Text)
 	c.SetLineWidth(1)
 	c.SetLineDash([]float64{5, 3})
 	c.BeginPath()
@@ -87,7 +90,7 @@ func (bc *BoxChart) Draw(c Canvas) error {
 	c.SetLineDash(nil)
 	if bc.ZeroLabel != "" {
 		c.SetFont(smallFont)
-		c.SetFillStyle(textColor)
+		c.SetFillStyle(th.Text)
 		c.SetTextAlign("right")
 		c.SetTextBaseline("bottom")
 		c.FillText(bc.ZeroLabel, p.x1-4, zero-2)
@@ -99,7 +102,7 @@ func (bc *BoxChart) Draw(c Canvas) error {
 	for i, b := range bc.Boxes {
 		cx := f.xs.pix(float64(i) + 0.5)
 		y := func(j int) float64 { return f.ys.pix(b.Q[j]) }
-		col := b.color()
+		col := b.color(th)
 		lw := 1.5
 		if b.Bold {
 			lw = 3
@@ -125,7 +128,7 @@ func (bc *BoxChart) Draw(c Canvas) error {
 		c.LineTo(cx+boxW/2, y(2))
 		c.Stroke()
 
-		c.SetFillStyle(textColor)
+		c.SetFillStyle(th.Text)
 		c.SetTextAlign("center")
 		c.SetTextBaseline("top")
 		c.FillText(b.Name, cx, p.y1+tickLen+3)

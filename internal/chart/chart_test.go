@@ -51,7 +51,7 @@ func TestAccuracyChartDrawsEverySeriesInsidePlot(t *testing.T) {
 		}
 		for _, s := range ss {
 			var curves, swatches int
-			for _, st := range r.strokesOf(s.color()) {
+			for _, st := range r.strokesOf(s.color(Light())) {
 				if st.clip == nil { // legend swatch: one short segment
 					swatches++
 					continue
@@ -408,7 +408,7 @@ func TestPalette(t *testing.T) {
 			t.Errorf("%s and %s share %s", name, other, c)
 		}
 		seen[c] = name
-		if c == textColor || c == axisColor || c == gridColor {
+		if th := Light(); c == th.Text || c == th.Axis || c == th.Grid {
 			t.Errorf("%s uses a text/axis colour", name)
 		}
 	}

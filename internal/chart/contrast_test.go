@@ -3,6 +3,7 @@ package chart
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -57,5 +58,113 @@ func TestROCLogU(t *testing.T) {
 	}
 	if len(rec.strokesOf(ColorObserved)) == 0 {
 		t.Error("the curve is not drawn on a log u axis")
+	}
+}
+
+// contrast is the WCAG contrast ratio of two "#rrggbb" colours.
+func contrast(t *testing.T, a, b string) float64 {
+	la, lb := luminance(t, a), luminance(t, b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// In both themes every curve and the interval band (where it lies on the
+// background alone) have a contrast of at least 3:1 on the background, the
+// axes and reference lines too, and text at least 4.5:1; the curves'
+// colours differ from each other and from the text, axis and grid colours.
+func TestThemesContrast(t *testing.T) {
+	for _, th := range []Theme{Light(), Dark()} {
+		t.Run(th.Name, func(t *testing.T) {
+			bg := th.Background
+			if r := contrast(t, th.Text, bg); r < 4.5 {
+				t.Errorf("text %s: contrast %.2f:1 on %s, want at least 4.5:1", th.Text, r, bg)
+			}
+			for what, col := range map[string]string{"axis": th.Axis, "crosshair": th.Crosshair} {
+				if r := contrast(t, col, bg); r < 3 {
+					t.Errorf("%s %s: contrast %.2f:1 on %s, want at least 3:1", what, col, r, bg)
+				}
+			}
+			if r := contrast(t, th.Grid, bg); r > 1.6 || r < 1.1 {
+				t.Errorf("grid %s: contrast %.2f:1 on %s, want a faint but visible line (1.1 to 1.6)", th.Grid, r, bg)
+			}
+			seen := map[string]string{}
+			for name, col := range th.Palette() {
+				if r := contrast(t, col, bg); r < 3 {
+					t.Errorf("%s (%s): contrast %.2f:1 on %s, want at least 3:1", name, col, r, bg)
+				}
+				if other, dup := seen[col]; dup && !(th.Name == "dark" && (name == "truth" || other == "truth")) {
+					t.Errorf("%s and %s share %s", name, other, col)
+				}
+				seen[col] = name
+				if col == th.Axis || col == th.Grid || col == bg {
+					t.Errorf("%s (%s) is an axis, grid or background colour", name, col)
+				}
+			}
+			// The band over the background: visible, and the recommended
+			// curve still stands out on it.
+			band := blendOver(t, th.Estimate, th.BandAlpha, bg)
+			if r := contrast(t, band, bg); r < 1.2 {
+				t.Errorf("band %s: contrast %.2f:1 on %s, too faint", band, r, bg)
+			}
+			if r := contrast(t, th.Estimate, band); r < 2 {
+				t.Errorf("the recommended curve %s on its band %s: contrast %.2f:1, want at least 2:1", th.Estimate, band, r)
+			}
+		})
+	}
+	if Light().Color("plugin") != Color("plugin") || (Theme{}).Color("kde") != ColorKDE || ThemeNamed("dark").Color("truth") == ColorTruth {
+		t.Error("Color, the zero Theme and Light disagree, or the dark truth is black")
+	}
+}
+
+// blendOver returns fg at opacity alpha over bg, as "#rrggbb".
+func blendOver(t *testing.T, fg string, alpha float64, bg string) string {
+	r1, g1, b1, ok1 := parseHex(fg)
+	r2, g2, b2, ok2 := parseHex(bg)
+	if !ok1 || !ok2 {
+		t.Fatalf("not #rrggbb: %q, %q", fg, bg)
+	}
+	mix := func(a, b int) int { return int(math.Round(float64(b)*(1-alpha) + float64(a)*alpha)) }
+	return fmt.Sprintf("#%02x%02x%02x", mix(r1, r2), mix(g1, g2), mix(b1, b2))
+}
+
+// A chart drawn in the dark theme fills its background dark, writes its
+// labels in the theme's text colour and strokes its curves in the theme's
+// colours; no light-theme colour is used.
+func TestDarkThemeDraw(t *testing.T) {
+	dark, light := Dark(), Light()
+	a := AccuracyChart{Width: 500, Height: 320, K1: 10, Theme: dark,
+		Series: []Series{{Name: "observed", X: []float64{2, 5, 10}, Y: []float64{0.9, 0.8, 0.7}},
+			{Name: "truth", X: []float64{2, 50}, Y: []float64{0.9, 0.5}}},
+		Bands: []Band{{Name: "estimate", X: []float64{2, 50}, Lo: []float64{0.5, 0.3}, Hi: []float64{0.9, 0.6}}}}
+	rec := &recorder{}
+	if err := a.Draw(rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := a.Hover(250, 160); !ok {
+		t.Fatal("no hover inside the plot")
+	}
+	info, _ := a.Hover(250, 160)
+	if err := a.DrawHover(rec, info); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{dark.Observed, dark.Truth} {
+		if len(rec.strokesOf(want)) == 0 {
+			t.Errorf("no stroke of %s", want)
+		}
+	}
+	for _, o := range rec.ops {
+		if o.name != "strokeStyle" && o.name != "fillStyle" {
+			continue
+		}
+		for _, bad := range []string{light.Background, light.Text, light.Axis, light.Grid, light.Observed, light.Truth, light.HoverBox} {
+			if o.s == bad {
+				t.Errorf("the dark chart uses the light theme's %s (%s)", bad, o.name)
+			}
+		}
+	}
+	if o := rec.ops; len(o) == 0 || !slices.ContainsFunc(o, func(o op) bool { return o.name == "fillStyle" && o.s == dark.Background }) {
+		t.Error("the dark chart's background is not filled with the dark background")
 	}
 }

@@ -9,10 +9,6 @@ import (
 const (
 	font        = "12px sans-serif"
 	smallFont   = "11px sans-serif"
-	textColor   = "#333333"
-	axisColor   = "#888888"
-	gridColor   = "#e8e8e8"
-	background  = "#ffffff"
 	curveWidth  = 2
 	pad         = 8  // outer padding
 	tickLen     = 5  // tick mark length
@@ -49,8 +45,10 @@ type legendItem struct {
 	x, y  float64
 }
 
-// frame is the laid-out chart: plot area, scales, ticks and legend.
+// frame is the laid-out chart: plot area, scales, ticks and legend, and
+// the theme it is drawn in.
 type frame struct {
+	th             Theme
 	w, h           float64
 	plot           rect
 	xs, ys         scale
@@ -62,13 +60,13 @@ type frame struct {
 }
 
 // layout places the legend (rows along the top), the axes with their tick
-// labels and titles (left and bottom) and the plot area for a w x h chart,
-// choosing as many nice ticks as fit without overlapping labels.
-func layout(c Canvas, w, h float64, x, y axis, legend []legendItem) (*frame, error) {
+// labels and titles (left and bottom) and the plot area for a w x h chart
+// in theme th, choosing as many nice ticks as fit without overlapping labels.
+func layout(c Canvas, th Theme, w, h float64, x, y axis, legend []legendItem) (*frame, error) {
 	if !finite(w) || !finite(h) || w < 2*minPlotSize+80 || h < 2*minPlotSize+60 {
 		return nil, fmt.Errorf("chart: %gx%g CSS pixels is too small (need at least %dx%d)", w, h, 2*minPlotSize+80, 2*minPlotSize+60)
 	}
-	f := &frame{w: w, h: h, x: x, y: y}
+	f := &frame{th: th, w: w, h: h, x: x, y: y}
 	c.SetFont(font)
 
 	// Legend rows, wrapping at the right edge.
@@ -140,9 +138,9 @@ func overlaps(c Canvas, s scale, ts []float64) bool {
 // crisp moves a 1-px line to the centre of a pixel so it is drawn sharp.
 func crisp(v float64) float64 { return math.Floor(v) + 0.5 }
 
-// drawBackground fills the chart white.
+// drawBackground fills the chart with the theme's background.
 func (f *frame) drawBackground(c Canvas) {
-	c.SetFillStyle(background)
+	c.SetFillStyle(f.th.Background)
 	c.FillRect(0, 0, f.w, f.h)
 }
 
@@ -152,7 +150,7 @@ func (f *frame) drawAxes(c Canvas) {
 	p := f.plot
 	c.SetLineWidth(1)
 	c.SetLineDash(nil)
-	c.SetStrokeStyle(gridColor)
+	c.SetStrokeStyle(f.th.Grid)
 	c.BeginPath()
 	for _, t := range f.xticks {
 		x := crisp(f.xs.pix(t))
@@ -166,7 +164,7 @@ func (f *frame) drawAxes(c Canvas) {
 	}
 	c.Stroke()
 
-	c.SetStrokeStyle(axisColor)
+	c.SetStrokeStyle(f.th.Axis)
 	c.BeginPath()
 	c.Rect(crisp(p.x0), crisp(p.y0), math.Floor(p.x1)-math.Floor(p.x0), math.Floor(p.y1)-math.Floor(p.y0))
 	for _, t := range f.xticks {
@@ -182,7 +180,7 @@ func (f *frame) drawAxes(c Canvas) {
 	c.Stroke()
 
 	c.SetFont(font)
-	c.SetFillStyle(textColor)
+	c.SetFillStyle(f.th.Text)
 	c.SetTextAlign("center")
 	c.SetTextBaseline("top")
 	for _, t := range f.xticks {
@@ -223,7 +221,7 @@ func (f *frame) drawLegend(c Canvas) {
 			c.LineTo(it.x+swatchW, it.y)
 			c.Stroke()
 		}
-		c.SetFillStyle(textColor)
+		c.SetFillStyle(f.th.Text)
 		c.FillText(it.label, it.x+swatchW+6, it.y)
 	}
 	c.SetLineDash(nil)
@@ -251,7 +249,7 @@ func (f *frame) clip(c Canvas) {
 // dots. When step is true, the curve is drawn as a step function that keeps
 // each value until the next x (horizontal, then vertical).
 func (f *frame) drawSeries(c Canvas, s Series, step bool) {
-	col := s.color()
+	col := s.color(f.th)
 	c.SetStrokeStyle(col)
 	c.SetFillStyle(col)
 	c.SetLineWidth(s.width())
@@ -306,7 +304,7 @@ func (f *frame) drawSeries(c Canvas, s Series, step bool) {
 // the axes can show, the polygon along hi from left to right and back along
 // lo, each edge thinned to about two points per pixel column.
 func (f *frame) drawBand(c Canvas, b Band) {
-	c.SetFillStyle(b.color())
+	c.SetFillStyle(b.color(f.th))
 	ok := func(i int) bool { return f.valid(b.X[i], b.Lo[i]) && f.valid(b.X[i], b.Hi[i]) }
 	c.BeginPath()
 	for i := 0; i < len(b.X); {

@@ -18,6 +18,8 @@ type LossChart struct {
 	// Empty, if not "", is written in the middle of the plot area when no
 	// series has a point to draw (e.g. "CleaneX was not run").
 	Empty string
+	// Theme is the chart's colours (the zero value: Light).
+	Theme Theme
 }
 
 // Axis titles of the loss chart.
@@ -26,7 +28,7 @@ const (
 	lossYTitle = "training loss"
 )
 
-// Draw paints the chart area white and draws the whole chart on c. It
+// Draw paints the chart area in the theme's background and draws the whole chart on c. It
 // returns an error (drawing nothing) if the size is too small or a series' X
 // and Y differ in length, and otherwise c.Err().
 func (l *LossChart) Draw(c Canvas) error {
@@ -47,10 +49,11 @@ func (l *LossChart) Draw(c Canvas) error {
 		ylo, yhi = 0.1, 1
 	}
 	ylo, yhi = niceLogBounds(ylo, yhi)
-	f, err := layout(c, l.Width, l.Height,
+	th := l.Theme.orLight()
+	f, err := layout(c, th, l.Width, l.Height,
 		axis{lo: xlo, hi: xhi, title: lossXTitle},
 		axis{lo: ylo, hi: yhi, log: true, title: lossYTitle},
-		legendOf(l.Series, nil))
+		legendOf(l.Series, nil, th))
 	if err != nil {
 		return err
 	}
@@ -64,7 +67,7 @@ func (l *LossChart) Draw(c Canvas) error {
 	}
 	c.Restore()
 	if !hasData && l.Empty != "" {
-		c.SetFillStyle(textColor)
+		c.SetFillStyle(th.Text)
 		c.SetTextAlign("center")
 		c.SetTextBaseline("middle")
 		c.FillText(l.Empty, (f.plot.x0+f.plot.x1)/2, (f.plot.y0+f.plot.y1)/2)

@@ -15,6 +15,7 @@ import (
 // so a test can look for pixels of exactly that colour on a canvas (inside a
 // line of width 2 or more; edges are antialiased). None of them is used for
 // text, axes or grid lines, which are greys (#333333, #888888, #e8e8e8).
+// These are the light theme's (Light); Dark has lighter ones.
 const (
 	ColorObserved   = "#0072b2" // blue
 	ColorPlugin     = "#b36b00" // dark orange
@@ -29,28 +30,11 @@ const (
 	ColorOther    = "#cc79a7" // reddish purple, for any other name
 )
 
-// Color returns the curve colour for a method or column name (as in the
-// curves CSV: "observed", "estimate", "plugin", "kde", "regression", "cleanex", "truth";
-// case-insensitive), and ColorOther for any other name.
-func Color(name string) string {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "observed":
-		return ColorObserved
-	case "plugin":
-		return ColorPlugin
-	case "kde":
-		return ColorKDE
-	case "regression":
-		return ColorRegression
-	case "cleanex":
-		return ColorCleanex
-	case "truth":
-		return ColorTruth
-	case "estimate":
-		return ColorEstimate
-	}
-	return ColorOther
-}
+// Color returns the light theme's curve colour for a method or column name
+// (as in the curves CSV: "observed", "estimate", "plugin", "kde",
+// "regression", "cleanex", "truth"; case-insensitive), and ColorOther for
+// any other name. Theme.Color gives a theme's.
+func Color(name string) string { return Light().Color(name) }
 
 // Dash returns the line dash pattern of a curve by name (as Color), so that
 // curves differ by more than colour: the truth dashed, the plug-in dotted,
@@ -74,15 +58,9 @@ func Dash(name string) []float64 {
 
 // Palette returns a fresh map from every known name to its Color, for code
 // (such as the browser test) that iterates over all curve colours.
-func Palette() map[string]string {
-	m := make(map[string]string, 7)
-	for _, n := range []string{"observed", "estimate", "plugin", "kde", "regression", "cleanex", "truth"} {
-		m[n] = Color(n)
-	}
-	return m
-}
+func Palette() map[string]string { return Light().Palette() }
 
-// BandAlpha is the opacity of an interval band's fill.
+// BandAlpha is the opacity of an interval band's fill in the light theme.
 const BandAlpha = 0.22
 
 // Translucent returns the CSS colour "rgba(r,g,b,alpha)" of a "#rrggbb"

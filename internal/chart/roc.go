@@ -19,6 +19,8 @@ type ROCChart struct {
 	// positive u of the series (at least 1e-6) to 1, which spreads out the
 	// points whose C_x is very close to 1.
 	LogU bool
+	// Theme is the chart's colours (the zero value: Light).
+	Theme Theme
 }
 
 // minLogU is the smallest u a logarithmic u axis shows.
@@ -50,19 +52,20 @@ const (
 	rocYTitle = "reversed ROC"
 )
 
-// Draw paints the chart area white and draws the whole chart on c. It
+// Draw paints the chart area in the theme's background and draws the whole chart on c. It
 // returns an error (drawing nothing) if the size is too small or a series' X
 // and Y differ in length, and otherwise c.Err().
 func (r *ROCChart) Draw(c Canvas) error {
 	if err := checkSeries(r.Series); err != nil {
 		return err
 	}
-	f, err := layout(c, r.Width, r.Height,
+	th := r.Theme.orLight()
+	f, err := layout(c, th, r.Width, r.Height,
 		r.uRange(),
 		axis{lo: 0, hi: 1, title: rocYTitle},
 		legendOf(r.Series, func(s Series) string {
 			return fmt.Sprintf("%s  rAUC %.3f", s.Name, StepArea(s.X, s.Y))
-		}))
+		}, th))
 	if err != nil {
 		return err
 	}
@@ -71,7 +74,7 @@ func (r *ROCChart) Draw(c Canvas) error {
 	f.drawAxes(c)
 	c.Save()
 	f.clip(c)
-	c.SetStrokeStyle("#bbbbbb")
+	c.SetStrokeStyle(th.Reference)
 	c.SetLineWidth(1)
 	c.SetLineDash([]float64{3, 3})
 	c.BeginPath()

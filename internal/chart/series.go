@@ -10,7 +10,7 @@ type Series struct {
 	// Name is the legend label; by convention a method or column name of the
 	// curves CSV ("observed", "cleanex", "truth", ...).
 	Name string
-	// Color is a CSS colour; empty means Color(Name).
+	// Color is a CSS colour; empty means the chart's Theme.Color(Name).
 	Color string
 	// Dashed draws the curve (and its legend swatch) dashed, as for the truth.
 	Dashed bool
@@ -26,12 +26,12 @@ type Series struct {
 	X, Y []float64
 }
 
-// color returns the series' colour, defaulting to Color(Name).
-func (s Series) color() string {
+// color returns the series' colour, defaulting to th.Color(Name).
+func (s Series) color(th Theme) string {
 	if s.Color != "" {
 		return s.Color
 	}
-	return Color(s.Name)
+	return th.Color(s.Name)
 }
 
 // dash returns the series' dash pattern (nil: solid).
@@ -56,7 +56,8 @@ type Band struct {
 	// Name is the legend label.
 	Name string
 	// Color is the CSS fill colour (usually translucent, see Translucent);
-	// empty means Translucent(Color(Name), BandAlpha).
+	// empty means Translucent(th.Color(Name), th.BandAlpha) in the chart's
+	// Theme th.
 	Color string
 	// X, Lo and Hi are the points, of equal length: at X[i] the band spans
 	// Lo[i] to Hi[i]. A point with a value the axes cannot show breaks the
@@ -64,12 +65,12 @@ type Band struct {
 	X, Lo, Hi []float64
 }
 
-// color returns the band's fill colour.
-func (b Band) color() string {
+// color returns the band's fill colour in theme th.
+func (b Band) color(th Theme) string {
 	if b.Color != "" {
 		return b.Color
 	}
-	return Translucent(Color(b.Name), BandAlpha)
+	return Translucent(th.Color(b.Name), th.BandAlpha)
 }
 
 // checkBands returns an error naming the first band whose X, Lo and Hi

@@ -65,6 +65,44 @@ func NewCanvas(el Value) (*Canvas, error) {
 	return c, c.err
 }
 
+// NewDetachedCanvas returns a new <canvas> element that is not on the page,
+// of w x h CSS pixels (its backing store w·dpr x h·dpr device pixels, as
+// NewCanvas sizes one on the page), and a Canvas drawing on it, for an
+// image drawn apart from what the page shows (an export).
+func NewDetachedCanvas(w, h float64) (Value, *Canvas, error) {
+	if !(w > 0 && h > 0) {
+		return Value{}, nil, fmt.Errorf("canvas size %gx%g", w, h)
+	}
+	doc, err := Path(Global(), "document")
+	if err != nil {
+		return Value{}, nil, err
+	}
+	el, err := doc.Call("createElement", "canvas")
+	if err != nil {
+		return Value{}, nil, err
+	}
+	dpr := DevicePixelRatio()
+	if err := el.Set("width", int(math.Round(w*dpr))); err != nil {
+		return el, nil, err
+	}
+	if err := el.Set("height", int(math.Round(h*dpr))); err != nil {
+		return el, nil, err
+	}
+	ctx, err := el.Call("getContext", "2d")
+	if err != nil {
+		return el, nil, err
+	}
+	if ctx.IsNull() {
+		return el, nil, fmt.Errorf("canvas has no 2D context")
+	}
+	c := &Canvas{ctx: ctx, Width: w, Height: h}
+	if f, err := Global().Get("cleanexPath"); err == nil && IsFunction(f) {
+		c.helper = f
+	}
+	c.call("setTransform", dpr, 0, 0, dpr, 0, 0)
+	return el, c, c.err
+}
+
 func (c *Canvas) call(m string, args ...any) Value {
 	c.flush()
 	if c.err != nil {

@@ -66,6 +66,14 @@ type app struct {
 	resend map[uint64]func(*slot) error
 	// sim is the current data set's simulation (nil for a CSV).
 	sim *protocol.SimConfig
+	// lateTruth is a simulation's truth curve that came after its summary
+	// (a preview load asks another worker for it), for data set lateID.
+	lateID    uint64
+	lateTruth []float64
+	// preview holds the curves computed on the page for the current data
+	// set (web.WithPlugin), kept on screen by the run that follows until it
+	// has its own.
+	preview []report.Method
 	// slideGen numbers the slider moves; a re-simulation waits for the last.
 	slideGen int
 
@@ -112,6 +120,8 @@ type runState struct {
 	// prev is what was shown before the run started, shown again if it is
 	// cancelled.
 	prev shown
+	// preview is the data set's preview curves (app.preview).
+	preview []report.Method
 }
 
 // shown is a finished run's results on screen.
@@ -262,6 +272,8 @@ func (a *app) handle(in inbound) {
 		if ch := a.loads[m.Dataset]; ch != nil {
 			delete(a.loads, m.Dataset)
 			ch <- loadOutcome{sum: m}
+		} else if m.Truth != nil {
+			a.addTruth(m.Dataset, m.Truth)
 		}
 	case protocol.Error:
 		if m.Run == 0 {
@@ -320,7 +332,7 @@ func (a *app) handle(in inbound) {
 		}
 		r.active--
 		r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
-		r.results = r.plan.Partial(r.base, a.pilot(), r.k2)
+		r.results = web.KeepPreview(r.plan.Partial(r.base, a.pilot(), r.k2), r.preview)
 		a.st.Results = r.results
 		a.st.Progress = r.plan.Bars()
 		a.charts.dirty = true
@@ -501,6 +513,10 @@ type loadRequest struct {
 	// keepK2 keeps the page's k2 (the same data read again) instead of
 	// the new data set's default.
 	keepK2 bool
+	// preview shows, with the new data set in the same state change, the
+	// plug-in's curve computed on the page (web.WithPlugin), when the
+	// plug-in is among the chosen methods.
+	preview bool
 }
 
 // load sends a data set to every worker, waits for the summary, and on
@@ -542,15 +558,31 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	if err != nil {
 		return fail(err)
 	}
+	// The truth curve is computed by one worker: worker 0, which answers
+	// with the summary, or for a preview, where the summary is wanted at
+	// once, the last worker (worker 0 after its summary when it is the only one).
+	truthBy := 0
+	if req.sim != nil && req.preview {
+		// An idle worker: one still running a cancelled fit may be replaced.
+		for i := len(a.slots) - 1; i > 0; i-- {
+			if s := a.slots[i]; s.ready && s.run == 0 {
+				truthBy = i
+				break
+			}
+		}
+	}
 	for i, s := range a.slots {
-		if i == 0 && req.sim != nil {
-			// The truth curve is computed by worker 0 only.
+		switch {
+		case req.sim != nil && i == truthBy && !(req.preview && i == 0):
 			err = s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
-		} else {
+		default:
 			err = s.sendCopy(baseJS)
 		}
-		if err == nil && i == 0 && req.sim == nil {
+		if err == nil && i == 0 && (req.sim == nil || req.preview) {
 			err = s.send(mustEncode(protocol.Describe{Dataset: id}))
+		}
+		if err == nil && i == 0 && req.preview && truthBy == 0 {
+			err = s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
 		}
 		if err != nil {
 			return fail(err)
@@ -558,13 +590,16 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		s.loaded = id
 	}
 	a.resend[id] = func(s *slot) error {
-		if req.sim != nil {
+		if req.sim != nil && !req.preview {
 			return s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
 		}
 		if err := s.sendCopy(baseJS); err != nil {
 			return err
 		}
-		return s.send(mustEncode(protocol.Describe{Dataset: id}))
+		if err := s.send(mustEncode(protocol.Describe{Dataset: id})); err != nil || !req.preview || truthBy != 0 {
+			return err
+		}
+		return s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
 	}
 	a.env.UnlockRender()
 	out := <-ch
@@ -578,6 +613,10 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		return protocol.Summary{}, out.err
 	}
 	sum := out.sum
+	if sum.Truth == nil && a.lateID == id {
+		sum.Truth = a.lateTruth
+	}
+	a.lateID, a.lateTruth = 0, nil
 	a.dataset, a.loadJS, a.summary = id, baseJS, sum
 	// A worker replaced while this data set loaded has the previous one.
 	for _, s := range a.slots {
@@ -616,6 +655,11 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
+	a.preview = nil
+	if req.preview && slices.Contains(a.st.SelectedMethods(), "plugin") {
+		a.st.Results = web.WithPlugin(a.st.Results, sum.ObservedC, sum.Weights)
+		a.preview = a.st.Results.Methods
+	}
 	a.charts.dirty = true
 	if req.andRun {
 		_, _ = a.startRun(runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
@@ -634,9 +678,43 @@ func mustEncode(m protocol.Message) []byte {
 
 func (a *app) simulate(cfg protocol.SimConfig, source string, andRun bool) (protocol.Summary, error) {
 	if source == "" {
-		source = fmt.Sprintf("Simulation (d = %d, σ² = %g, r = %d, k1 = %d of %d classes, seed %d)", cfg.D, cfg.Sigma2, cfg.R, cfg.K1, cfg.K2, cfg.Seed)
+		source = simSource(cfg)
 	}
 	return a.load(loadRequest{sim: &cfg, source: source, andRun: andRun})
+}
+
+// addTruth adds a simulation's truth curve that came after its summary to
+// the data set (or keeps it for the data set being loaded) and to what the
+// page shows of it.
+func (a *app) addTruth(id uint64, truth []float64) {
+	if id != a.dataset {
+		if _, loading := a.resend[id]; loading {
+			a.lateID, a.lateTruth = id, truth
+		}
+		return
+	}
+	if a.summary.Truth != nil {
+		return
+	}
+	a.summary.Truth = truth
+	if a.st.Summary != nil {
+		a.st.Summary.Truth = truth
+	}
+	if a.st.Results.Truth == nil {
+		a.st.Results.Truth = truth
+	}
+	if r := a.run; r != nil && r.dataset == id {
+		r.base.Truth = truth
+		if r.results.Truth == nil {
+			r.results.Truth = truth
+		}
+	}
+	a.charts.dirty = true
+}
+
+// simSource names a simulated data set.
+func simSource(cfg protocol.SimConfig) string {
+	return fmt.Sprintf("Simulation (d = %d, σ² = %g, r = %d, k1 = %d of %d classes, seed %d)", cfg.D, cfg.Sigma2, cfg.R, cfg.K1, cfg.K2, cfg.Seed)
 }
 
 // runRequest is what a Run asks for.
@@ -687,7 +765,8 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	// A method that cannot run on this pilot is skipped, with its reason.
 	r.queue = plan.SkipFor(a.summary.K)
 	r.base = report.Curves{K1: a.summary.K, K2: req.k2, Observed: a.summary.Observed, Truth: a.summary.Truth}
-	r.results = r.base
+	r.preview = a.preview
+	r.results = web.KeepPreview(r.base, r.preview)
 	a.run = r
 	a.st.Error = ""
 	a.st.K2 = req.k2

@@ -167,16 +167,28 @@ func (a *app) ExportCSV() {
 	}
 }
 
-// ExportPNG downloads the accuracy chart.
+// ExportPNG downloads the accuracy chart at its size on the page, drawn in
+// the light theme whatever the page's colour scheme (web.ExportTheme).
 func (a *app) ExportPNG() {
 	name := exportName(a.st.Source) + "-accuracy.png"
-	go func() {
-		el, err := jsdom.ByID("chart-acc")
+	var img jsdom.Value
+	el, err := jsdom.ByID("chart-acc")
+	if err == nil {
+		var cv *jsdom.Canvas
+		img, cv, err = jsdom.NewDetachedCanvas(jsdom.Float(el, "clientWidth", 0), jsdom.Float(el, "clientHeight", 0))
 		if err == nil {
-			var blob jsdom.Value
-			if blob, err = jsdom.ToPNG(el); err == nil {
-				err = jsdom.DownloadBlob(name, blob)
-			}
+			ac := a.accuracyChart(cv.Width, cv.Height, web.ExportTheme())
+			err = ac.Draw(cv)
+		}
+	}
+	if err != nil {
+		a.st.Error = "Export failed: " + err.Error()
+		return
+	}
+	go func() {
+		blob, err := jsdom.ToPNG(img)
+		if err == nil {
+			err = jsdom.DownloadBlob(name, blob)
 		}
 		if err != nil {
 			a.env.Lock()
@@ -221,8 +233,10 @@ const (
 )
 
 // Slide simulates the form's setting again once the sliders rest: first the
-// data set alone (its observed and true curves are drawn at once), then,
-// unless a slider moved again, every method.
+// data set with the plug-in's curve computed on the page (the observed,
+// true and plug-in curves are drawn at once), then, unless a slider moved
+// again, every method. A new move cancels that run (a new data set cancels
+// the run under way) and starts over.
 func (a *app) Slide() {
 	a.slideGen++
 	gen, cfg := a.slideGen, a.st.Sim
@@ -234,7 +248,7 @@ func (a *app) Slide() {
 		if cur != gen {
 			return
 		}
-		if _, err := a.simulate(cfg, "", false); err != nil {
+		if _, err := a.load(loadRequest{sim: &cfg, source: simSource(cfg), preview: true}); err != nil {
 			return
 		}
 		time.Sleep(slideFull)

@@ -14,6 +14,7 @@ import (
 	"github.com/cleanex/cleanex/internal/chart"
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/report"
+	"github.com/cleanex/cleanex/web"
 )
 
 // charts holds what the three canvases show.
@@ -195,11 +196,25 @@ const estimateWidth = 4
 // presentationWidth is the line width of every other curve in presentation mode.
 const presentationWidth = 4
 
+// theme returns the charts' theme for the page's colour scheme and media.
+func theme() chart.Theme {
+	return web.ChartTheme(jsdom.MatchMedia("(prefers-color-scheme: dark)"), jsdom.MatchMedia("print"))
+}
+
+// curveWidth returns the line width of the accuracy chart's curves other
+// than the recommended one: chart's default 2, presentationWidth when thick.
+func curveWidth(thick bool) float64 {
+	if thick {
+		return presentationWidth
+	}
+	return 2
+}
+
 // accuracySeries returns the accuracy chart's curves: truth, each method,
 // CleaneX's live curve while it trains (live, when it has no result yet),
 // the recommended curve (thick) and observed. Legend names are the page's
-// labels (label), colours follow the registry names.
-func accuracySeries(c report.Curves, label func(string) string, live []float64, thick bool) []chart.Series {
+// labels (label), colours th's for the registry names.
+func accuracySeries(c report.Curves, label func(string) string, live []float64, thick bool, th chart.Theme) []chart.Series {
 	var out []chart.Series
 	add := func(name string, curve accuracy.Curve, upto int, dashed bool) {
 		upto = min(upto, curve.Max())
@@ -212,7 +227,7 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64, 
 			x = append(x, float64(k))
 			y = append(y, curve[k])
 		}
-		s := chart.Series{Name: label(name), Color: chart.Color(name), X: x, Y: y, Dashed: dashed, Dash: chart.Dash(name)}
+		s := chart.Series{Name: label(name), Color: th.Color(name), X: x, Y: y, Dashed: dashed, Dash: chart.Dash(name)}
 		if thick {
 			s.Width = presentationWidth
 		}
@@ -244,13 +259,14 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64, 
 	return out
 }
 
-// accuracyBands returns the 80% interval of the recommended curve, k = 2..K2.
-func accuracyBands(c report.Curves) []chart.Band {
+// accuracyBands returns the 80% interval of the recommended curve, k = 2..K2,
+// filled in th's band colour.
+func accuracyBands(c report.Curves, th chart.Theme) []chart.Band {
 	upto := min(c.K2, c.EstimateLo.Max(), c.EstimateHi.Max())
 	if c.EstimateLo == nil || c.EstimateHi == nil || upto < 2 {
 		return nil
 	}
-	b := chart.Band{Name: "80% interval", Color: chart.Translucent(chart.ColorEstimate, chart.BandAlpha),
+	b := chart.Band{Name: "80% interval", Color: th.Band(),
 		X: make([]float64, 0, upto-1), Lo: make([]float64, 0, upto-1), Hi: make([]float64, 0, upto-1)}
 	for k := 2; k <= upto; k++ {
 		b.X = append(b.X, float64(k))
@@ -262,7 +278,7 @@ func accuracyBands(c report.Curves) []chart.Band {
 
 func rocSeries(name, label string, cx, w []float64) chart.Series {
 	pts := accuracy.ReversedROC(cx, w)
-	s := chart.Series{Name: label, Color: chart.Color(name), Dash: chart.Dash(name), X: make([]float64, len(pts)), Y: make([]float64, len(pts))}
+	s := chart.Series{Name: label, Dash: chart.Dash(name), X: make([]float64, len(pts)), Y: make([]float64, len(pts))}
 	for i, p := range pts {
 		s.X[i], s.Y[i] = p.U, p.Value
 	}
@@ -278,17 +294,28 @@ func (a *app) drawAccuracy() error {
 	if err != nil {
 		return err
 	}
-	res := a.st.Results
-	a.charts.acc = chart.AccuracyChart{Width: cv.Width, Height: cv.Height, LogX: a.st.LogX, Series: accuracySeries(res, a.st.Label, a.liveCurve, a.st.Presentation),
-		Bands: accuracyBands(res), K1: res.K1}
+	th := theme()
+	a.charts.acc = a.accuracyChart(cv.Width, cv.Height, th)
 	if err := a.charts.acc.Draw(cv); err != nil {
 		return err
 	}
 	// Which data set the chart shows and when it was drawn (performance.now()),
-	// for the benchmark's "file dropped -> observed curve drawn".
+	// for the benchmark's "file dropped -> observed curve drawn", its theme
+	// and its curves' line width, for the tests.
 	_, _ = el.Call("setAttribute", "data-dataset", strconv.FormatUint(a.dataset, 10))
+	_, _ = el.Call("setAttribute", "data-theme", th.Name)
+	_, _ = el.Call("setAttribute", "data-line-width", strconv.FormatFloat(curveWidth(a.st.Presentation), 'g', -1, 64))
 	_, _ = el.Call("setAttribute", "data-drawn-at", strconv.FormatFloat(jsdom.Now(), 'f', 1, 64))
 	return nil
+}
+
+// accuracyChart returns the accuracy chart of the page's results, w x h CSS
+// pixels, in theme th.
+func (a *app) accuracyChart(w, h float64, th chart.Theme) chart.AccuracyChart {
+	res := a.st.Results
+	return chart.AccuracyChart{Width: w, Height: h, LogX: a.st.LogX, Theme: th,
+		Series: accuracySeries(res, a.st.Label, a.liveCurve, a.st.Presentation, th),
+		Bands:  accuracyBands(res, th), K1: res.K1}
 }
 
 // drawWhy draws the "Why this answer" panel's box plot of the benchmark's
@@ -305,7 +332,8 @@ func (a *app) drawWhy() error {
 	if err != nil {
 		return err
 	}
-	bc := chart.BoxChart{Width: cv.Width, Height: cv.Height, Boxes: a.st.Boxes(),
+	th := theme()
+	bc := chart.BoxChart{Width: cv.Width, Height: cv.Height, Boxes: a.st.Boxes(th), Theme: th,
 		YTitle: "predicted − true accuracy"}
 	return bc.Draw(cv)
 }
@@ -319,12 +347,17 @@ func (a *app) drawROC() error {
 	if err != nil {
 		return err
 	}
+	th := theme()
 	var ss []chart.Series
 	if w := a.summary.Weights; w != nil {
-		ss = append(ss, a.charts.roc("observed", "observed", a.summary.ObservedC, w))
+		s := a.charts.roc("observed", "observed", a.summary.ObservedC, w)
+		s.Color = th.Color("observed")
+		ss = append(ss, s)
 		for _, m := range a.st.Results.Sorted() {
 			if len(m.C) == len(w) {
-				ss = append(ss, a.charts.roc(m.Name, a.st.Label(m.Name), m.C, w))
+				s := a.charts.roc(m.Name, a.st.Label(m.Name), m.C, w)
+				s.Color = th.Color(m.Name)
+				ss = append(ss, s)
 			}
 		}
 	}
@@ -333,7 +366,7 @@ func (a *app) drawROC() error {
 			ss[i].Width = presentationWidth
 		}
 	}
-	rc := chart.ROCChart{Width: cv.Width, Height: cv.Height, Series: ss, LogU: a.st.LogU}
+	rc := chart.ROCChart{Width: cv.Width, Height: cv.Height, Series: ss, LogU: a.st.LogU, Theme: th}
 	return rc.Draw(cv)
 }
 
@@ -353,12 +386,13 @@ func (a *app) drawLoss() error {
 			losses, steps, live = m.Losses, nil, false
 		}
 	}
+	th := theme()
 	var ss []chart.Series
 	if len(losses) > 0 {
 		// The lowest loss so far: L-BFGS's line search tries steps whose
 		// loss is higher before it accepts one, and those trials made the
 		// raw trace look alarming.
-		s := chart.Series{Name: "lowest loss so far", Color: chart.ColorCleanex, X: steps, Y: runningMin(losses)}
+		s := chart.Series{Name: "lowest loss so far", Color: th.Cleanex, X: steps, Y: runningMin(losses)}
 		if steps == nil {
 			s.X = make([]float64, len(losses))
 			for i := range losses {
@@ -370,7 +404,7 @@ func (a *app) drawLoss() error {
 		}
 		ss = append(ss, s)
 	}
-	lc := chart.LossChart{Width: cv.Width, Height: cv.Height, Series: ss, Empty: "CleaneX's loss appears here while it trains"}
+	lc := chart.LossChart{Width: cv.Width, Height: cv.Height, Series: ss, Theme: th, Empty: "CleaneX's loss appears here while it trains"}
 	if live {
 		lc.XMax = float64(a.liveTotal)
 	}
@@ -401,16 +435,18 @@ func (a *app) hookCanvas(el jsdom.Value) {
 	})
 }
 
-// hookWindow redraws the charts when the window is resized or the colour
-// scheme changes.
+// hookWindow redraws the charts when the window is resized, the colour
+// scheme changes or the page is printed (printed charts are light).
 func (a *app) hookWindow() {
-	_ = jsdom.ListenMedia("(prefers-color-scheme: dark)", func() {
-		go func() {
-			a.env.Lock()
-			a.charts.dirty = true
-			a.env.UnlockRender()
-		}()
-	})
+	for _, q := range []string{"(prefers-color-scheme: dark)", "print"} {
+		_ = jsdom.ListenMedia(q, func() {
+			go func() {
+				a.env.Lock()
+				a.charts.dirty = true
+				a.env.UnlockRender()
+			}()
+		})
+	}
 	_, _ = jsdom.Listen(jsdom.Global(), "resize", func(jsdom.Value) {
 		go func() {
 			a.env.Lock()
