@@ -71,7 +71,7 @@ build_dist() {
 	# The service worker must sit next to index.html for its scope to be the whole app.
 	cp "$ROOT/assets/sw.js" "$out/sw.js"
 	cp "$GOROOT_DIR/lib/wasm/wasm_exec.js" "$out/assets/wasm_exec.js"
-	(cd "$ROOT" && go run ./wasm/vugujs -o "$out/assets/vugu-render.js")
+	(cd "$ROOT" && go run ./cmd/vugujs -o "$out/assets/vugu-render.js")
 	(cd "$ROOT" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/app.wasm" ./wasm/app)
 	(cd "$ROOT" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/worker.wasm" ./wasm/worker)
 	local f

@@ -4,13 +4,18 @@
 //
 //	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2] [-force] [-refit kde]
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
-//	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json]
+//	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric]
+//	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
+//	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
 //
 // fit keeps one file per pilot in -dir (build/bank by default, not in the
 // repository), so it resumes where it stopped; study reads that cache, prints
 // the per-family tables of docs/recommendation.md, and with -write writes the
 // calibration table that internal/recommend embeds; seeds fits CleaneX with
-// 20 seeds per pilot and reports its failures and seed spread.
+// 20 seeds per pilot and reports its failures and seed spread; half fits the
+// estimate's methods on half of each pilot's classes (a backtest studied as
+// an interval feature, see docs/recommendation.md); paper runs the published
+// CleaneX settings in PyTorch on a few pilots (docs/paper-comparison.md).
 package main
 
 import (
@@ -21,8 +26,6 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/cleanex/cleanex/internal/bank"
 )
@@ -82,62 +85,35 @@ func run(ctx context.Context, args []string) error {
 		return study(*dir, pilots, so)
 	case "seeds":
 		return seedStudy(ctx, pilots, *jobs)
+	case "half":
+		return halfAll(ctx, *dir, pilots, *jobs)
+	case "paper":
+		return paperAll(ctx, *dir, pilots, fs.Args())
 	}
 	return fmt.Errorf("unknown command %q", args[0])
 }
 
 func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs int, force bool, refit []string) error {
-	ch := make(chan bank.Pilot)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	done := 0
-	start := time.Now()
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range ch {
-				t := time.Now()
-				var f *Fits
-				var err error
-				if refit != nil {
-					if f, err = loadFits(dir, p.ID); os.IsNotExist(err) {
-						continue
-					} else if err == nil {
-						err = refitPilot(ctx, p, f, refit, seeds)
-					}
-				} else {
-					if !force {
-						if _, err := os.Stat(cacheFile(dir, p.ID)); err == nil {
-							continue
-						}
-					}
-					f, err = fitPilot(ctx, p, seeds)
-				}
-				if err == nil {
-					err = saveFits(dir, f)
-				}
-				mu.Lock()
-				done++
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%s: %w", p.ID, err)
-				}
-				fmt.Fprintf(os.Stderr, "[%d/%d %.0fs] %s %.1fs %v\n", done, len(pilots), time.Since(start).Seconds(), p.ID, time.Since(t).Seconds(), err)
-				mu.Unlock()
+	return forPilots(ctx, "fit", pilots, jobs, func(_ int, p bank.Pilot) error {
+		var f *Fits
+		var err error
+		if refit != nil {
+			if f, err = loadFits(dir, p.ID); os.IsNotExist(err) {
+				return errSkip
+			} else if err == nil {
+				err = refitPilot(ctx, p, f, refit, seeds)
 			}
-		}()
-	}
-	for _, p := range pilots {
-		if ctx.Err() != nil {
-			break
+		} else {
+			if !force {
+				if _, err := os.Stat(cacheFile(dir, p.ID)); err == nil {
+					return errSkip
+				}
+			}
+			f, err = fitPilot(ctx, p, seeds)
 		}
-		ch <- p
-	}
-	close(ch)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
+		if err != nil {
+			return err
+		}
+		return saveFits(dir, f)
+	})
 }

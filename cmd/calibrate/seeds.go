@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sync"
 
 	"github.com/cleanex/cleanex/internal/bank"
 	"github.com/cleanex/cleanex/internal/estimate/cleanex"
@@ -30,37 +29,17 @@ func seedStudy(ctx context.Context, pilots []bank.Pilot, jobs int) error {
 		single, mean       float64
 	}
 	rows := make([]row, len(pilots))
-	ch := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range ch {
-				r, err := seedPilot(ctx, pilots[i])
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%s: %w", pilots[i].ID, err)
-				}
-				rows[i] = row{pilots[i], r.degenerate, r.failed, r.single, r.mean}
-				fmt.Fprintf(os.Stderr, "%s: %d degenerate, %d failed the check, spread %.3f single, %.3f mean of %d\n",
-					pilots[i].ID, r.degenerate, r.failed, r.single, r.mean, recommend.Seeds)
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range pilots {
-		if ctx.Err() != nil {
-			break
+	err := forPilots(ctx, "seeds", pilots, jobs, func(i int, p bank.Pilot) error {
+		r, err := seedPilot(ctx, p)
+		rows[i] = row{p, r.degenerate, r.failed, r.single, r.mean}
+		if err == nil {
+			fmt.Fprintf(os.Stderr, "%s: %d degenerate, %d failed the check, spread %.3f single, %.3f mean of %d\n",
+				p.ID, r.degenerate, r.failed, r.single, r.mean, recommend.Seeds)
 		}
-		ch <- i
-	}
-	close(ch)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	fmt.Printf("| family | k1 | pilots | fits | ErrDegenerate | failed CheckFit | median spread at K, one fit | median spread at K, mean of %d |\n|---|---|---|---|---|---|---|---|\n", recommend.Seeds)
 	type key struct {

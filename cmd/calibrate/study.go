@@ -89,8 +89,9 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	}
 	fmt.Printf("%d pilots cached\n\n", len(all))
 	rmseTable(all, *seeds)
+	paperTable(all, *seeds) // paper.go: published CleaneX vs estimate vs fast, where it was run
 	if o.dump {
-		dump(all)
+		dump(dir, all)
 	}
 	table, err := intervalStudy(all, o.symmetric)
 	if err != nil {
@@ -214,6 +215,8 @@ func rmseTable(all []pilotFits, seeds int) {
 			return out
 		}},
 		{"estimate", estimate},
+		// paper.go: the published CleaneX (PyTorch), averaged over the pilots that have it.
+		{"published CleaneX (PyTorch), its pilots only", func(p pilotFits) accuracy.Curve { return p.Curves[paperName] }},
 	}
 	for _, byK1 := range []bool{false, true} {
 		fmt.Printf("| group | n |")
@@ -376,8 +379,11 @@ func median(xs []float64) float64 {
 
 // dump prints, per pilot, the residual and the features at k = K (a
 // diagnostic for the interval model).
-func dump(all []pilotFits) {
-	fmt.Println("id,k1,truth,est,reg,cx,kde,r,se,d,s,l,g")
+func dump(dir string, all []pilotFits) {
+	fmt.Println("id,k1,truth,est,reg,cx,kde,r,se,d,s,l,g,b")
+	type acc struct{ r, b []float64 }
+	byFam := map[string]*acc{}
+	var fams []string
 	for _, p := range all {
 		res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
 		if err != nil {
@@ -385,10 +391,25 @@ func dump(all []pilotFits) {
 		}
 		f := res.Features[p.K]
 		cx := meanOf(p.rf.CleaneX, p.K)
-		fmt.Printf("%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", p.ID, p.K1, p.Truth[p.K], res.Estimate[p.K],
-			p.Curves["regression"][p.K], cx[p.K], p.Curves["kde"][p.K],
-			logit(p.Truth[p.K])-logit(res.Estimate[p.K]), f.SE, f.D, f.S, f.L, f.G)
+		b, _ := halfResidual(dir, p.Fits)
+		r := logit(p.Truth[p.K]) - logit(res.Estimate[p.K])
+		fmt.Printf("%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", p.ID, p.K1, p.Truth[p.K], res.Estimate[p.K],
+			p.Curves["regression"][p.K], cx[p.K], p.Curves["kde"][p.K], r, f.SE, f.D, f.S, f.L, f.G, b)
+		if byFam[p.Family] == nil {
+			byFam[p.Family] = &acc{}
+			fams = append(fams, p.Family)
+		}
+		byFam[p.Family].r = append(byFam[p.Family].r, r)
+		byFam[p.Family].b = append(byFam[p.Family].b, b)
 	}
+	fmt.Println("family,mean r at K,mean B,corr(r,B)")
+	var ar, ab []float64
+	for _, fam := range fams {
+		a := byFam[fam]
+		ar, ab = append(ar, a.r...), append(ab, a.b...)
+		fmt.Printf("%s,%.3f,%.3f,%.2f\n", fam, stat.Mean(a.r, nil), stat.Mean(a.b, nil), stat.Correlation(a.r, a.b, nil))
+	}
+	fmt.Printf("all,%.3f,%.3f,%.2f\n", stat.Mean(ar, nil), stat.Mean(ab, nil), stat.Correlation(ar, ab, nil))
 }
 
 // uncalibrated returns a calibration with a zero interval, for studying the
@@ -413,7 +434,6 @@ func mix3(a, b, c float64) func(p pilotFits) accuracy.Curve {
 		return out
 	}
 }
-
 
 // fitCal fits the calibration the product uses (FitSidedScale), or the
 // symmetric one (FitScale) for comparison.
