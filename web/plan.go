@@ -107,7 +107,7 @@ func NewPlan(display []string, preset string, seed uint64) *Plan {
 			rest = append(rest, m)
 		}
 	}
-	slices.SortStableFunc(rest, func(a, b string) int { return rank(b) - rank(a) })
+	slices.SortStableFunc(rest, func(a, b string) int { return methods.Rank(b) - methods.Rank(a) })
 	for _, m := range rest {
 		p.Tasks = append(p.Tasks, Task{Method: m, Seed: seed, Preset: preset, Job: -1, Bar: m})
 	}
@@ -121,14 +121,6 @@ func NewPlan(display []string, preset string, seed uint64) *Plan {
 // isJob reports whether the recommendation fits method m itself.
 func (p *Plan) isJob(m string) bool {
 	return slices.ContainsFunc(p.Jobs, func(j recommend.Job) bool { return j.Method == m })
-}
-
-// rank orders methods as report.Order does (unknown names last).
-func rank(name string) int {
-	if i := slices.Index(report.Order, name); i >= 0 {
-		return i
-	}
-	return len(report.Order)
 }
 
 // Start records that task i was sent to a worker.
@@ -217,7 +209,7 @@ func (p *Plan) Bars() []MethodProgress {
 	}
 	// The display methods in their usual order, whatever the start order.
 	slices.SortStableFunc(names, func(a, b string) int {
-		return rank(strings.TrimSuffix(a, "-paper")) - rank(strings.TrimSuffix(b, "-paper"))
+		return methods.Rank(strings.TrimSuffix(a, "-paper")) - methods.Rank(strings.TrimSuffix(b, "-paper"))
 	})
 	out := make([]MethodProgress, 0, len(names))
 	for _, name := range names {

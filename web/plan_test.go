@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 )
@@ -88,7 +89,7 @@ func TestBarsAggregateTheSeeds(t *testing.T) {
 		names = append(names, b.Name)
 	}
 	var want []string
-	for _, m := range report.Order {
+	for _, m := range methods.Names {
 		if m == "plugin" || p.isJob(m) {
 			want = append(want, m)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/limits"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/report"
 	"github.com/vugu/vugu"
@@ -134,26 +135,22 @@ type State struct {
 	Hover string
 }
 
-// NewState returns the initial state: all methods, CleaneX fast, the
-// paper's simulation setting.
+// NewState returns the initial state: every registered method (in the
+// registry's order, labelled with its Title), CleaneX fast, the paper's
+// simulation setting.
 func NewState() *State {
+	choices := make([]MethodChoice, len(methods.All))
+	for i, m := range methods.All {
+		choices[i] = MethodChoice{Name: m.Name, Label: m.Title, Note: m.Note, On: true}
+	}
 	return &State{
 		Direction: "auto",
 		Preset:    "fast",
 		Seed:      1,
 		LogX:      true,
 		WhyOpen:   true,
-		Methods: []MethodChoice{
-			{Name: "plugin", Label: "plug-in", On: true,
-				Note: "takes each point's record against the pilot's few wrong classes as exact; too hopeful far beyond k1"},
-			{Name: "kde", Label: "KDE (Kay et al.)", On: true,
-				Note: "smooths the spread of wrong-class scores with a kernel; depends on that smoothing, often too hopeful"},
-			{Name: "regression", Label: "regression (Zheng et al.)", On: true,
-				Note: "fits a smooth curve to the pilot's accuracy at k = 2…k1 and extends it; needs 3 classes, can drift far out"},
-			{Name: "cleanex", Label: "CleaneX", On: true,
-				Note: "a small neural network learns how the accuracy falls from the pilot's ranks; best on the benchmark, slower"},
-		},
-		Sim: protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1},
+		Methods:   choices,
+		Sim:       protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 )
@@ -190,38 +191,38 @@ func (s *State) Rows() []TableRow {
 			out = append(out, t)
 		}
 	}
-	methods := map[string]report.Row{}
+	fitted := map[string]report.Row{}
 	for _, r := range rows {
 		switch r.Name {
 		case "observed":
 			out = append(out, row(r))
 		case "estimate", "truth":
 		default:
-			methods[r.Name] = r
+			fitted[r.Name] = r
 		}
 	}
 	var names []string
-	for n := range methods {
+	for n := range fitted {
 		names = append(names, n)
 	}
 	for n := range s.Failed {
-		if _, ok := methods[n]; !ok {
+		if _, ok := fitted[n]; !ok {
 			names = append(names, n)
 		}
 	}
 	for n := range s.Skipped {
-		if _, ok := methods[n]; !ok && s.Failed[n] == "" {
+		if _, ok := fitted[n]; !ok && s.Failed[n] == "" {
 			names = append(names, n)
 		}
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		if d := rank(a) - rank(b); d != 0 {
+		if d := methods.Rank(a) - methods.Rank(b); d != 0 {
 			return d
 		}
 		return strings.Compare(a, b)
 	})
 	for _, n := range names {
-		switch r, ok := methods[n]; {
+		switch r, ok := fitted[n]; {
 		case ok:
 			out = append(out, row(r))
 		case s.Failed[n] != "":
@@ -385,18 +386,28 @@ func (s *State) WhyCheck() string {
 		span(func(f recommend.FamilyCheck) float64 { return f.CoverageAtK }))
 }
 
-// BoxMethods are the methods of the error box plot, in order, with their
-// short labels.
-var BoxMethods = []struct{ Name, Label string }{
-	{"plugin", "plug-in"}, {"kde", "KDE"}, {"regression", "regression"}, {"cleanex", "CleaneX"}, {"estimate", "recommended"},
+// BoxMethod is one box of the error box plot: a method's or the
+// recommended curve's name and its short label.
+type BoxMethod struct{ Name, Label string }
+
+// BoxMethods returns the boxes of the error box plot, in order: every
+// registered method with its short label (methods.Method.Label), then the
+// recommended curve.
+func BoxMethods() []BoxMethod {
+	out := make([]BoxMethod, 0, len(methods.All)+1)
+	for _, m := range methods.All {
+		out = append(out, BoxMethod{m.Name, m.Label})
+	}
+	return append(out, BoxMethod{"estimate", "recommended"})
 }
 
 // BoxLabel returns a method's short label (BoxMethods), or its name.
 func BoxLabel(name string) string {
-	for _, m := range BoxMethods {
-		if m.Name == name {
-			return m.Label
-		}
+	if m, ok := methods.Get(name); ok {
+		return m.Label
+	}
+	if name == "estimate" {
+		return "recommended"
 	}
 	return name
 }
@@ -426,7 +437,7 @@ func (s *State) Boxes(th chart.Theme) []chart.Box {
 		return nil
 	}
 	var out []chart.Box
-	for _, m := range BoxMethods {
+	for _, m := range BoxMethods() {
 		for _, sp := range e.Methods {
 			if sp.Method == m.Name {
 				out = append(out, chart.Box{Name: m.Label, Color: th.Color(m.Name), Q: sp.Q, Bold: m.Name == "estimate"})
@@ -443,7 +454,7 @@ func (s *State) BoxCaption() string {
 		return "The benchmark's errors per method are not in this build's calibration table yet."
 	}
 	var meds []string
-	for _, m := range BoxMethods {
+	for _, m := range BoxMethods() {
 		for _, sp := range e.Methods {
 			if sp.Method == m.Name {
 				meds = append(meds, fmt.Sprintf("%s %+.3f", m.Label, sp.Q[2]))

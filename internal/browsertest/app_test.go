@@ -18,7 +18,6 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
 	"github.com/cleanex/cleanex/internal/methods"
-	"github.com/cleanex/cleanex/internal/report"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
@@ -78,7 +77,7 @@ type runResult struct {
 // orderedNames returns names in the curves CSV's column order.
 func orderedNames(names []string) []string {
 	var out []string
-	for _, n := range report.Order {
+	for _, n := range methods.Names {
 		for _, m := range names {
 			if m == n {
 				out = append(out, n)
@@ -295,14 +294,15 @@ func TestSimulationDrawsEveryCurve(t *testing.T) {
 	})()`, 5*time.Second)
 	p.waitJS(`document.querySelector("#hover").textContent.includes("k = ")`, 10*time.Second)
 	hover := mustEval[string](p, `document.querySelector("#hover").textContent`, 5*time.Second)
-	// The readout names the curves as the legend and the table do.
-	labels := map[string]string{"plugin": "plug-in", "kde": "KDE (Kay et al.)", "regression": "regression (Zheng et al.)", "cleanex": "CleaneX"}
+	// The readout names the curves as the legend and the table do: by
+	// their registry Title.
 	for _, n := range names {
-		if !strings.Contains(hover, labels[n]) {
-			t.Errorf("hover readout %q lacks %s (%q)", hover, n, labels[n])
+		m, _ := methods.Get(n)
+		if m.Title == "" || !strings.Contains(hover, m.Title) {
+			t.Errorf("hover readout %q lacks %s (%q)", hover, n, m.Title)
 		}
 	}
-	// Exports: the curves CSV (FORMATS.md §3) and a PNG of the chart, caught
+	// Exports: the curves CSV (docs/formats.md §3) and a PNG of the chart, caught
 	// at URL.createObjectURL.
 	mustEval[chromedp.Void](p, `(() => {
 		window.__blobs = [];

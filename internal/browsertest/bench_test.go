@@ -15,8 +15,9 @@ import (
 
 // benchFiles serves the benchmark CSVs at /bench/<k1>.csv on the test
 // server's origin, generated once per k1 (r = 10 points per class), with 9
-// significant digits per score as in shared/benchmark (k1 = 500: about 25 MB,
-// the file size issue 5's targets name).
+// significant digits per score as in the benchmark cases
+// (internal/benchcases/testdata; k1 = 500: about 25 MB, the file size the
+// page's timing targets are set for).
 var (
 	benchMu    sync.Mutex
 	benchFiles = map[int][]byte{}
@@ -47,7 +48,7 @@ func benchHandler(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// BenchmarkPipeline times the page's full pipeline (issue 5) on a simulated
+// BenchmarkPipeline times the page's full pipeline on a simulated
 // pilot with r = 10 and k2 = 2000, as custom metrics:
 //
 //	drop-s      file dropped -> observed curve drawn (the chart's drawing ends)

@@ -172,8 +172,8 @@ func openPageAt(t testing.TB, base, query string) *page {
 	return p
 }
 
-// checkOrigins fails the test if any request left for another origin
-// (issue 4 (d)); data: and blob: URLs stay in the page.
+// checkOrigins fails the test if any request left for another origin (the
+// page fetches only its own files); data: and blob: URLs stay in the page.
 func (p *page) checkOrigins() {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -147,8 +147,8 @@ func TestTranslucentAndBlend(t *testing.T) {
 // line across the plot, and refuses decreasing quantiles.
 func TestBoxChart(t *testing.T) {
 	boxes := []Box{
-		{Name: "plug-in", Color: ColorPlugin, Q: [5]float64{0.2, 0.25, 0.3, 0.35, 0.4}},
-		{Name: "KDE", Color: ColorKDE, Q: [5]float64{-0.05, 0, 0.05, 0.1, 0.15}},
+		{Name: "plug-in", Color: methodColor("plugin"), Q: [5]float64{0.2, 0.25, 0.3, 0.35, 0.4}},
+		{Name: "KDE", Color: methodColor("kde"), Q: [5]float64{-0.05, 0, 0.05, 0.1, 0.15}},
 		{Name: "recommended", Color: ColorEstimate, Q: [5]float64{-0.04, -0.02, 0, 0.02, 0.04}, Bold: true},
 	}
 	bc := &BoxChart{Width: 600, Height: 260, Boxes: boxes, YTitle: "error", ZeroLabel: "no error"}
@@ -178,7 +178,7 @@ func TestBoxChart(t *testing.T) {
 	}
 	// The boxes' medians sit where the y scale puts them, relative to zero.
 	zy := zero[0].subs[0][0].y
-	for _, s := range r.strokesOf(ColorPlugin) {
+	for _, s := range r.strokesOf(methodColor("plugin")) {
 		if len(s.subs) == 1 && s.subs[0][0].y >= zy {
 			t.Errorf("plug-in's median (+0.3) is drawn at y = %.1f, not above the zero line at %.1f", s.subs[0][0].y, zy)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/methods"
 )
 
 func TestScaleClosedForm(t *testing.T) {
@@ -238,7 +239,7 @@ func TestDrawThinsLongSeries(t *testing.T) {
 			t.Fatal(err)
 		}
 		width := ch.last.plot.x1 - ch.last.plot.x0
-		for _, st := range r.strokesOf(ColorCleanex) {
+		for _, st := range r.strokesOf(methodColor("cleanex")) {
 			if st.clip == nil {
 				continue
 			}
@@ -377,7 +378,7 @@ func TestLossChartGrowing(t *testing.T) {
 		} else if !slices.Equal(ticks, firstTicks) {
 			t.Errorf("n=%d: x tick positions %v changed from %v", n, ticks, firstTicks)
 		}
-		if len(r.strokesOf(ColorCleanex)) != 2 {
+		if len(r.strokesOf(methodColor("cleanex"))) != 2 {
 			t.Errorf("n=%d: want a curve and a swatch", n)
 		}
 	}
@@ -412,7 +413,7 @@ func TestPalette(t *testing.T) {
 			t.Errorf("%s uses a text/axis colour", name)
 		}
 	}
-	if len(seen) != 7 || Color("CleaneX") != ColorCleanex || Color("lda") != ColorOther {
+	if len(seen) != 7 || Color("CleaneX") != methodColor("cleanex") || Color("lda") != ColorOther {
 		t.Errorf("palette %v", Palette())
 	}
 }
@@ -448,4 +449,11 @@ func TestLossChartEmpty(t *testing.T) {
 			t.Errorf("%s: message drawn = %v, want %v", tc.name, found, tc.want)
 		}
 	}
+}
+
+// methodColor is a registered method's light-theme colour ("" for a name
+// that is not registered, which no stroke has).
+func methodColor(name string) string {
+	m, _ := methods.Get(name)
+	return m.Color
 }

@@ -5,24 +5,22 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/cleanex/cleanex/internal/methods"
 )
 
-// Colours of the curves, from the Okabe–Ito palette (Okabe & Ito, "Color
-// Universal Design", 2008), which stays distinguishable under the common
-// colour-vision deficiencies, with its orange and sky blue darkened so that
-// every curve has a contrast of at least 3:1 on white (Dash gives each
-// curve a second cue besides colour). Each is an exact, lower-case 6-digit hex string,
-// so a test can look for pixels of exactly that colour on a canvas (inside a
-// line of width 2 or more; edges are antialiased). None of them is used for
-// text, axes or grid lines, which are greys (#333333, #888888, #e8e8e8).
-// These are the light theme's (Light); Dark has lighter ones.
+// Colours of the curves that are not methods' (each method's colour and
+// dash pattern are its internal/methods registry entry's). Like those, they
+// stay distinguishable under the common colour-vision deficiencies and
+// have a contrast of at least 3:1 on white (Dash gives each curve a second
+// cue besides colour). Each is an exact, lower-case 6-digit hex string, so
+// a test can look for pixels of exactly that colour on a canvas (inside a
+// line of width 2 or more; edges are antialiased). None of them is used
+// for text, axes or grid lines, which are greys (#333333, #888888,
+// #e8e8e8). These are the light theme's (Light); Dark has lighter ones.
 const (
-	ColorObserved   = "#0072b2" // blue
-	ColorPlugin     = "#b36b00" // dark orange
-	ColorKDE        = "#2f86c4" // mid blue
-	ColorRegression = "#009e73" // bluish green
-	ColorCleanex    = "#d55e00" // vermillion
-	ColorTruth      = "#000000" // black, drawn dashed
+	ColorObserved = "#0072b2" // blue (Okabe–Ito)
+	ColorTruth    = "#000000" // black, drawn dashed
 	// ColorEstimate is the recommended curve's colour (a dark purple outside
 	// the Okabe–Ito set, drawn thick), and its interval's band is a
 	// translucent fill of it (Translucent).
@@ -31,27 +29,22 @@ const (
 )
 
 // Color returns the light theme's curve colour for a method or column name
-// (as in the curves CSV: "observed", "estimate", "plugin", "kde",
-// "regression", "cleanex", "truth"; case-insensitive), and ColorOther for
-// any other name. Theme.Color gives a theme's.
+// (as in the curves CSV: "observed", "estimate", "truth" or a registered
+// method's name; case-insensitive), and ColorOther for any other name.
+// Theme.Color gives a theme's.
 func Color(name string) string { return Light().Color(name) }
 
 // Dash returns the line dash pattern of a curve by name (as Color), so that
-// curves differ by more than colour: the truth dashed, the plug-in dotted,
-// KDE dash-dot, the regression long dashes, CleaneX long-short; the
-// observed and recommended curves solid (the recommended one is drawn thick).
+// curves differ by more than colour: the truth dashed, each method its
+// registry entry's pattern, the observed and recommended curves solid (the
+// recommended one is drawn thick).
 func Dash(name string) []float64 {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "truth":
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "truth" {
 		return []float64{7, 5}
-	case "plugin":
-		return []float64{2, 3}
-	case "kde":
-		return []float64{9, 3, 2, 3}
-	case "regression":
-		return []float64{14, 4}
-	case "cleanex":
-		return []float64{10, 3, 4, 3}
+	}
+	if m, ok := methods.Get(n); ok {
+		return m.Dash
 	}
 	return nil
 }

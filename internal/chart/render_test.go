@@ -32,7 +32,7 @@ func TestRenderSVG(t *testing.T) {
 		"accuracy-linear": {720, 420, lin},
 		"accuracy-band":   {720, 420, withBand},
 		"box": {600, 260, &BoxChart{Width: 600, Height: 260, YTitle: "error", ZeroLabel: "no error", Boxes: []Box{
-			{Name: "plug-in", Color: ColorPlugin, Q: [5]float64{0.2, 0.25, 0.3, 0.35, 0.4}},
+			{Name: "plug-in", Color: methodColor("plugin"), Q: [5]float64{0.2, 0.25, 0.3, 0.35, 0.4}},
 			{Name: "recommended", Color: ColorEstimate, Q: [5]float64{-0.04, -0.02, 0, 0.02, 0.04}, Bold: true}}}},
 		"roc": {480, 420, &ROCChart{Width: 480, Height: 420, Series: []Series{
 			{Name: "observed", X: rx, Y: ry}, {Name: "cleanex", X: px, Y: py}}}},

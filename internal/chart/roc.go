@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// ROCChart draws reversed ROC curves (FORMATS.md §2):
+// ROCChart draws reversed ROC curves (docs/formats.md §2):
 // rROC(u) = sum_x w_x · 1[u > 1 - C_x] for u in [0, 1], as step functions,
 // with each series' rAUC (its area, StepArea) in the legend and the
 // diagonal rROC(u) = u of a classifier at chance as a grey reference.

@@ -1,10 +1,15 @@
 package chart
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/methods"
+)
 
 // Theme is the set of colours a chart is drawn in: its background, text,
-// axes, grid and reference lines, the hover readout, and one colour per
-// curve. Light is the default (a chart whose Theme is the zero value is
+// axes, grid and reference lines, the hover readout, and the colours of the
+// curves that are not methods' (a method's colour is its registry entry's,
+// Color or DarkColor by Dark). Light is the default (a chart whose Theme is the zero value is
 // drawn in Light); Dark is for a page in the dark colour scheme. Every
 // colour is an exact, lower-case "#rrggbb" string apart from HoverBox.
 type Theme struct {
@@ -16,33 +21,35 @@ type Theme struct {
 	Background, Text, Axis, Grid, Reference, Crosshair string
 	// HoverBox is the (translucent) fill behind the hover readout.
 	HoverBox string
-	// The curves' colours by name (see Color); Other is any other name's.
-	Observed, Plugin, KDE, Regression, Cleanex, Truth, Estimate, Other string
+	// The colours of the observed, true and recommended curves; Other is
+	// that of a name that is neither one of them nor a method's.
+	Observed, Truth, Estimate, Other string
+	// Dark selects the methods' DarkColor.
+	Dark bool
 	// BandAlpha is the opacity of an interval band's fill of its curve's colour.
 	BandAlpha float64
 }
 
-// Light returns the light theme: dark grey text and axes on white, and the
-// curve colours of the Color* constants (each at least 3:1 on white).
+// Light returns the light theme: dark grey text and axes on white, the
+// curve colours of the Color* constants and the methods' registry Color
+// (each at least 3:1 on white).
 func Light() Theme {
 	return Theme{Name: "light",
 		Background: "#ffffff", Text: "#333333", Axis: "#888888", Grid: "#e8e8e8", Reference: "#bbbbbb", Crosshair: "#666666",
 		HoverBox: "rgba(255,255,255,0.92)",
-		Observed: ColorObserved, Plugin: ColorPlugin, KDE: ColorKDE, Regression: ColorRegression,
-		Cleanex: ColorCleanex, Truth: ColorTruth, Estimate: ColorEstimate, Other: ColorOther,
+		Observed: ColorObserved, Truth: ColorTruth, Estimate: ColorEstimate, Other: ColorOther,
 		BandAlpha: BandAlpha}
 }
 
 // Dark returns the dark theme: light text on the page's dark card colour,
-// and lighter versions of the light theme's curve colours (the Okabe–Ito
-// sky blue, orange, bluish green and vermillion, a pale blue, a light
-// purple and a near-white truth), each at least 3:1 on its background.
+// lighter versions of the light theme's curve colours (the Okabe–Ito sky
+// blue, a light purple and a near-white truth) and the methods' registry
+// DarkColor, each at least 3:1 on its background.
 func Dark() Theme {
-	return Theme{Name: "dark",
+	return Theme{Name: "dark", Dark: true,
 		Background: "#1e2227", Text: "#e6e8eb", Axis: "#8c95a0", Grid: "#353b43", Reference: "#6b737d", Crosshair: "#b4bcc6",
 		HoverBox: "rgba(30,34,39,0.92)",
-		Observed: "#56b4e9", Plugin: "#e69f00", KDE: "#a9c8f5", Regression: "#2fbf91",
-		Cleanex: "#ff7f3f", Truth: "#e6e8eb", Estimate: "#b99cf0", Other: "#e08fbd",
+		Observed: "#56b4e9", Truth: "#e6e8eb", Estimate: "#b99cf0", Other: "#e08fbd",
 		BandAlpha: 0.3}
 }
 
@@ -63,35 +70,33 @@ func (t Theme) orLight() Theme {
 }
 
 // Color returns the theme's curve colour for a method or column name (as
-// the package's Color: "observed", "estimate", "plugin", "kde",
-// "regression", "cleanex", "truth"; case-insensitive), and Other for any
-// other name.
+// the package's Color: "observed", "estimate", "truth" or a registered
+// method's name; case-insensitive), and Other for any other name.
 func (t Theme) Color(name string) string {
 	t = t.orLight()
-	switch strings.ToLower(strings.TrimSpace(name)) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	switch n {
 	case "observed":
 		return t.Observed
-	case "plugin":
-		return t.Plugin
-	case "kde":
-		return t.KDE
-	case "regression":
-		return t.Regression
-	case "cleanex":
-		return t.Cleanex
 	case "truth":
 		return t.Truth
 	case "estimate":
 		return t.Estimate
 	}
+	if m, ok := methods.Get(n); ok {
+		if t.Dark {
+			return m.DarkColor
+		}
+		return m.Color
+	}
 	return t.Other
 }
 
-// Palette returns a fresh map from every known curve name to the theme's
-// colour for it.
+// Palette returns a fresh map from every known curve name (observed,
+// estimate, truth and every registered method) to the theme's colour for it.
 func (t Theme) Palette() map[string]string {
-	m := make(map[string]string, 7)
-	for _, n := range []string{"observed", "estimate", "plugin", "kde", "regression", "cleanex", "truth"} {
+	m := make(map[string]string, 3+len(methods.All))
+	for _, n := range append([]string{"observed", "estimate", "truth"}, methods.Names...) {
 		m[n] = t.Color(n)
 	}
 	return m

@@ -46,7 +46,7 @@ func benchCSV(b *testing.B, k1 int) []byte {
 }
 
 // BenchmarkPipeline is what a worker computes for the page's pipeline
-// (issue 5's table), natively or in wasm, for the ratios page/native: parse
+// natively or in wasm, for the ratios page/native: parse
 // and summarise the CSV, fit the three baselines, fit CleaneX fast, with
 // k2 = 2000.
 func BenchmarkPipeline(b *testing.B) {

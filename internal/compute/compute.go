@@ -35,7 +35,7 @@ type Dataset struct {
 	summary protocol.Summary
 }
 
-// LoadCSV parses a score-matrix CSV (FORMATS.md §1) under direction dir
+// LoadCSV parses a score-matrix CSV (docs/formats.md §1) under direction dir
 // ("auto", "higher" or "lower") and summarises it. Parse errors are the
 // scores package's *scores.ParseError (row, column, cause).
 func LoadCSV(csv []byte, dir string) (*Dataset, protocol.Summary, error) {
@@ -53,6 +53,7 @@ func LoadCSV(csv []byte, dir string) (*Dataset, protocol.Summary, error) {
 	return fromMatrix(m, d)
 }
 
+// fromMatrix makes the data set of matrix m under direction d and its summary.
 func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summary, error) {
 	s, used, err := accuracy.NewSample(m, d)
 	if err != nil {
@@ -62,12 +63,6 @@ func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summar
 	if d != scores.Auto {
 		detected = m.Resolve(scores.Auto)
 	}
-	wins := 0 // top-1 hits: the correct class beats all K-1 others
-	for _, r := range s.R {
-		if r == s.K-1 {
-			wins++
-		}
-	}
 	sizes := m.ClassSizes()
 	sum := protocol.Summary{
 		N:         m.N(),
@@ -76,7 +71,7 @@ func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summar
 		MaxPoints: slices.Max(sizes),
 		Direction: used.String(),
 		Detected:  detected.String(),
-		Wins:      wins,
+		Wins:      s.Top1Hits(),
 		Top1:      s.Observed[m.K()],
 		Observed:  s.Observed,
 		Weights:   s.Weight,
@@ -85,7 +80,7 @@ func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summar
 	return &Dataset{Sample: s}, sum, nil
 }
 
-// Simulate generates the problem of cfg (FORMATS.md §4): a world of K2
+// Simulate generates the problem of cfg (docs/formats.md §4): a world of K2
 // classes, of which a pilot of K1 classes (drawn with the same seed) is the
 // data set. With truth, it also streams the exact curve over all K2 classes.
 func Simulate(cfg protocol.SimConfig, truth bool) (*Dataset, protocol.Summary, error) {

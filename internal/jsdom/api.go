@@ -28,30 +28,34 @@ func Register(name string, async map[string]AsyncFunc, sync map[string]func(args
 	if err != nil {
 		return err
 	}
-	promise := safejs.MustGetGlobal("Promise")
+	promise, err := global("Promise")
+	if err != nil {
+		return fmt.Errorf("registering %s: %w", name, err)
+	}
 	for method, fn := range async {
 		f, err := safejs.FuncOf(func(_ Value, args []Value) any {
 			var resolve, reject Value
 			exec, err := safejs.FuncOf(func(_ Value, ra []Value) any {
-				resolve, reject = ra[0], ra[1]
+				resolve, reject = arg0(ra), arg1(ra)
 				return nil
 			})
 			if err != nil {
+				Log("cleanex: ", name, ".", method, ": ", err)
 				return nil
 			}
 			p, err := promise.New(exec)
 			exec.Release()
 			if err != nil {
+				Log("cleanex: ", name, ".", method, ": ", err)
 				return nil
 			}
 			go func() {
 				v, err := fn(args)
 				if err != nil {
-					e, _ := safejs.MustGetGlobal("Error").New(err.Error())
-					_, _ = reject.Invoke(e)
+					settle(name+"."+method, reject, rejection(err))
 					return
 				}
-				_, _ = resolve.Invoke(v)
+				settle(name+"."+method, resolve, v)
 			}()
 			return p
 		})
@@ -72,6 +76,32 @@ func Register(name string, async map[string]AsyncFunc, sync map[string]func(args
 		}
 	}
 	return Global().Set(name, obj)
+}
+
+// rejection returns a JavaScript Error with err's message, or the message
+// itself when Error cannot be constructed.
+func rejection(err error) any {
+	e, cerr := construct("Error", err.Error())
+	if cerr != nil {
+		return err.Error()
+	}
+	return e
+}
+
+// settle calls a promise's resolve or reject function f with v. The caller
+// of the API holds the promise, not this goroutine, so a failure can only
+// be logged.
+func settle(what string, f Value, v any) {
+	if _, err := f.Invoke(v); err != nil {
+		Log("cleanex: settling the promise of ", what, ": ", err)
+	}
+}
+
+func arg1(args []Value) Value {
+	if len(args) < 2 {
+		return safejs.Undefined()
+	}
+	return args[1]
 }
 
 // ValueOf converts a Go value (maps, slices of any, strings, numbers, bools,

@@ -10,7 +10,7 @@ import (
 
 // BytesToJS copies b into a new Uint8Array in one block.
 func BytesToJS(b []byte) (Value, error) {
-	u8, err := safejs.MustGetGlobal("Uint8Array").New(len(b))
+	u8, err := construct("Uint8Array", len(b))
 	if err != nil {
 		return u8, err
 	}
@@ -22,12 +22,16 @@ func BytesToJS(b []byte) (Value, error) {
 
 // BytesFromJS copies a Uint8Array or ArrayBuffer into a new Go slice in one block.
 func BytesFromJS(v Value) ([]byte, error) {
-	isBuf, err := v.InstanceOf(safejs.MustGetGlobal("ArrayBuffer"))
+	ab, err := global("ArrayBuffer")
+	if err != nil {
+		return nil, err
+	}
+	isBuf, err := v.InstanceOf(ab)
 	if err != nil {
 		return nil, err
 	}
 	if isBuf {
-		if v, err = safejs.MustGetGlobal("Uint8Array").New(v); err != nil {
+		if v, err = construct("Uint8Array", v); err != nil {
 			return nil, err
 		}
 	}
@@ -62,7 +66,7 @@ func Download(name, mime string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	blob, err := safejs.MustGetGlobal("Blob").New([]any{u8}, map[string]any{"type": mime})
+	blob, err := construct("Blob", []any{u8}, map[string]any{"type": mime})
 	if err != nil {
 		return err
 	}
@@ -71,7 +75,10 @@ func Download(name, mime string, data []byte) error {
 
 // DownloadBlob offers an existing Blob to the user as a file named name.
 func DownloadBlob(name string, blob Value) error {
-	url := safejs.MustGetGlobal("URL")
+	url, err := global("URL")
+	if err != nil {
+		return err
+	}
 	href, err := url.Call("createObjectURL", blob)
 	if err != nil {
 		return err
@@ -121,7 +128,7 @@ func ReadFileJS(file Value) (Value, error) {
 	if err != nil {
 		return Value{}, fmt.Errorf("reading the file: %w", err)
 	}
-	return safejs.MustGetGlobal("Uint8Array").New(buf)
+	return construct("Uint8Array", buf)
 }
 
 // ReadHead reads the first n bytes of a File or Blob (all of a smaller one)
@@ -157,13 +164,13 @@ func (r Read) Bytes() (Value, error) {
 	if err != nil {
 		return Value{}, fmt.Errorf("reading the file: %w", err)
 	}
-	return safejs.MustGetGlobal("Uint8Array").New(buf)
+	return construct("Uint8Array", buf)
 }
 
 // EncodeText returns the UTF-8 bytes of a JavaScript string as a Uint8Array
 // (TextEncoder), without copying them into Go.
 func EncodeText(text Value) (Value, error) {
-	enc, err := safejs.MustGetGlobal("TextEncoder").New()
+	enc, err := construct("TextEncoder")
 	if err != nil {
 		return Value{}, err
 	}
@@ -179,7 +186,7 @@ func ByteLength(u8 Value) int {
 // copied by JavaScript in one block), then suffix.
 func Concat(prefix []byte, mid Value, suffix []byte) (Value, error) {
 	n := ByteLength(mid)
-	out, err := safejs.MustGetGlobal("Uint8Array").New(len(prefix) + n + len(suffix))
+	out, err := construct("Uint8Array", len(prefix)+n+len(suffix))
 	if err != nil {
 		return out, err
 	}

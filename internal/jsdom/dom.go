@@ -140,3 +140,27 @@ func CopyText(s string) error {
 	_, err = Await(p)
 	return err
 }
+
+// SetProp sets the property prop of v (el.value, el.textContent).
+func SetProp(v Value, prop string, x any) error {
+	if err := v.Set(prop, x); err != nil {
+		return fmt.Errorf("setting %s: %w", prop, err)
+	}
+	return nil
+}
+
+// PreventDefault calls ev.preventDefault().
+func PreventDefault(ev Value) error {
+	_, err := ev.Call("preventDefault")
+	return err
+}
+
+// ToggleClass adds the CSS class to el (on) or removes it.
+func ToggleClass(el Value, class string, on bool) error {
+	cl, err := Path(el, "classList")
+	if err != nil {
+		return err
+	}
+	_, err = cl.Call("toggle", class, on)
+	return err
+}

@@ -5,9 +5,11 @@ package jsdom
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"syscall/js"
 
 	"github.com/hack-pad/safejs"
+	"github.com/vugu/vugu"
 )
 
 // Value is a JavaScript value (an alias of safejs.Value, so other packages
@@ -17,8 +19,35 @@ type Value = safejs.Value
 // Global returns the global object (window on a page, self in a worker).
 func Global() Value { return safejs.Global() }
 
-// FromJS wraps a syscall/js value, such as one that Vugu hands to an event handler.
-func FromJS(v js.Value) Value { return safejs.Safe(v) }
+// EventTarget returns the target of the DOM event that Vugu hands to an
+// event handler (the <input> of a change event).
+func EventTarget(ev vugu.DOMEvent) Value { return safejs.Safe(js.Value(ev.JSEventTarget())) }
+
+// global returns the global called name (a constructor such as Uint8Array),
+// or an error when it cannot be read or is missing.
+func global(name string) (Value, error) {
+	v, err := Global().Get(name)
+	if err != nil {
+		return v, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if v.IsUndefined() || v.IsNull() {
+		return v, fmt.Errorf("this browser has no %s", name)
+	}
+	return v, nil
+}
+
+// construct returns new name(args...) for the global constructor name.
+func construct(name string, args ...any) (Value, error) {
+	c, err := global(name)
+	if err != nil {
+		return c, err
+	}
+	v, err := c.New(args...)
+	if err != nil {
+		return v, fmt.Errorf("new %s: %w", name, err)
+	}
+	return v, nil
+}
 
 // Path follows properties from v, as v.a.b.c in JavaScript.
 func Path(v Value, props ...string) (Value, error) {
@@ -133,9 +162,8 @@ func ErrorName(err error) string {
 	}
 	var thrown js.Error
 	if errors.As(err, &thrown) {
-		if n := thrown.Value.Get("name"); n.Type() == js.TypeString {
-			return n.String()
-		}
+		// A thrown value need not be an object: String reads it safely.
+		return String(safejs.Safe(thrown.Value), "name")
 	}
 	return ""
 }
@@ -207,12 +235,44 @@ func Listen(target Value, typ string, fn func(event Value)) (func(), error) {
 	}, nil
 }
 
-// Log writes a line to the console.
+// Log writes a line to the console. The console is where the page reports
+// what it cannot show otherwise, so a console that fails is not reported.
 func Log(args ...any) {
 	c, err := Path(Global(), "console")
 	if err == nil {
 		_, _ = c.Call("log", fmt.Sprint(args...))
 	}
+}
+
+// maxReported bounds the distinct lines a Reporter remembers; once it is
+// reached, further new lines are not logged.
+const maxReported = 200
+
+// Reporter logs errors that the page cannot act on (a listener that could
+// not be attached, an attribute that could not be set) to the console, each
+// distinct line once, so that a call failing on every frame logs one line.
+// Its zero value is ready to use; it is safe for concurrent use.
+type Reporter struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// Report logs "cleanex: what: err" once; a nil err is not reported.
+func (r *Reporter) Report(what string, err error) {
+	if err == nil {
+		return
+	}
+	line := "cleanex: " + what + ": " + err.Error()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seen[line] || len(r.seen) >= maxReported {
+		return
+	}
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+	}
+	r.seen[line] = true
+	Log(line)
 }
 
 // Bool reads v.prop as a truth value (false when missing).

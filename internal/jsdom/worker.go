@@ -27,8 +27,10 @@ type Message struct {
 	// Err is set when the message could not be read, or when the worker
 	// stopped (a Go panic, out of memory): its script posts a text message then.
 	Err error
-	// Stopped is true when the worker's Go program has ended.
+	// Stopped is true when the worker's Go program has ended; Reason is
+	// then what its script said ("out of memory", a panic's message).
 	Stopped bool
+	Reason  string
 }
 
 // NewWorker starts the worker script at url (relative to the page).
@@ -123,8 +125,11 @@ func readEvent(ev worker.MessageEvent) Message {
 		return Message{Err: err}
 	}
 	if data.Type() == safejs.TypeString {
-		text, _ := data.String()
-		return Message{Err: fmt.Errorf("the compute worker stopped: %s", text), Stopped: true}
+		text, err := data.String()
+		if err != nil {
+			text = "no reason given"
+		}
+		return Message{Err: fmt.Errorf("the compute worker stopped: %s", text), Stopped: true, Reason: text}
 	}
 	b, err := BytesFromJS(data)
 	return Message{Data: b, Err: err}

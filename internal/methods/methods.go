@@ -16,6 +16,15 @@ import (
 	"github.com/cleanex/cleanex/internal/estimate/regress"
 )
 
+// The registered methods' names (Method.Name), for code that treats one
+// method apart (CleaneX's loss chart and live curve on the page).
+const (
+	Plugin     = "plugin"
+	KDE        = "kde"
+	Regression = "regression"
+	CleaneX    = "cleanex"
+)
+
 // Method is one registry entry.
 type Method struct {
 	// Name is the registry name: the --methods value, the curves CSV column
@@ -30,9 +39,12 @@ type Method struct {
 	// Color is the curve's colour, an exact lower-case "#rrggbb" (the
 	// Okabe–Ito palette, its orange and sky blue darkened for a contrast of
 	// at least 3:1 on white), and Dash its line dash pattern, a second cue
-	// besides colour.
-	Color string
-	Dash  []float64
+	// besides colour. DarkColor is its colour on the charts' dark theme
+	// (internal/chart Dark: the Okabe–Ito colours lightened, at least 3:1
+	// on its background).
+	Color     string
+	DarkColor string
+	Dash      []float64
 	// MinClasses is the fewest pilot classes the method can fit.
 	MinClasses int
 	// Seeded is whether the method draws random numbers (Options.Seed
@@ -46,15 +58,15 @@ type Method struct {
 // table rows, CSV columns and legends.
 var All = []Method{
 	{
-		Name: "plugin", Label: "plug-in", Title: "plug-in",
+		Name: Plugin, Label: "plug-in", Title: "plug-in",
 		Note:  "takes each point's record against the pilot's few wrong classes as exact; too hopeful far beyond k1",
-		Color: "#b36b00", Dash: []float64{2, 3}, MinClasses: 2,
+		Color: "#b36b00", DarkColor: "#e69f00", Dash: []float64{2, 3}, MinClasses: 2,
 		build: func(Options) (estimate.Estimator, error) { return plugin.Estimator{}, nil },
 	},
 	{
-		Name: "kde", Label: "KDE", Title: "KDE (Kay et al.)",
+		Name: KDE, Label: "KDE", Title: "KDE (Kay et al.)",
 		Note:  "smooths the spread of wrong-class scores with a kernel; depends on that smoothing, often too hopeful",
-		Color: "#2f86c4", Dash: []float64{9, 3, 2, 3}, MinClasses: 2,
+		Color: "#2f86c4", DarkColor: "#a9c8f5", Dash: []float64{9, 3, 2, 3}, MinClasses: 2,
 		build: func(o Options) (estimate.Estimator, error) {
 			sel, err := kde.ParseSelector(o.KDEBandwidth)
 			if err != nil {
@@ -66,17 +78,17 @@ var All = []Method{
 	{
 		// Its bootstrap choice of bandwidth fits subsamples of about half
 		// the classes, which need 2 each.
-		Name: "regression", Label: "regression", Title: "regression (Zheng et al.)",
+		Name: Regression, Label: "regression", Title: "regression (Zheng et al.)",
 		Note:  "fits a smooth curve to the pilot's accuracy at k = 2…k1 and extends it; needs 3 classes, can drift far out",
-		Color: "#009e73", Dash: []float64{14, 4}, MinClasses: 3, Seeded: true,
+		Color: "#009e73", DarkColor: "#2fbf91", Dash: []float64{14, 4}, MinClasses: 3, Seeded: true,
 		build: func(o Options) (estimate.Estimator, error) {
 			return regress.Estimator{Boot: regress.DefaultBoot, Seed: o.Seed}, nil
 		},
 	},
 	{
-		Name: "cleanex", Label: "CleaneX", Title: "CleaneX",
+		Name: CleaneX, Label: "CleaneX", Title: "CleaneX",
 		Note:  "a small neural network learns how the accuracy falls from the pilot's ranks; best on the benchmark, slower",
-		Color: "#d55e00", Dash: []float64{10, 3, 4, 3}, MinClasses: 2, Seeded: true,
+		Color: "#d55e00", DarkColor: "#ff7f3f", Dash: []float64{10, 3, 4, 3}, MinClasses: 2, Seeded: true,
 		build: func(o Options) (estimate.Estimator, error) {
 			p := cleanex.Fast()
 			if o.Preset != "" {

@@ -10,7 +10,8 @@ import (
 
 // TestRegistry checks every entry: names distinct and in Names in the same
 // order, labels and note present, a distinct "#rrggbb" colour with a contrast
-// of at least 3:1 on white, a dash pattern, and MinClasses at least 2; Get
+// of at least 3:1 on white, a dark-theme colour (its contrast is
+// internal/chart's test), a dash pattern, and MinClasses at least 2; Get
 // and Rank agree with All, and an unknown name ranks last.
 func TestRegistry(t *testing.T) {
 	hex := regexp.MustCompile(`^#[0-9a-f]{6}$`)
@@ -29,6 +30,9 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: colour %q is not a distinct lower-case #rrggbb", m.Name, m.Color)
 		}
 		colors = append(colors, m.Color)
+		if !hex.MatchString(m.DarkColor) || m.DarkColor == m.Color {
+			t.Errorf("%s: dark colour %q is not a lower-case #rrggbb apart from its light one", m.Name, m.DarkColor)
+		}
 		if c := contrastOnWhite(m.Color); c < 3 {
 			t.Errorf("%s: colour %s has contrast %.2f:1 on white, want at least 3:1", m.Name, m.Color, c)
 		}

@@ -17,12 +17,6 @@ import (
 	"github.com/cleanex/cleanex/internal/methods"
 )
 
-// Order is the registry's display order, methods.Names.
-//
-// Deprecated: use methods.Names (or methods.Rank to sort); this alias stays
-// only until web/ and internal/browsertest stop reading it.
-var Order = methods.Names
-
 // Method is one method's fit.
 type Method struct {
 	// Name is the method's registry name.
@@ -119,12 +113,6 @@ func (c Curves) Table() []Row {
 	}
 	return rows
 }
-
-// RMSE returns accuracy.RMSE(a, b, k2).
-//
-// Deprecated: call accuracy.RMSE(a, b, k2), the one RMSE; this forwarder
-// stays only until wasm/app stops calling it.
-func RMSE(a, b accuracy.Curve, k2 int) float64 { return accuracy.RMSE(a, b, k2) }
 
 func value(c accuracy.Curve, k int) float64 {
 	if k < 0 || k > c.Max() {

@@ -5,8 +5,10 @@ package main
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
@@ -89,21 +91,21 @@ func (a *app) registerAPI() error {
 				req.k2 = k2
 				req.preset = orString(jsdom.String(o, "preset"), req.preset)
 				req.seed = uint64(jsdom.Float(o, "seed", float64(req.seed)))
-				if ms, err := o.Get("methods"); err == nil && !ms.IsUndefined() && !ms.IsNull() {
+				if ms, err := jsdom.Path(o, "methods"); err == nil && !ms.IsUndefined() && !ms.IsNull() {
 					list, err := stringList(ms)
 					if err != nil {
 						return nil, err
 					}
 					req.methods = list
 				}
-				if f, err := o.Get("onProgress"); err == nil && jsdom.IsFunction(f) {
+				if f, err := jsdom.Path(o, "onProgress"); err == nil && jsdom.IsFunction(f) {
 					req.onProgress = f
 				}
 			}
 			a.env.Lock()
 			a.st.K2, a.st.K2Err, a.st.Preset, a.st.Seed = req.k2, "", req.preset, req.seed
 			for i := range a.st.Methods {
-				a.st.Methods[i].On = contains(req.methods, a.st.Methods[i].Name)
+				a.st.Methods[i].On = slices.Contains(req.methods, a.st.Methods[i].Name)
 			}
 			a.env.UnlockRender()
 			r, err := a.runMethods(req)
@@ -145,7 +147,7 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 			a.env.Lock()
 			defer a.env.UnlockOnly()
 			if i >= 0 && i < len(a.slots) {
-				_ = a.slots[i].send(mustEncode(protocol.Crash{Reason: "window.cleanex._crashWorker"}))
+				a.log.Report("window.cleanex._crashWorker", a.slots[i].sendMsg(protocol.Crash{Reason: "window.cleanex._crashWorker"}))
 			}
 		}()
 		return nil
@@ -153,20 +155,12 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 	return fns
 }
 
+// orString returns s, or def when s is empty.
 func orString(s, def string) string {
 	if s == "" {
 		return def
 	}
 	return s
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // stringList reads an array of strings, or a comma-separated string.
@@ -199,6 +193,7 @@ func stringList(v jsdom.Value) ([]string, error) {
 	return out, nil
 }
 
+// summaryJS is what load and simulate resolve to (README: "JavaScript API").
 func summaryJS(s protocol.Summary) map[string]any {
 	return map[string]any{
 		"n": s.N, "k": s.K, "minPoints": s.MinPoints, "maxPoints": s.MaxPoints,
@@ -210,7 +205,7 @@ func summaryJS(s protocol.Summary) map[string]any {
 // runResultJS builds {curves: {k, observed, estimate, estimate_lo,
 // estimate_hi, <method>..., truth}, seconds, rmse, errors, skipped,
 // recommendation}
-// with the columns of FORMATS.md §3 (null where a column is empty);
+// with the columns of docs/formats.md §3 (null where a column is empty);
 // recommendation is {sources, failed: {label: reason}, error}.
 func runResultJS(r *runState) (any, error) {
 	c := r.results
@@ -272,16 +267,18 @@ func recommendationJS(o recommend.Outcome) map[string]any {
 	return map[string]any{"sources": sources, "failed": failed, "error": msg}
 }
 
+// rmseJS returns each curve's RMSE against the truth over k = 2..k2, by
+// column name (empty when the truth is unknown).
 func rmseJS(c report.Curves) map[string]any {
 	out := map[string]any{}
 	if c.Truth == nil {
 		return out
 	}
 	for _, m := range c.Methods {
-		out[m.Name] = report.RMSE(m.Curve, c.Truth, c.K2)
+		out[m.Name] = accuracy.RMSE(m.Curve, c.Truth, c.K2)
 	}
 	if c.Estimate != nil {
-		out["estimate"] = report.RMSE(c.Estimate, c.Truth, c.K2)
+		out["estimate"] = accuracy.RMSE(c.Estimate, c.Truth, c.K2)
 	}
 	return out
 }
@@ -304,31 +301,38 @@ func (a *app) reportProgress(r *runState, task int, m protocol.Progress) {
 	}
 	obj, err := jsdom.ValueOf(map[string]any{"method": m.Method, "fit": fit, "step": m.Step, "total": m.Total, "loss": nan(m.Loss), "eta": nan(m.ETA)})
 	if err == nil {
-		_ = jsdom.Invoke(r.onProgress, obj)
+		err = jsdom.Invoke(r.onProgress, obj)
 	}
+	// The callback belongs to the caller of run, whose run goes on: an
+	// exception it throws only goes to the console.
+	a.log.Report("calling onProgress", err)
 }
 
 // hookPage makes the drop zone accept dragged files.
 func (a *app) hookPage() {
 	el, err := jsdom.ByID("dropzone")
 	if err != nil {
-		jsdom.Log("cleanex: ", err)
+		a.log.Report("the drop zone", err)
 		return
 	}
+	// Dropping is a second way to give a file (the file picker is the
+	// first), so what fails here is only logged to the console.
 	setOver := func(on bool) {
-		if cl, err := el.Get("classList"); err == nil {
-			_, _ = cl.Call("toggle", "over", on)
-		}
+		a.log.Report("highlighting the drop zone", jsdom.ToggleClass(el, "over", on))
+	}
+	listen := func(typ string, fn func(jsdom.Value)) {
+		_, err := jsdom.Listen(el, typ, fn)
+		a.log.Report("listening for "+typ, err)
 	}
 	for _, typ := range []string{"dragenter", "dragover"} {
-		_, _ = jsdom.Listen(el, typ, func(ev jsdom.Value) {
-			_, _ = ev.Call("preventDefault")
+		listen(typ, func(ev jsdom.Value) {
+			a.log.Report("accepting a drag", jsdom.PreventDefault(ev))
 			setOver(true)
 		})
 	}
-	_, _ = jsdom.Listen(el, "dragleave", func(jsdom.Value) { setOver(false) })
-	_, _ = jsdom.Listen(el, "drop", func(ev jsdom.Value) {
-		_, _ = ev.Call("preventDefault")
+	listen("dragleave", func(jsdom.Value) { setOver(false) })
+	listen("drop", func(ev jsdom.Value) {
+		a.log.Report("accepting a drop", jsdom.PreventDefault(ev))
 		setOver(false)
 		files, err := jsdom.Path(ev, "dataTransfer", "files")
 		if err != nil {

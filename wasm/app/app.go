@@ -14,6 +14,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/limits"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -22,7 +23,7 @@ import (
 )
 
 // notStopped is why a worker that did not stop when its run was cancelled
-// was replaced.
+// was replaced, as the page says it.
 const notStopped = "it did not stop when asked"
 
 // errCancelled rejects a run that was cancelled.
@@ -31,7 +32,7 @@ var errCancelled = errors.New("cancelled")
 // stopGrace is how long a cancelled worker may take to go idle before it is
 // terminated and replaced. A Go worker sees Cancel only between progress
 // calls, and one step of a large fit can take seconds, so cancel does not
-// wait for it: issue 5 asks that every method stops within 200 ms.
+// wait for it: every method stops within about 200 ms of a cancel.
 const stopGrace = 150 * time.Millisecond
 
 // spareDelay is how long after a data set is loaded the spare worker gets it.
@@ -45,8 +46,12 @@ const maxWorkers = 8
 type app struct {
 	env vugu.EventEnv
 	st  *web.State
+	// log reports to the console the errors the page cannot act on.
+	log jsdom.Reporter
 	// search is the page URL's query string.
 	search string
+	// activity is what State.Busy is about.
+	activity activity
 
 	slots  []*slot
 	spare  *slot
@@ -93,6 +98,29 @@ type app struct {
 	tableErr error
 }
 
+// activity is what the page's busy line (State.Busy) is about.
+type activity int
+
+const (
+	idle     activity = iota // no busy line
+	starting                 // the workers are starting
+	loading                  // a data set is being read, fetched or simulated
+)
+
+// setBusy shows text as the busy line, about act.
+func (a *app) setBusy(act activity, text string) {
+	a.activity, a.st.Busy = act, text
+}
+
+// onPage takes an error that load, simulate, runMethods or startRun has
+// already shown on the page (in State.Error, or a cancelled run's Status):
+// the user has it, so it is only logged to the console, once, for whoever
+// debugs the page.
+func (a *app) onPage(err error) {
+	a.log.Report("shown on the page", err)
+}
+
+// loadOutcome is what worker 0 answers to a load: its summary or why it failed.
 type loadOutcome struct {
 	sum protocol.Summary
 	err error
@@ -134,6 +162,7 @@ type shown struct {
 	skipped map[string]string
 }
 
+// newApp returns the app for the page's state st, its workers not started yet.
 func newApp(env vugu.EventEnv, st *web.State) *app {
 	a := &app{env: env, st: st, inbox: make(chan inbound, 256), loads: map[uint64]chan loadOutcome{}, resend: map[uint64]func(*slot) error{}, liveTask: -1}
 	a.charts.logX = true
@@ -141,6 +170,7 @@ func newApp(env vugu.EventEnv, st *web.State) *app {
 	return a
 }
 
+// id returns a new data set or run id.
 func (a *app) id() uint64 { a.nextID++; return a.nextID }
 
 // start launches the workers, the dispatcher, the JS API and the example.
@@ -154,13 +184,13 @@ func (a *app) start() {
 	if loc, err := jsdom.Path(jsdom.Global(), "location"); err == nil {
 		search = jsdom.String(loc, "search")
 	}
-	a.search = search
 	if i := strings.Index(search, "workers="); i >= 0 {
 		if w, err := strconv.Atoi(strings.SplitN(search[i+len("workers="):], "&", 2)[0]); err == nil && w >= 1 && w <= 8 {
 			n = w
 		}
 	}
 	a.env.Lock()
+	a.search = search
 	for i := 0; i < n; i++ {
 		s, err := startSlot(i, a.inbox)
 		if err != nil {
@@ -171,7 +201,7 @@ func (a *app) start() {
 		a.slots = append(a.slots, s)
 	}
 	a.startSpare()
-	a.st.Busy = "Starting…"
+	a.setBusy(starting, "Starting…")
 	a.env.UnlockRender()
 	go a.dispatch()
 	if err := a.registerAPI(); err != nil {
@@ -184,7 +214,9 @@ func (a *app) start() {
 		a.env.Lock()
 		a.st.Apply(sh)
 		a.env.UnlockRender()
-		_, _ = a.simulate(sh.Sim, "", true)
+		if _, err := a.simulate(sh.Sim, "", true); err != nil {
+			a.onPage(err)
+		}
 		return
 	} else if !errors.Is(err, web.ErrNoShare) {
 		a.env.Lock()
@@ -194,7 +226,12 @@ func (a *app) start() {
 	if strings.Contains(search, "example=0") {
 		return
 	}
-	_, _ = a.simulate(a.st.Sim, "Example: simulated data (paper's setting)", true)
+	a.env.RLock()
+	cfg := a.st.Sim
+	a.env.RUnlock()
+	if _, err := a.simulate(cfg, "Example: simulated data (paper's setting)", true); err != nil {
+		a.onPage(err)
+	}
 }
 
 // progressRender is the shortest interval between two renders caused by
@@ -230,114 +267,135 @@ func (a *app) dispatch() {
 	}
 }
 
+// handle acts on one message from a worker, with env locked: the spare's
+// concern the spare alone, a replaced worker's are dropped, a worker that
+// stopped is replaced, and each message kind has its handler.
 func (a *app) handle(in inbound) {
 	s := in.s
-	if s == a.spare && s != nil {
-		switch {
-		case in.stopped:
-			_ = s.w.Terminate()
-			a.spare = nil
-			a.startSpare()
-		case in.err == nil:
-			if _, ok := in.m.(protocol.Ready); ok {
-				_ = s.markReady()
-			}
-		}
+	if s == a.spare {
+		a.onSpare(in)
 		return
 	}
-	if s.idx < 0 || s.idx >= len(a.slots) || a.slots[s.idx] != s {
+	if !a.current(s) {
 		return // from a replaced worker
 	}
-	if in.stopped {
-		why := strings.TrimPrefix(in.err.Error(), "the compute worker stopped: ")
-		a.st.Error = "A compute worker stopped (" + why + "). It was replaced; your data and results are kept."
-		a.replace(s, why)
-		a.fill()
+	switch {
+	case in.stopped:
+		a.onStopped(s, in.why)
 		return
-	}
-	if in.err != nil {
-		jsdom.Log("cleanex: ", in.err)
+	case in.err != nil:
+		a.log.Report("a message from a compute worker", in.err)
 		return
 	}
 	switch m := in.m.(type) {
 	case protocol.Ready:
-		if err := s.markReady(); err != nil {
-			jsdom.Log("cleanex: ", err)
-		}
-		if a.st.Busy == "Starting…" {
-			a.st.Busy = ""
-		}
-		a.fill()
+		a.onReady(s)
 	case protocol.Summary:
-		if ch := a.loads[m.Dataset]; ch != nil {
-			delete(a.loads, m.Dataset)
-			ch <- loadOutcome{sum: m}
-		} else if m.Truth != nil {
-			a.addTruth(m.Dataset, m.Truth)
-		}
+		a.onSummary(m)
 	case protocol.Error:
-		if m.Run == 0 {
-			if ch := a.loads[m.Dataset]; ch != nil && s.idx == 0 {
-				delete(a.loads, m.Dataset)
-				ch <- loadOutcome{err: errors.New(m.Message)}
-			}
-			return
-		}
-		task := -1
-		if s.run == m.Run {
-			task = s.task
-			s.run, s.task = 0, -1
-		}
-		if r := a.run; r != nil && r.id == m.Run && !r.finished && task >= 0 {
-			r.active--
-			r.plan.Fail(task, errors.New(m.Message))
-			a.st.Progress = r.plan.Bars()
-			a.dropLive(task)
-		}
-		a.fill()
+		a.onError(s, m)
 	case protocol.Progress:
-		r := a.run
-		if r == nil || r.id != m.Run || r.finished || s.run != m.Run {
-			return
-		}
-		task := s.task
-		r.plan.Progress(task, m.Step, m.Total, m.Loss, m.ETA)
-		a.st.Progress = r.plan.Bars()
-		if live := r.plan.LiveTask(); live == task {
-			if live != a.liveTask {
-				a.liveTask, a.liveLoss, a.liveStep = live, nil, nil
-			}
-			if !math.IsNaN(m.Loss) {
-				a.liveLoss = append(a.liveLoss, m.Loss)
-				a.liveStep = append(a.liveStep, float64(m.Step))
-				a.liveTotal = m.Total
-				a.charts.lossDirty = true
-			}
-			if m.Curve != nil {
-				a.liveCurve = m.Curve
-				a.charts.liveDirty = true
-			}
-		}
-		a.reportProgress(r, task, m)
+		a.onProgress(s, m)
 	case protocol.Result:
-		task := -1
-		if s.run == m.Run {
-			task = s.task
-			s.run, s.task = 0, -1
-		}
-		r := a.run
-		if r == nil || r.id != m.Run || r.finished || task < 0 {
-			a.fill()
-			return
-		}
-		r.active--
-		r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
-		r.results = web.KeepPreview(r.plan.Partial(r.base, a.pilot(), r.k2), r.preview)
-		a.st.Results = r.results
-		a.st.Progress = r.plan.Bars()
-		a.charts.dirty = true
-		a.fill()
+		a.onResult(s, m)
 	}
+}
+
+// onStopped replaces worker s, whose Go program ended (why: what its
+// script said), and says so.
+func (a *app) onStopped(s *slot, why string) {
+	a.st.Error = "A compute worker stopped (" + why + "). It was replaced; your data and results are kept."
+	a.replace(s, why, false)
+	a.fill()
+}
+
+// onReady sends worker s its queued messages and gives it work; the first
+// ready worker ends the page's start-up.
+func (a *app) onReady(s *slot) {
+	if err := s.markReady(); err != nil {
+		a.log.Report("sending a worker its queued messages", err)
+	}
+	if a.activity == starting {
+		a.setBusy(idle, "")
+	}
+	a.fill()
+}
+
+// onSummary answers the load waiting for data set m.Dataset, or adds a
+// simulation's truth curve that came after its summary.
+func (a *app) onSummary(m protocol.Summary) {
+	if ch := a.loads[m.Dataset]; ch != nil {
+		delete(a.loads, m.Dataset)
+		ch <- loadOutcome{sum: m}
+	} else if m.Truth != nil {
+		a.addTruth(m.Dataset, m.Truth)
+	}
+}
+
+// onError fails the load (from worker 0) or the fit that m is about.
+func (a *app) onError(s *slot, m protocol.Error) {
+	if m.Run == 0 {
+		if ch := a.loads[m.Dataset]; ch != nil && s.idx == 0 {
+			delete(a.loads, m.Dataset)
+			ch <- loadOutcome{err: errors.New(m.Message)}
+		}
+		return
+	}
+	task := s.endTask(m.Run)
+	if r := a.run; r != nil && r.id == m.Run && !r.finished && task >= 0 {
+		r.active--
+		r.plan.Fail(task, errors.New(m.Message))
+		a.st.Progress = r.plan.Bars()
+		a.dropLive(task)
+	}
+	a.fill()
+}
+
+// onProgress updates the progress bar of worker s's fit, CleaneX's live
+// loss and curve when that fit is the one shown, and calls the run's
+// onProgress callback.
+func (a *app) onProgress(s *slot, m protocol.Progress) {
+	r := a.run
+	if r == nil || r.id != m.Run || r.finished || s.run != m.Run {
+		return
+	}
+	task := s.task
+	r.plan.Progress(task, m.Step, m.Total, m.Loss, m.ETA)
+	a.st.Progress = r.plan.Bars()
+	if live := r.plan.LiveTask(); live == task {
+		if live != a.liveTask {
+			a.liveTask, a.liveLoss, a.liveStep = live, nil, nil
+		}
+		if !math.IsNaN(m.Loss) {
+			a.liveLoss = append(a.liveLoss, m.Loss)
+			a.liveStep = append(a.liveStep, float64(m.Step))
+			a.liveTotal = m.Total
+			a.charts.lossDirty = true
+		}
+		if m.Curve != nil {
+			a.liveCurve = m.Curve
+			a.charts.liveDirty = true
+		}
+	}
+	a.reportProgress(r, task, m)
+}
+
+// onResult records the fit that worker s finished and shows the run's
+// curves so far.
+func (a *app) onResult(s *slot, m protocol.Result) {
+	task := s.endTask(m.Run)
+	r := a.run
+	if r == nil || r.id != m.Run || r.finished || task < 0 {
+		a.fill()
+		return
+	}
+	r.active--
+	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
+	r.results = web.KeepPreview(r.plan.Partial(r.base, a.pilot(), r.k2), r.preview)
+	a.st.Results = r.results
+	a.st.Progress = r.plan.Bars()
+	a.charts.dirty = true
+	a.fill()
 }
 
 // fill starts queued fits on idle workers, and ends the run when all are done.
@@ -356,11 +414,7 @@ func (a *app) fill() {
 		i := r.queue[0]
 		r.queue = r.queue[1:]
 		t := r.plan.Tasks[i]
-		b, err := protocol.Encode(protocol.Run{Dataset: r.dataset, Run: r.id, Method: t.Method, K2: r.k2, Preset: t.Preset, Seed: t.Seed})
-		if err == nil {
-			err = s.send(b)
-		}
-		if err != nil {
+		if err := s.sendMsg(protocol.Run{Dataset: r.dataset, Run: r.id, Method: t.Method, K2: r.k2, Preset: t.Preset, Seed: t.Seed}); err != nil {
 			r.plan.Fail(i, err)
 			continue
 		}
@@ -403,7 +457,7 @@ func (a *app) finishRun(r *runState) {
 		for m, why := range a.st.Skipped {
 			whys[m] = "skipped " + m + ": " + why
 		}
-		r.err = errors.New(firstErr(whys))
+		r.err = errors.New(joinByKey(whys))
 	}
 	close(r.done)
 }
@@ -413,68 +467,30 @@ func (a *app) pilot() web.Pilot {
 	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE}
 }
 
-func firstErr(errs map[string]string) string {
-	var keys []string
-	for k := range errs {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var parts []string
-	for _, k := range keys {
+// joinByKey returns every message of errs, in the order of their keys,
+// joined by "; ".
+func joinByKey(errs map[string]string) string {
+	parts := make([]string, 0, len(errs))
+	for _, k := range slices.Sorted(maps.Keys(errs)) {
 		parts = append(parts, errs[k])
 	}
 	return strings.Join(parts, "; ")
 }
 
-// startSpare starts the spare worker with the current data set.
-func (a *app) startSpare() {
-	sp, err := startSlot(spareIdx, a.inbox)
+// replace puts a new worker in the place of worker s (pool.go: swap) and
+// settles what s was doing: a pending load is sent again to a new worker 0
+// when s was stuck (it did not stop when its run was cancelled, and a new
+// data set cancels the run) and fails otherwise, so that it cannot hang;
+// the fit s was running fails, saying why (what the page shows).
+func (a *app) replace(s *slot, why string, stuck bool) {
+	ns, err := a.swap(s)
 	if err != nil {
-		jsdom.Log("cleanex: starting the spare worker: ", err)
+		a.st.Error = "A compute worker stopped and could not be restarted: " + err.Error()
 		return
 	}
-	a.spare = sp
-	a.sendData(sp)
-}
-
-// sendData sends the current data set to worker s unless it has it.
-func (a *app) sendData(s *slot) {
-	if a.dataset == 0 || s.loaded == a.dataset {
-		return
-	}
-	if err := s.sendCopy(a.loadJS); err != nil {
-		jsdom.Log("cleanex: sending the data to a worker: ", err)
-		return
-	}
-	s.loaded = a.dataset
-}
-
-// replace terminates worker s and puts the spare (or a new worker) with the
-// current data set in its place.
-func (a *app) replace(s *slot, why string) {
-	_ = s.w.Terminate()
-	var ns *slot
-	if sp := a.spare; sp != nil && sp.ready {
-		ns, a.spare = sp, nil
-		a.sendData(ns) // it may not have the data yet (spareDelay)
-		a.startSpare()
-	} else {
-		var err error
-		if ns, err = startSlot(s.idx, a.inbox); err != nil {
-			a.st.Error = "A compute worker stopped and could not be restarted: " + err.Error()
-			return
-		}
-		a.sendData(ns)
-	}
-	ns.idx = s.idx
-	a.slots[s.idx] = ns
 	if s.idx == 0 {
-		// Worker 0 answers loads. A worker replaced because it did not stop
-		// when a run was cancelled (a new data set cancels the run) is given
-		// the pending load again; after a crash the load fails instead of
-		// hanging.
 		for id, ch := range a.loads {
-			if send := a.resend[id]; why == notStopped && send != nil && send(ns) == nil {
+			if send := a.resend[id]; stuck && send != nil && send(ns) == nil {
 				ns.loaded = id
 				continue
 			}
@@ -529,9 +545,9 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	ch := make(chan loadOutcome, 1)
 	a.loads[id] = ch
 	if req.sim != nil {
-		a.st.Busy = "Simulating " + req.source + "…"
+		a.setBusy(loading, "Simulating "+req.source+"…")
 	} else {
-		a.st.Busy = "Reading " + req.source + "…"
+		a.setBusy(loading, "Reading "+req.source+"…")
 	}
 	a.st.Error = ""
 	// One encoding for every worker (a 25 MB CSV is copied to JavaScript
@@ -539,7 +555,8 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	fail := func(err error) (protocol.Summary, error) {
 		delete(a.loads, id)
 		delete(a.resend, id)
-		a.st.Busy, a.st.Error = "", "Could not send the data to the worker: "+err.Error()
+		a.setBusy(idle, "")
+		a.st.Error = "Could not send the data to the worker: " + err.Error()
 		if name := jsdom.ErrorName(err); name == "RangeError" {
 			// Copying the data for the workers needs memory the tab lacks.
 			a.st.Error = web.OutOfMemory(req.source, float64(jsdom.ByteLength(req.csvJS)))
@@ -550,7 +567,10 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	var baseJS jsdom.Value
 	var err error
 	if req.sim != nil {
-		baseJS, err = jsdom.BytesToJS(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim}))
+		var b []byte
+		if b, err = protocol.Encode(protocol.Simulate{Dataset: id, Config: *req.sim}); err == nil {
+			baseJS, err = jsdom.BytesToJS(b)
+		}
 	} else {
 		pre, suf := protocol.LoadParts(id, jsdom.ByteLength(req.csvJS), req.dir)
 		baseJS, err = jsdom.Concat(pre, req.csvJS, suf)
@@ -574,15 +594,15 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	for i, s := range a.slots {
 		switch {
 		case req.sim != nil && i == truthBy && !(req.preview && i == 0):
-			err = s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
+			err = s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
 		default:
 			err = s.sendCopy(baseJS)
 		}
 		if err == nil && i == 0 && (req.sim == nil || req.preview) {
-			err = s.send(mustEncode(protocol.Describe{Dataset: id}))
+			err = s.sendMsg(protocol.Describe{Dataset: id})
 		}
 		if err == nil && i == 0 && req.preview && truthBy == 0 {
-			err = s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
+			err = s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
 		}
 		if err != nil {
 			return fail(err)
@@ -591,15 +611,15 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	}
 	a.resend[id] = func(s *slot) error {
 		if req.sim != nil && !req.preview {
-			return s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
+			return s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
 		}
 		if err := s.sendCopy(baseJS); err != nil {
 			return err
 		}
-		if err := s.send(mustEncode(protocol.Describe{Dataset: id})); err != nil || !req.preview || truthBy != 0 {
+		if err := s.sendMsg(protocol.Describe{Dataset: id}); err != nil || !req.preview || truthBy != 0 {
 			return err
 		}
-		return s.send(mustEncode(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true}))
+		return s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
 	}
 	a.env.UnlockRender()
 	out := <-ch
@@ -607,7 +627,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.env.Lock()
 	defer a.env.UnlockRender()
 	delete(a.resend, id)
-	a.st.Busy = ""
+	a.setBusy(idle, "")
 	if out.err != nil {
 		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
 		return protocol.Summary{}, out.err
@@ -656,26 +676,26 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
 	a.preview = nil
-	if req.preview && slices.Contains(a.st.SelectedMethods(), "plugin") {
+	if req.preview && slices.Contains(a.st.SelectedMethods(), methods.Plugin) {
 		a.st.Results = web.WithPlugin(a.st.Results, sum.ObservedC, sum.Weights)
 		a.preview = a.st.Results.Methods
 	}
 	a.charts.dirty = true
 	if req.andRun {
-		_, _ = a.startRun(runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
+		if _, err := a.startRun(a.pageRun()); err != nil {
+			a.onPage(err)
+		}
 	}
 	return sum, nil
 }
 
-// mustEncode encodes a small message whose fields cannot fail to encode.
-func mustEncode(m protocol.Message) []byte {
-	b, err := protocol.Encode(m)
-	if err != nil {
-		jsdom.Log("cleanex: ", err)
-	}
-	return b
+// pageRun returns a run with the page's settings.
+func (a *app) pageRun() runRequest {
+	return runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed}
 }
 
+// simulate loads the simulation cfg, named source (simSource's name when
+// empty), and with andRun runs the page's methods on it.
 func (a *app) simulate(cfg protocol.SimConfig, source string, andRun bool) (protocol.Summary, error) {
 	if source == "" {
 		source = simSource(cfg)
@@ -738,6 +758,8 @@ func (a *app) runMethods(req runRequest) (*runState, error) {
 	return r, r.err
 }
 
+// startRun starts a run of req on the current data set, cancelling the
+// run under way; a refused request is shown on the page and returned.
 func (a *app) startRun(req runRequest) (*runState, error) {
 	if a.dataset == 0 {
 		err := errors.New("load a CSV or simulate data first")
@@ -795,14 +817,15 @@ func (a *app) cancelRun(why string) {
 		if s.run != r.id {
 			continue
 		}
-		if b, err := protocol.Encode(protocol.Cancel{Run: r.id}); err == nil {
-			_ = s.send(b)
-		}
+		// A worker that does not get the message is replaced after
+		// stopGrace, as one that does not stop is: the failure only goes
+		// to the console.
+		a.log.Report("asking a worker to stop", s.sendMsg(protocol.Cancel{Run: r.id}))
 		s2, id := s, r.id
 		time.AfterFunc(stopGrace, func() {
 			a.env.Lock()
 			if cur := a.slots[s2.idx]; cur == s2 && cur.run == id {
-				a.replace(cur, notStopped)
+				a.replace(cur, notStopped, true)
 				a.fill()
 			}
 			a.env.UnlockRender()
@@ -831,14 +854,15 @@ func (a *app) cancelRun(why string) {
 // setLink puts a simulation's share link in the address's fragment and in
 // the page's state (nil clears both).
 func (a *app) setLink(sh *web.Share) {
+	// The address is a convenience (the page shows the link too): a
+	// browser that refuses to change it only gets a line in the console.
 	if sh == nil {
 		if a.st.Link != "" || jsdom.Hash() != "" {
-			_ = jsdom.SetHash("")
+			a.log.Report("clearing the address's fragment", jsdom.SetHash(""))
 		}
 		a.st.Link = ""
 		return
 	}
-	frag := sh.Encode()
-	_ = jsdom.SetHash(frag)
+	a.log.Report("setting the address's fragment", jsdom.SetHash(sh.Encode()))
 	a.st.Link = jsdom.PageURL()
 }

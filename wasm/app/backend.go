@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"syscall/js"
 	"time"
 
 	"github.com/cleanex/cleanex/internal/jsdom"
@@ -24,7 +23,7 @@ const busyBytes = 4 << 20
 
 // LoadFile reads the file picked in the file input.
 func (a *app) LoadFile(event vugu.DOMEvent) {
-	target := jsdom.FromJS(js.Value(event.JSEventTarget()))
+	target := jsdom.EventTarget(event)
 	files, err := jsdom.Path(target, "files")
 	if err != nil {
 		a.st.Error = err.Error()
@@ -35,8 +34,9 @@ func (a *app) LoadFile(event vugu.DOMEvent) {
 		return // the picker was closed without a choice
 	}
 	go a.loadFile(file)
-	// Let the same file be picked again later.
-	_ = target.Set("value", "")
+	// Let the same file be picked again later; a picker that keeps its
+	// value only ignores the same file picked twice, so the console gets it.
+	a.log.Report("clearing the file picker", jsdom.SetProp(target, "value", ""))
 }
 
 // loadFile reads a File and loads it. A file above limits.MaxFileBytes,
@@ -51,7 +51,8 @@ func (a *app) loadFile(file jsdom.Value) {
 	size := jsdom.Float(file, "size", 0)
 	fail := func(msg string) {
 		a.env.Lock()
-		a.st.Busy, a.st.Error = "", msg
+		a.setBusy(idle, "")
+		a.st.Error = msg
 		a.env.UnlockRender()
 	}
 	head, err := jsdom.ReadHead(file, scores.SniffBytes)
@@ -66,7 +67,7 @@ func (a *app) loadFile(file jsdom.Value) {
 	// Start reading before rendering the busy line, so the two overlap.
 	read := jsdom.StartRead(file)
 	a.env.Lock()
-	a.st.Busy = "Reading " + name + "…"
+	a.setBusy(loading, "Reading "+name+"…")
 	if size < busyBytes {
 		a.env.UnlockOnly() // read in a moment: the summary replaces it
 	} else {
@@ -81,23 +82,28 @@ func (a *app) loadFile(file jsdom.Value) {
 	dir := a.st.Direction
 	a.env.RUnlock()
 	// A file the user gives is analysed at once with the current settings.
-	_, _ = a.load(loadRequest{csvJS: b, dir: dir, source: name, andRun: true})
+	if _, err := a.load(loadRequest{csvJS: b, dir: dir, source: name, andRun: true}); err != nil {
+		a.onPage(err)
+	}
 }
 
 // LoadExample fetches the bundled example (same origin) and loads it.
 func (a *app) LoadExample() {
 	go func() {
 		a.env.Lock()
-		a.st.Busy = "Loading the example…"
+		a.setBusy(loading, "Loading the example…")
 		a.env.UnlockRender()
 		b, err := fetch(exampleURL)
 		if err != nil {
 			a.env.Lock()
-			a.st.Busy, a.st.Error = "", "Could not load the example: "+err.Error()
+			a.setBusy(idle, "")
+			a.st.Error = "Could not load the example: " + err.Error()
 			a.env.UnlockRender()
 			return
 		}
-		_, _ = a.load(loadRequest{csvJS: b, dir: "auto", source: "example.csv (simulated, 50 classes)", andRun: true})
+		if _, err := a.load(loadRequest{csvJS: b, dir: "auto", source: "example.csv (simulated, 50 classes)", andRun: true}); err != nil {
+			a.onPage(err)
+		}
 	}()
 }
 
@@ -125,7 +131,9 @@ func (a *app) Reload() {
 		return
 	}
 	go func() {
-		_, _ = a.load(loadRequest{csvJS: csv, dir: dir, source: src, andRun: true, keepK2: true})
+		if _, err := a.load(loadRequest{csvJS: csv, dir: dir, source: src, andRun: true, keepK2: true}); err != nil {
+			a.onPage(err)
+		}
 	}()
 }
 
@@ -133,7 +141,9 @@ func (a *app) Reload() {
 func (a *app) Simulate() {
 	cfg := a.st.Sim
 	go func() {
-		_, _ = a.simulate(cfg, "", true)
+		if _, err := a.simulate(cfg, "", true); err != nil {
+			a.onPage(err)
+		}
 	}()
 }
 
@@ -146,16 +156,18 @@ func (a *app) Run() {
 	}
 	go func() {
 		a.env.RLock()
-		req := runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed}
+		req := a.pageRun()
 		a.env.RUnlock()
-		_, _ = a.runMethods(req)
+		if _, err := a.runMethods(req); err != nil {
+			a.onPage(err)
+		}
 	}()
 }
 
 // Cancel stops the running methods.
 func (a *app) Cancel() { a.cancelRun("you cancelled") }
 
-// ExportCSV downloads the curves CSV (FORMATS.md §3).
+// ExportCSV downloads the curves CSV (docs/formats.md §3).
 func (a *app) ExportCSV() {
 	var b bytes.Buffer
 	if err := a.st.Results.WriteCSV(&b); err != nil {
@@ -198,6 +210,9 @@ func (a *app) ExportPNG() {
 	}()
 }
 
+// exportName turns a data set's name into the start of a file name: lower
+// case letters and digits joined by "-", at most about 40 characters,
+// without the file's extension ("cleanex" when nothing is left).
 func exportName(source string) string {
 	s := strings.ToLower(source)
 	if i := strings.LastIndex(s, "."); i > 0 && !strings.Contains(s[i:], " ") {
@@ -254,7 +269,9 @@ func (a *app) Slide() {
 		time.Sleep(slideFull)
 		a.env.Lock()
 		if a.slideGen == gen && a.run == nil || a.slideGen == gen && a.run.finished {
-			_, _ = a.startRun(runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed})
+			if _, err := a.startRun(a.pageRun()); err != nil {
+				a.onPage(err)
+			}
 		}
 		a.env.UnlockRender()
 	}()
@@ -292,7 +309,7 @@ func (a *app) SaveSession() {
 // session is simulated and run again (the same numbers), and a session of a
 // CSV shows its saved answer until the data file is chosen again.
 func (a *app) OpenSession(event vugu.DOMEvent) {
-	target := jsdom.FromJS(js.Value(event.JSEventTarget()))
+	target := jsdom.EventTarget(event)
 	files, err := jsdom.Path(target, "files")
 	if err != nil {
 		return
@@ -301,7 +318,7 @@ func (a *app) OpenSession(event vugu.DOMEvent) {
 	if err != nil {
 		return
 	}
-	_ = target.Set("value", "")
+	a.log.Report("clearing the session picker", jsdom.SetProp(target, "value", ""))
 	go func() {
 		raw, err := jsdom.ReadFile(file)
 		var sess web.Session
@@ -317,7 +334,9 @@ func (a *app) OpenSession(event vugu.DOMEvent) {
 		sess.Restore(a.st)
 		a.env.UnlockRender()
 		if sess.Sim != nil {
-			_, _ = a.simulate(*sess.Sim, "", true)
+			if _, err := a.simulate(*sess.Sim, "", true); err != nil {
+				a.onPage(err)
+			}
 		}
 	}()
 }

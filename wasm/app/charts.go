@@ -13,11 +13,13 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
 	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/report"
 	"github.com/cleanex/cleanex/web"
 )
 
-// charts holds what the three canvases show.
+// charts holds what the chart canvases show. Its fields are read and
+// written with the app's env locked, like the app's.
 type charts struct {
 	// dirty asks for all three charts; while CleaneX trains, lossDirty asks
 	// for the loss chart and liveDirty for the accuracy chart (its live
@@ -62,14 +64,16 @@ func (a *app) ensureCanvases() {
 		}
 		if cc.id == "chart-why" {
 			if label := a.st.BoxCaption(); label != "" {
-				_ = jsdom.SetAttr(el, "aria-label", label)
+				// The canvas keeps its generic label, and the caption
+				// beside it says the same: the console gets the failure.
+				a.log.Report("labelling the box plot", jsdom.SetAttr(el, "aria-label", label))
 			}
 		}
 	}
 }
 
-// afterRender runs after every Vugu render: it draws the charts when their
-// data, the axis toggle or the window size changed.
+// afterRender runs after every Vugu render, with env locked: it draws the
+// charts when their data, the axis toggle or the window size changed.
 func (a *app) afterRender() {
 	a.ensureCanvases()
 	if el, err := jsdom.ByID("chart-acc"); err == nil && !el.Equal(a.charts.hooked) {
@@ -101,9 +105,11 @@ func (a *app) afterRender() {
 		a.charts.fullBusy = true
 		go func(gen int) {
 			a.drawAll(gen, steps)
+			a.env.Lock()
 			if a.charts.drawing == gen { // not superseded by a newer full drawing
-				a.charts.fullBusy = false // (the page's wasm runs on one thread)
+				a.charts.fullBusy = false
 			}
+			a.env.UnlockOnly()
 		}(a.charts.drawing)
 	case (a.charts.lossDirty || a.charts.liveDirty) && !a.charts.fullBusy && jsdom.Now()-a.charts.lastLive >= liveEveryMS:
 		var steps []func() error
@@ -145,6 +151,8 @@ func (c *charts) roc(name, label string, cx, w []float64) chart.Series {
 // loop (a 1 ms sleep between them hands control back to the browser), so no
 // single main-thread task draws everything. A newer drawAll (gen) supersedes
 // it. A chart that cannot be drawn yet (no layout size) is retried later.
+// Each step runs with env locked (it reads the state and writes the
+// charts' caches).
 func (a *app) drawAll(gen int, steps []func() error) {
 	var errs []error
 	for i, step := range steps {
@@ -157,9 +165,9 @@ func (a *app) drawAll(gen int, steps []func() error) {
 		} else {
 			time.Sleep(time.Millisecond)
 		}
-		a.env.RLock()
+		a.env.Lock()
 		if a.charts.drawing != gen {
-			a.env.RUnlock()
+			a.env.UnlockOnly()
 			return
 		}
 		t0 := jsdom.Now()
@@ -167,24 +175,27 @@ func (a *app) drawAll(gen int, steps []func() error) {
 		if d := jsdom.Now() - t0; d > slowFrameMS {
 			jsdom.Log(fmt.Sprintf("cleanex: slow chart %d: %.0f ms", i, d))
 		}
-		a.env.RUnlock()
+		a.env.UnlockOnly()
 		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		jsdom.Log("cleanex: drawing: ", err)
-		if a.charts.retries < 20 {
-			a.charts.retries++
-			time.AfterFunc(250*time.Millisecond, func() {
-				a.env.Lock()
-				a.charts.dirty = true
-				a.env.UnlockRender()
-			})
-		}
+	err := errors.Join(errs...)
+	a.env.Lock()
+	defer a.env.UnlockOnly()
+	if err == nil {
+		a.charts.retries = 0
 		return
 	}
-	a.charts.retries = 0
+	jsdom.Log("cleanex: drawing: ", err)
+	if a.charts.retries < 20 {
+		a.charts.retries++
+		time.AfterFunc(250*time.Millisecond, func() {
+			a.env.Lock()
+			a.charts.dirty = true
+			a.env.UnlockRender()
+		})
+	}
 }
 
 // liveEveryMS is the shortest interval between two live redraws of the loss chart.
@@ -239,11 +250,11 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64, 
 	hasCleanex := false
 	for _, m := range c.Sorted() {
 		add(m.Name, m.Curve, c.K2, false)
-		hasCleanex = hasCleanex || m.Name == "cleanex"
+		hasCleanex = hasCleanex || m.Name == methods.CleaneX
 	}
 	if live != nil && !hasCleanex {
-		add("cleanex", live, c.K2, false)
-		out[len(out)-1].Name = label("cleanex") + " (training…)"
+		add(methods.CleaneX, live, c.K2, false)
+		out[len(out)-1].Name = label(methods.CleaneX) + " (training…)"
 	}
 	if n := len(out); c.Estimate != nil {
 		add("estimate", c.Estimate, c.K2, false)
@@ -276,6 +287,8 @@ func accuracyBands(c report.Curves, th chart.Theme) []chart.Band {
 	return []chart.Band{b}
 }
 
+// rocSeries returns the reversed ROC of the C_x values cx with weights w,
+// as the curve of name labelled label.
 func rocSeries(name, label string, cx, w []float64) chart.Series {
 	pts := accuracy.ReversedROC(cx, w)
 	s := chart.Series{Name: label, Dash: chart.Dash(name), X: make([]float64, len(pts)), Y: make([]float64, len(pts))}
@@ -285,6 +298,7 @@ func rocSeries(name, label string, cx, w []float64) chart.Series {
 	return s
 }
 
+// drawAccuracy draws the accuracy chart and keeps it for the hover readout.
 func (a *app) drawAccuracy() error {
 	el, err := jsdom.ByID("chart-acc")
 	if err != nil {
@@ -301,11 +315,18 @@ func (a *app) drawAccuracy() error {
 	}
 	// Which data set the chart shows and when it was drawn (performance.now()),
 	// for the benchmark's "file dropped -> observed curve drawn", its theme
-	// and its curves' line width, for the tests.
-	_, _ = el.Call("setAttribute", "data-dataset", strconv.FormatUint(a.dataset, 10))
-	_, _ = el.Call("setAttribute", "data-theme", th.Name)
-	_, _ = el.Call("setAttribute", "data-line-width", strconv.FormatFloat(curveWidth(a.st.Presentation), 'g', -1, 64))
-	_, _ = el.Call("setAttribute", "data-drawn-at", strconv.FormatFloat(jsdom.Now(), 'f', 1, 64))
+	// and its curves' line width, for the tests. They describe the chart
+	// for tests only, so a failure goes to the console, not to the retry.
+	for _, at := range [][2]string{
+		{"data-dataset", strconv.FormatUint(a.dataset, 10)},
+		{"data-theme", th.Name},
+		{"data-line-width", strconv.FormatFloat(curveWidth(a.st.Presentation), 'g', -1, 64)},
+		{"data-drawn-at", strconv.FormatFloat(jsdom.Now(), 'f', 1, 64)},
+	} {
+		if _, err := el.Call("setAttribute", at[0], at[1]); err != nil {
+			a.log.Report("setting the accuracy chart's "+at[0], err)
+		}
+	}
 	return nil
 }
 
@@ -338,6 +359,8 @@ func (a *app) drawWhy() error {
 	return bc.Draw(cv)
 }
 
+// drawROC draws the reversed ROC chart of the data set and of each method
+// with C_x values.
 func (a *app) drawROC() error {
 	el, err := jsdom.ByID("chart-roc")
 	if err != nil {
@@ -370,6 +393,8 @@ func (a *app) drawROC() error {
 	return rc.Draw(cv)
 }
 
+// drawLoss draws CleaneX's lowest loss so far: live while it trains, from
+// its result afterwards.
 func (a *app) drawLoss() error {
 	el, err := jsdom.ByID("chart-loss")
 	if err != nil {
@@ -382,7 +407,7 @@ func (a *app) drawLoss() error {
 	losses, steps := a.liveLoss, a.liveStep
 	live := true
 	for _, m := range a.st.Results.Methods {
-		if m.Name == "cleanex" && len(m.Losses) > 0 {
+		if m.Name == methods.CleaneX && len(m.Losses) > 0 {
 			losses, steps, live = m.Losses, nil, false
 		}
 	}
@@ -390,9 +415,9 @@ func (a *app) drawLoss() error {
 	var ss []chart.Series
 	if len(losses) > 0 {
 		// The lowest loss so far: L-BFGS's line search tries steps whose
-		// loss is higher before it accepts one, and those trials made the
-		// raw trace look alarming.
-		s := chart.Series{Name: "lowest loss so far", Color: th.Cleanex, X: steps, Y: runningMin(losses)}
+		// loss is higher before it accepts one, and the raw trace of those
+		// trials would look like training going wrong.
+		s := chart.Series{Name: "lowest loss so far", Color: th.Color(methods.CleaneX), X: steps, Y: runningMin(losses)}
 		if steps == nil {
 			s.X = make([]float64, len(losses))
 			for i := range losses {
@@ -423,37 +448,40 @@ func runningMin(v []float64) []float64 {
 	return m
 }
 
-// hookCanvas attaches hover to the accuracy chart's canvas el.
+// hookCanvas attaches hover to the accuracy chart's canvas el. The hover
+// readout is an extra (the table has the numbers), so a listener that
+// cannot be attached only goes to the console.
 func (a *app) hookCanvas(el jsdom.Value) {
 	a.charts.hooked = el
-	_, _ = jsdom.Listen(el, "mousemove", func(ev jsdom.Value) {
+	_, err := jsdom.Listen(el, "mousemove", func(ev jsdom.Value) {
 		x, y := jsdom.Float(ev, "offsetX", math.NaN()), jsdom.Float(ev, "offsetY", math.NaN())
 		go a.hover(x, y)
 	})
-	_, _ = jsdom.Listen(el, "mouseleave", func(jsdom.Value) {
+	a.log.Report("listening for the pointer on the chart", err)
+	_, err = jsdom.Listen(el, "mouseleave", func(jsdom.Value) {
 		go a.hover(math.NaN(), math.NaN())
 	})
+	a.log.Report("listening for the pointer leaving the chart", err)
 }
 
 // hookWindow redraws the charts when the window is resized, the colour
-// scheme changes or the page is printed (printed charts are light).
+// scheme changes or the page is printed (printed charts are light). Every
+// render also redraws a chart whose canvas no longer fits its size
+// (jsdom.CanvasStale), so a listener that cannot be attached only goes to
+// the console.
 func (a *app) hookWindow() {
-	for _, q := range []string{"(prefers-color-scheme: dark)", "print"} {
-		_ = jsdom.ListenMedia(q, func() {
-			go func() {
-				a.env.Lock()
-				a.charts.dirty = true
-				a.env.UnlockRender()
-			}()
-		})
-	}
-	_, _ = jsdom.Listen(jsdom.Global(), "resize", func(jsdom.Value) {
+	redraw := func() {
 		go func() {
 			a.env.Lock()
 			a.charts.dirty = true
 			a.env.UnlockRender()
 		}()
-	})
+	}
+	for _, q := range []string{"(prefers-color-scheme: dark)", "print"} {
+		a.log.Report("listening for "+q, jsdom.ListenMedia(q, redraw))
+	}
+	_, err := jsdom.Listen(jsdom.Global(), "resize", func(jsdom.Value) { redraw() })
+	a.log.Report("listening for resizes", err)
 }
 
 // hover redraws the accuracy chart with the values at the pointer.
@@ -468,13 +496,15 @@ func (a *app) hover(x, y float64) {
 	if err != nil {
 		return
 	}
-	_ = a.charts.acc.Draw(cv)
+	// A chart that cannot be drawn now is drawn again by the next full
+	// drawing (drawAll retries); the readout below does not depend on it.
+	a.log.Report("drawing the accuracy chart for the hover", a.charts.acc.Draw(cv))
 	info, ok := a.charts.acc.Hover(x, y)
 	if !ok {
 		a.st.Hover = ""
 		return
 	}
-	_ = a.charts.acc.DrawHover(cv, info)
+	a.log.Report("drawing the hover line", a.charts.acc.DrawHover(cv, info))
 	parts := []string{fmt.Sprintf("k = %d", info.K)}
 	for _, v := range info.Values {
 		parts = append(parts, fmt.Sprintf("%s %.4f", v.Name, v.Y))

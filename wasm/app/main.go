@@ -42,12 +42,19 @@ func main() {
 	go a.start()
 	for ok := true; ok; ok = renderer.EventWait() {
 		t0 := jsdom.Now()
-		if err := renderer.Render(buildEnv.RunBuild(root)); err != nil {
+		// The build reads the state, so it runs with env read-locked;
+		// Render takes that lock itself.
+		a.env.RLock()
+		built := buildEnv.RunBuild(root)
+		a.env.RUnlock()
+		if err := renderer.Render(built); err != nil {
 			fail(err)
 			return
 		}
 		t1 := jsdom.Now()
+		a.env.Lock()
 		a.afterRender()
+		a.env.UnlockOnly()
 		if t2 := jsdom.Now(); t2-t0 > slowFrameMS {
 			jsdom.Log(fmt.Sprintf("cleanex: slow frame: build+render %.0f ms, charts %.0f ms", t1-t0, t2-t1))
 		}
@@ -57,7 +64,12 @@ func main() {
 // fail shows a start-up error in the page's #app element.
 func fail(err error) {
 	jsdom.Log("cleanex: ", err)
-	if el, e := jsdom.ByID("app"); e == nil {
-		_ = el.Set("textContent", "The app could not start: "+err.Error())
+	el, e := jsdom.ByID("app")
+	if e == nil {
+		e = jsdom.SetProp(el, "textContent", "The app could not start: "+err.Error())
+	}
+	if e != nil {
+		// The page cannot show it: the console has it (above).
+		jsdom.Log("cleanex: showing the start-up error: ", e)
 	}
 }

@@ -32,12 +32,14 @@ type slot struct {
 // cancel or a crash), so a new run can start at once.
 const spareIdx = -1
 
-// inbound is a message from a worker.
+// inbound is a message from a worker: m, or err when it could not be
+// read; stopped when the worker's Go program ended, why saying how.
 type inbound struct {
 	s       *slot
 	m       protocol.Message
 	err     error
 	stopped bool
+	why     string
 }
 
 // startSlot starts a worker for place idx and forwards its messages to inbox.
@@ -49,7 +51,7 @@ func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
 	s := &slot{idx: idx, w: w, task: -1}
 	go func() {
 		for msg := range w.Messages {
-			in := inbound{s: s, err: msg.Err, stopped: msg.Stopped}
+			in := inbound{s: s, err: msg.Err, stopped: msg.Stopped, why: msg.Reason}
 			if msg.Err == nil {
 				in.m, in.err = protocol.Decode(msg.Data)
 			}
@@ -66,6 +68,15 @@ func (s *slot) send(b []byte) error {
 		return err
 	}
 	return s.sendJS(u8)
+}
+
+// sendMsg encodes m and posts it now, or queues it.
+func (s *slot) sendMsg(m protocol.Message) error {
+	b, err := protocol.Encode(m)
+	if err != nil {
+		return err
+	}
+	return s.send(b)
 }
 
 // sendJS posts a Uint8Array (transferring it) now, or queues it.
@@ -97,4 +108,89 @@ func (s *slot) markReady() error {
 		}
 	}
 	return nil
+}
+
+// endTask marks worker s idle when it was running a fit of run, and
+// returns that fit's task (-1 when it was not running one of run).
+func (s *slot) endTask(run uint64) int {
+	if s.run != run {
+		return -1
+	}
+	task := s.task
+	s.run, s.task = 0, -1
+	return task
+}
+
+// current reports whether s is one of the app's workers (not the spare,
+// nor a worker since replaced).
+func (a *app) current(s *slot) bool {
+	return s.idx >= 0 && s.idx < len(a.slots) && a.slots[s.idx] == s
+}
+
+// onSpare handles a message from the spare worker: a spare that stopped
+// is replaced by a new one, and one that is ready gets its queued messages.
+// The spare runs no fit and answers no load, so its other messages are
+// dropped.
+func (a *app) onSpare(in inbound) {
+	s := in.s
+	switch {
+	case in.stopped:
+		a.log.Report("terminating the spare worker", s.w.Terminate())
+		a.spare = nil
+		a.startSpare()
+	case in.err != nil:
+		a.log.Report("a message from the spare worker", in.err)
+	default:
+		if _, ok := in.m.(protocol.Ready); ok {
+			a.log.Report("sending the spare worker its queued messages", s.markReady())
+		}
+	}
+}
+
+// startSpare starts the spare worker with the current data set.
+func (a *app) startSpare() {
+	sp, err := startSlot(spareIdx, a.inbox)
+	if err != nil {
+		a.log.Report("starting the spare worker", err)
+		return
+	}
+	a.spare = sp
+	a.sendData(sp)
+}
+
+// sendData sends the current data set to worker s unless it has it.
+func (a *app) sendData(s *slot) {
+	if a.dataset == 0 || s.loaded == a.dataset {
+		return
+	}
+	if err := s.sendCopy(a.loadJS); err != nil {
+		a.log.Report("sending the data to a worker", err)
+		return
+	}
+	s.loaded = a.dataset
+}
+
+// swap terminates worker s and puts in its place the spare, when it is
+// ready (a new spare is then started), or else a new worker, either given
+// the current data set. The worker is terminated even when no new one can
+// be started (the error).
+func (a *app) swap(s *slot) (*slot, error) {
+	// A worker that cannot be terminated is dropped all the same: its
+	// messages are ignored from now on (it is no longer current).
+	a.log.Report("terminating a compute worker", s.w.Terminate())
+	var ns *slot
+	if sp := a.spare; sp != nil && sp.ready {
+		ns, a.spare = sp, nil
+		a.sendData(ns) // it may not have the data yet (spareDelay)
+		a.startSpare()
+	} else {
+		var err error
+		if ns, err = startSlot(s.idx, a.inbox); err != nil {
+			return nil, err
+		}
+		a.sendData(ns)
+	}
+	ns.idx = s.idx
+	a.slots[s.idx] = ns
+	return ns, nil
 }

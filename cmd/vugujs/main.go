@@ -4,7 +4,7 @@
 // the vugu module's source (domrender/renderer-js-script.go, the minified
 // constant jsHelperScript), so the file always matches the vugu version in go.mod.
 //
-//	go run ./wasm/vugujs -o assets/vugu-render.js
+//	go run ./cmd/vugujs -o assets/vugu-render.js
 package main
 
 import (
@@ -58,7 +58,7 @@ func run(out string) error {
 				if err != nil {
 					return err
 				}
-				header := "// Vugu's DOM-renderer helper (github.com/vugu/vugu domrender), extracted by wasm/vugujs.\n"
+				header := "// Vugu's DOM-renderer helper (github.com/vugu/vugu domrender), extracted by cmd/vugujs.\n"
 				return os.WriteFile(out, []byte(header+js+"\n"), 0o644)
 			}
 		}
