@@ -46,17 +46,13 @@ func BytesFromJS(v Value) ([]byte, error) {
 	return b, nil
 }
 
-// ReadFile reads a File or Blob through blob.arrayBuffer() and returns its bytes.
+// ReadFile reads a File or Blob (StartRead) and copies its bytes into Go.
 func ReadFile(file Value) ([]byte, error) {
-	p, err := file.Call("arrayBuffer")
+	u8, err := StartRead(file).Bytes()
 	if err != nil {
-		return nil, fmt.Errorf("reading the file: %w", err)
+		return nil, err
 	}
-	buf, err := Await(p)
-	if err != nil {
-		return nil, fmt.Errorf("reading the file: %w", err)
-	}
-	return BytesFromJS(buf)
+	return BytesFromJS(u8)
 }
 
 // Download offers data to the user as a file named name, through a Blob, an
@@ -117,19 +113,9 @@ func FirstFile(list Value) (Value, error) {
 	return list.Index(0)
 }
 
-// ReadFileJS reads a File, Blob or Response through arrayBuffer() and
-// returns its bytes as a Uint8Array, without copying them into Go.
-func ReadFileJS(file Value) (Value, error) {
-	p, err := file.Call("arrayBuffer")
-	if err != nil {
-		return Value{}, fmt.Errorf("reading the file: %w", err)
-	}
-	buf, err := Await(p)
-	if err != nil {
-		return Value{}, fmt.Errorf("reading the file: %w", err)
-	}
-	return construct("Uint8Array", buf)
-}
+// ReadFileJS reads a File, Blob or Response (StartRead) and returns its
+// bytes as a Uint8Array, without copying them into Go.
+func ReadFileJS(file Value) (Value, error) { return StartRead(file).Bytes() }
 
 // ReadHead reads the first n bytes of a File or Blob (all of a smaller one)
 // into Go, through blob.slice(0, n).arrayBuffer(), without reading the rest.
