@@ -234,7 +234,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 		}
 		return nil
 	}
-	ch := newChecker(s)
+	ch := newChecker(s, nt)
 	total := p.Steps * p.Networks
 	used := 0 // evaluation budgets of finished attempts, for progress
 	var losses []float64

@@ -49,8 +49,11 @@ const (
 // where t_x(k) = prod_{i=1..k-1} (R_x+1-i)/(K-i) is point x's term of
 // Abar_k = sum_x w_x t_x(k) (accuracy.Observed): se_k is the standard error
 // of that weighted mean over independent points. 1/(4N) is a quarter of the
-// resolution of an observed accuracy on N points.
-func tolerance(s *accuracy.Sample) []float64 {
+// resolution of an observed accuracy on N points. When the network was
+// trained on only n of the N points (Preset.MaxTrainPoints), its curve over
+// all points can be no closer than a curve measured on n points: se_k is
+// scaled by sqrt(N / n) and the floor uses 1/(4n).
+func tolerance(s *accuracy.Sample, trained int) []float64 {
 	k := s.K
 	w1 := make([]float64, k) // sum of w_x per R
 	w2 := make([]float64, k) // sum of w_x^2 per R
@@ -81,10 +84,12 @@ func tolerance(s *accuracy.Sample) []float64 {
 			v[kk] += w2[r] * d * d
 		}
 	}
-	floor := max(tolFloor, 1/(4*float64(s.N())))
+	trained = min(max(trained, 1), s.N())
+	scale := float64(s.N()) / float64(trained)
+	floor := max(tolFloor, 1/(4*float64(trained)))
 	tol := make([]float64, k+1)
 	for kk := 2; kk <= k; kk++ {
-		tol[kk] = max(tolSE*math.Sqrt(v[kk]), floor)
+		tol[kk] = max(tolSE*math.Sqrt(v[kk]*scale), floor)
 	}
 	return tol
 }
@@ -194,8 +199,8 @@ type checker struct {
 	constOK   bool    // no need to beat the constant (see check)
 }
 
-func newChecker(s *accuracy.Sample) *checker {
-	ch := &checker{s: s, tol: tolerance(s)}
+func newChecker(s *accuracy.Sample, trained int) *checker {
+	ch := &checker{s: s, tol: tolerance(s, trained)}
 	_, ch.constLoss = constFit(s.Observed)
 	ch.constOK = s.K < constMinK || ch.constLoss <= float64(s.K-1)*constRMS*constRMS
 	if !ch.constOK {

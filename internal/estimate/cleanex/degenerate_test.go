@@ -78,7 +78,7 @@ func TestConstFit(t *testing.T) {
 // point from the per-point terms t_x(k) = prod_{i<k} (R_x+1-i)/(K-i).
 func TestTolerance(t *testing.T) {
 	s := toySample(t, 15, 4, 21)
-	tol := tolerance(s)
+	tol := tolerance(s, s.N())
 	n := float64(s.N())
 	for k := 2; k <= s.K; k++ {
 		v := 0.0
@@ -103,7 +103,7 @@ func TestTolerance(t *testing.T) {
 // fast preset's fit; the checker must reject the first two and accept the third.
 func TestCheck(t *testing.T) {
 	_, s := pilotSample(t, worstSeedConfig, 100, 7047)
-	ch := newChecker(s)
+	ch := newChecker(s, s.N())
 	c, _ := constFit(s.Observed)
 	cst := make([]float64, s.N())
 	for i := range cst {
@@ -160,7 +160,7 @@ func TestWorstSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch := newChecker(s)
+	ch := newChecker(s, s.N())
 	if _, err := ch.check(bad.C); err == nil {
 		t.Errorf("the collapsed first attempt (%.3f at k=2000) passes the check", bad.Curve[2000])
 	}
@@ -190,7 +190,7 @@ func checkCurve(t *testing.T, s *accuracy.Sample, c accuracy.Curve, k2 int) {
 			t.Fatalf("curve[%d] = %g after %g: not non-increasing in [0, 1]", k, c[k], c[k-1])
 		}
 	}
-	tol := tolerance(s)
+	tol := tolerance(s, s.N())
 	for k := 2; k <= s.K; k++ {
 		if math.Abs(c[k]-s.Observed[k]) > tol[k] {
 			t.Fatalf("k=%d: fitted %.4f, observed %.4f, tolerance %.4f", k, c[k], s.Observed[k], tol[k])
@@ -308,5 +308,26 @@ func TestFitDegenerateError(t *testing.T) {
 	_, err := Estimator{Preset: p}.Fit(context.Background(), s, 200, nil)
 	if !errors.Is(err, ErrDegenerate) || !strings.Contains(err.Error(), "after 3 attempts") {
 		t.Errorf("err = %v, want ErrDegenerate after 3 attempts", err)
+	}
+}
+
+// TestToleranceTrainedOnFewer: a fit trained on a quarter of the points gets
+// twice the standard-error part of the tolerance, and a floor of 1/(4n).
+func TestToleranceTrainedOnFewer(t *testing.T) {
+	_, s := pilotSample(t, simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.2, K: 400, R: 8, Seed: 5}, 200, 1)
+	all, quarter := tolerance(s, s.N()), tolerance(s, s.N()/4)
+	floor := max(tolFloor, 1/(4*float64(s.N()/4)))
+	checked := 0
+	for k := 2; k <= s.K; k++ {
+		if want := max(2*all[k], floor); all[k] > max(tolFloor, 1/(4*float64(s.N()))) && math.Abs(quarter[k]-want) > 1e-12 {
+			t.Errorf("k = %d: tolerance on a quarter %v, want %v (twice %v)", k, quarter[k], want, all[k])
+		}
+		if quarter[k] < all[k] {
+			t.Fatalf("k = %d: fewer training points gave a tighter tolerance", k)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
 	}
 }

@@ -195,7 +195,7 @@ func TestRobustBank(t *testing.T) {
 		errs, flagged, fits := 0, 0, 0
 		secs := 0.0
 		for _, bp := range bank {
-			ch := newChecker(bp.s)
+			ch := newChecker(bp.s, bp.s.N())
 			var preds, after []float64
 			if !slices.Contains(settings, bp.setting) {
 				settings = append(settings, bp.setting)
@@ -295,7 +295,7 @@ func TestRobustFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch := newChecker(s)
+	ch := newChecker(s, s.N())
 	for _, name := range envList("CX_VARIANT", "fast") {
 		p := robustVariants()[name]
 		for seed := range envInt("CX_SEEDS", 10) {
