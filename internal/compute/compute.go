@@ -188,8 +188,11 @@ func (s *Server) Handle(m protocol.Message) {
 			return
 		}
 		go func() {
-			defer s.endRun(m.Run, cancel)
-			s.post(s.fit(ctx, ds, m))
+			reply := s.fit(ctx, ds, m)
+			// The run ends before its reply goes out, so a caller that
+			// reacts to the reply finds the server idle.
+			s.endRun(m.Run, cancel)
+			s.post(reply)
 		}()
 	case protocol.Describe:
 		s.mu.Lock()
