@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/bank"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
@@ -65,24 +66,35 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int) (*Fits, error) {
 		jobs = append(jobs, job{"cleanex", uint64(s)})
 	}
 	for _, j := range jobs {
-		e, err := methods.New(j.method, methods.Options{Seed: j.seed})
-		if err != nil {
+		if err := fitInto(ctx, f, fitName(j.method, j.seed), j.method, j.seed, l.Sample, p.K); err != nil {
 			return nil, err
 		}
-		start := time.Now()
-		res, err := e.Fit(ctx, l.Sample, p.K, nil)
-		name := fitName(j.method, j.seed)
-		f.Seconds[name] = time.Since(start).Seconds()
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			f.Errors[name] = err.Error()
-			continue
-		}
-		f.Curves[name] = res.Curve
 	}
 	return f, nil
+}
+
+// fitInto fits the method called method with seed on s up to k2 and keeps,
+// under name in f, its curve or its error, and its time. It returns an error
+// only when the method is unknown or ctx is done.
+func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *accuracy.Sample, k2 int) error {
+	e, err := methods.New(method, methods.Options{Seed: seed})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	res, err := e.Fit(ctx, s, k2, nil)
+	f.Seconds[name] = time.Since(start).Seconds()
+	delete(f.Errors, name)
+	delete(f.Curves, name)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		f.Errors[name] = err.Error()
+		return nil
+	}
+	f.Curves[name] = res.Curve
+	return nil
 }
 
 // refitPilot reloads p, runs the named methods again (seed 1; "cleanex" means
@@ -102,24 +114,9 @@ func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seed
 			}
 		}
 		for _, seed := range ss {
-			e, err := methods.New(m, methods.Options{Seed: seed})
-			if err != nil {
+			if err := fitInto(ctx, f, fitName(m, seed), m, seed, l.Sample, p.K); err != nil {
 				return err
 			}
-			name := fitName(m, seed)
-			start := time.Now()
-			res, err := e.Fit(ctx, l.Sample, p.K, nil)
-			f.Seconds[name] = time.Since(start).Seconds()
-			delete(f.Errors, name)
-			delete(f.Curves, name)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				f.Errors[name] = err.Error()
-				continue
-			}
-			f.Curves[name] = res.Curve
 		}
 	}
 	return nil

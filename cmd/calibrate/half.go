@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/bank"
-	"github.com/cleanex/cleanex/internal/methods"
 )
 
 // halfSeeds is how many CleaneX seeds the half-pilot backtest fits.
@@ -61,20 +60,9 @@ func halfPilot(ctx context.Context, p bank.Pilot, f *Fits) error {
 		js = append(js, job{"cleanex", uint64(s)})
 	}
 	for _, j := range js {
-		e, err := methods.New(j.m, methods.Options{Seed: j.seed})
-		if err != nil {
+		if err := fitInto(ctx, f, halfName(j.m, j.seed), j.m, j.seed, half, k1); err != nil {
 			return err
 		}
-		res, err := e.Fit(ctx, half, k1, nil)
-		name := halfName(j.m, j.seed)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			f.Errors[name] = err.Error()
-			continue
-		}
-		f.Curves[name] = res.Curve
 	}
 	f.Curves["half:observed"] = half.Observed
 	return nil

@@ -74,6 +74,22 @@ type runResult struct {
 	RMSE    map[string]float64    `json:"rmse"`
 }
 
+// recommendationColumns returns run()'s estimate, estimate_lo, estimate_hi
+// and cleanex columns, with NaN where a value is null.
+func recommendationColumns(curves map[string][]*float64) map[string][]float64 {
+	cols := map[string][]float64{}
+	for _, name := range []string{"estimate", "estimate_lo", "estimate_hi", "cleanex"} {
+		for _, v := range curves[name] {
+			x := math.NaN()
+			if v != nil {
+				x = *v
+			}
+			cols[name] = append(cols[name], x)
+		}
+	}
+	return cols
+}
+
 // orderedNames returns names in the curves CSV's column order.
 func orderedNames(names []string) []string {
 	var out []string
@@ -138,17 +154,7 @@ func compareWithEngine(t *testing.T, csv []byte, r runResult, k2 int, names []st
 		}
 	}
 	out := nativeOutcome(t, s, k2, seed)
-	cols := map[string][]float64{}
-	for _, name := range []string{"estimate", "estimate_lo", "estimate_hi", "cleanex"} {
-		for _, v := range r.Curves[name] {
-			x := math.NaN()
-			if v != nil {
-				x = *v
-			}
-			cols[name] = append(cols[name], x)
-		}
-	}
-	compareColumns(t, cols, out, k2)
+	compareColumns(t, recommendationColumns(r.Curves), out, k2)
 	for _, name := range names {
 		if name == "cleanex" {
 			continue // compared above: the mean of the fits that passed

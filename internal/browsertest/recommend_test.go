@@ -261,16 +261,7 @@ func TestRecommendationSimulation(t *testing.T) {
 	if r.Recommendation.Error != nil || len(r.Recommendation.Sources) == 0 {
 		t.Errorf("run() gives recommendation.error %v, sources %v", r.Recommendation.Error, r.Recommendation.Sources)
 	}
-	cols := map[string][]float64{}
-	for _, name := range []string{"estimate", "estimate_lo", "estimate_hi", "cleanex"} {
-		for _, v := range r.Curves[name] {
-			x := math.NaN()
-			if v != nil {
-				x = *v
-			}
-			cols[name] = append(cols[name], x)
-		}
-	}
+	cols := recommendationColumns(r.Curves)
 	ds, _, err := compute.Simulate(cfg, false)
 	if err != nil {
 		t.Fatal(err)
