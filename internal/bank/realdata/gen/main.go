@@ -5,9 +5,9 @@
 // @cspell/dict-en-common-misspellings (for the misspellings family):
 //
 //	apt-get update && apt-get install -y --no-install-recommends <fonts listed in README.md>
-//	mkdir -p /tmp/npmmis && cd /tmp/npmmis && npm init -y && npm install @cspell/dict-en-common-misspellings@2.2.6
+//	npm install --prefix build/npm @cspell/dict-en-common-misspellings@2.2.6
 //	go run ./internal/bank/realdata/gen -fonts /usr/share/fonts \
-//	    -dict /tmp/npmmis/node_modules/@cspell/dict-en-common-misspellings \
+//	    -dict build/npm/node_modules/@cspell/dict-en-common-misspellings \
 //	    -out internal/bank/realdata/data
 //
 // Glyphs: every code point of the candidate (non-CJK) ranges is rendered by
