@@ -58,7 +58,7 @@ func writeDecomposed(b *strings.Builder, r rune) {
 }
 
 // invisibles lists the invisible format characters and non-ASCII spaces in s
-// as U+XXXX codes.
+// as U+ codes with four or more hex digits (U+00E9).
 func invisibles(s string) string {
 	var out []string
 	for _, r := range s {
