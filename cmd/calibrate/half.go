@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"math/rand/v2"
 	"os"
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/bank"
+	"github.com/cleanex/cleanex/internal/draw"
 )
 
 // halfSeeds is how many CleaneX seeds the half-pilot backtest fits.
@@ -44,10 +44,7 @@ func halfPilot(ctx context.Context, p bank.Pilot, f *Fits) error {
 	}
 	k1 := l.Sample.K
 	h := (k1 + 1) / 2
-	rng := rand.New(rand.NewPCG(p.Seed, halfStream))
-	cls := rng.Perm(k1)[:h]
-	slices.Sort(cls)
-	half, err := l.Sample.Subset(cls)
+	half, err := l.Sample.Subset(draw.New(p.Seed, halfStream).Classes(k1, h))
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/bank"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"gonum.org/v1/gonum/stat"
@@ -67,10 +68,8 @@ func grid(k1, k int) []int {
 	return slices.Compact(g)
 }
 
-func logit(p float64) float64 {
-	p = min(max(p, 1e-6), 1-1e-6)
-	return math.Log(p / (1 - p))
-}
+// logit is the recommendation's logit (recommend.Logit).
+func logit(p float64) float64 { return recommend.Logit(p) }
 
 // studyOptions are the study's flags.
 type studyOptions struct {
@@ -116,21 +115,23 @@ var ratios = []float64{1, 2, 4, 10, 20, 40}
 func ratioErrors(all []pilotFits, cal recommend.Calibration) []recommend.RatioErrors {
 	var out []recommend.RatioErrors
 	names := []string{"plugin", "kde", "regression", "cleanex", recommend.Name}
+	// each pilot's curves in the order of names, nil for a pilot without an estimate
+	curvesOf := make([][]accuracy.Curve, len(all))
+	for j, p := range all {
+		if res, err := recommend.Recommend(p.rf, p.K, cal); err == nil {
+			curvesOf[j] = []accuracy.Curve{p.Curves["plugin"], p.Curves["kde"], p.Curves["regression"], meanOf(p.rf.CleaneX, p.K), res.Estimate}
+		}
+	}
 	for _, ratio := range ratios {
 		errs := make([][]float64, len(names))
 		n := 0
-		for _, p := range all {
+		for j, p := range all {
 			k := int(math.Round(ratio * float64(p.K1)))
-			if k > p.K || k < 2 {
-				continue
-			}
-			res, err := recommend.Recommend(p.rf, p.K, cal)
-			if err != nil {
+			if k > p.K || k < 2 || curvesOf[j] == nil {
 				continue
 			}
 			n++
-			curves := []accuracy.Curve{p.Curves["plugin"], p.Curves["kde"], p.Curves["regression"], meanOf(p.rf.CleaneX, p.K), res.Estimate}
-			for i, c := range curves {
+			for i, c := range curvesOf[j] {
 				if c != nil {
 					errs[i] = append(errs[i], c[k]-p.Truth[k])
 				}
@@ -249,17 +250,12 @@ func rmseTable(all []pilotFits, seeds int) {
 	}
 }
 
+// meanOf is recommend.MeanCurve, nil for no curves.
 func meanOf(cs []accuracy.Curve, k int) accuracy.Curve {
 	if len(cs) == 0 {
 		return nil
 	}
-	m := make(accuracy.Curve, k+1)
-	for _, c := range cs {
-		for i := 0; i <= k; i++ {
-			m[i] += c[i] / float64(len(cs))
-		}
-	}
-	return m
+	return recommend.MeanCurve(cs, k)
 }
 
 // observations returns the calibration observations of the pilots with
@@ -360,6 +356,7 @@ func coverage(ps []pilotFits, cal recommend.Calibration) cov {
 	return c
 }
 
+// median is backtest.Median of the values that are not NaN.
 func median(xs []float64) float64 {
 	var s []float64
 	for _, x := range xs {
@@ -367,14 +364,7 @@ func median(xs []float64) float64 {
 			s = append(s, x)
 		}
 	}
-	if len(s) == 0 {
-		return math.NaN()
-	}
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return backtest.Median(s)
 }
 
 // dump prints, per pilot, the residual and the features at k = K (a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,7 +19,6 @@ type recommendation struct {
 	out     recommend.Outcome
 	jobs    []recommend.Job
 	curves  []accuracy.Curve
-	errs    []error
 	seconds float64
 	// preset is CleaneX's preset and bandwidth KDE's selector of the run;
 	// only "fast" and "lcv" are the recommendation's.
@@ -34,13 +34,13 @@ func runRecommendation(ctx context.Context, s *accuracy.Sample, k2 int, mf metho
 		return nil, err
 	}
 	start := time.Now()
-	out, curves, errs, err := recommend.Run(ctx, s, k2, mf.seed, table.Calibration, func(p estimate.Progress) {
+	out, curves, err := recommend.Run(ctx, s, k2, mf.seed, table.Calibration, func(p estimate.Progress) {
 		prog.update(float64(p.Step)/float64(max(p.Total, 1))/2, "estimate")
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &recommendation{out: out, jobs: recommend.Jobs(mf.seed), curves: curves, errs: errs,
+	return &recommendation{out: out, jobs: recommend.Jobs(mf.seed), curves: curves,
 		seconds: time.Since(start).Seconds(), preset: mf.preset, bandwidth: mf.bandwidth, seed: mf.seed}, nil
 }
 
@@ -56,7 +56,7 @@ func (r *recommendation) reuse(name string) (m report.Method, ok bool, err error
 		for i, j := range r.jobs {
 			if j.Method == name {
 				if why, failed := r.out.Failed[j.Label()]; failed {
-					return report.Method{}, true, fmt.Errorf("%s", why)
+					return report.Method{}, true, errors.New(why)
 				}
 				return report.Method{Name: name, Curve: r.curves[i], Seconds: r.seconds}, true, nil
 			}

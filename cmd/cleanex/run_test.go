@@ -427,7 +427,7 @@ func TestPredictEstimateIsEngines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _, _, err := recommend.Run(context.Background(), s, 60, 3, table.Calibration, nil)
+	want, _, err := recommend.Run(context.Background(), s, 60, 3, table.Calibration, nil)
 	if err != nil || want.Err != nil {
 		t.Fatal(err, want.Err)
 	}

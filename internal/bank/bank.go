@@ -22,10 +22,10 @@ package bank
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/draw"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
 
@@ -59,7 +59,7 @@ type Loaded struct {
 }
 
 // pilotStream is the PCG stream that draws a pilot's classes from its world.
-const pilotStream = 0x62616e6b70696c6f // "bankpilo"
+const pilotStream = 0x62616e6b_70696c6f // "bankpilo"
 
 // Load builds the pilot's world, its truth and the pilot itself.
 func (p Pilot) Load(ctx context.Context) (*Loaded, error) {
@@ -91,12 +91,7 @@ func (p Pilot) loadSim(ctx context.Context) (*Loaded, error) {
 
 // drawClasses returns k1 of the classes 0..k-1, drawn without replacement
 // from the PCG stream (seed, pilotStream), in ascending order.
-func drawClasses(k, k1 int, seed uint64) []int {
-	rng := rand.New(rand.NewPCG(seed, pilotStream))
-	cls := rng.Perm(k)[:k1]
-	slices.Sort(cls)
-	return cls
-}
+func drawClasses(k, k1 int, seed uint64) []int { return draw.New(seed, pilotStream).Classes(k, k1) }
 
 // Families returns the names of the bank's families, simulated first.
 func Families() []string {

@@ -93,10 +93,10 @@ func (j Job) Label() string {
 func Assemble(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int, cal Calibration) Outcome {
 	in, failed := Usable(f, jobs, curves, errs, k2)
 	out := Outcome{Failed: failed}
-	if len(in.CleaneX) > 0 {
-		out.CleaneX = meanCurve(in.CleaneX, k2)
+	if len(in.CleaneX) > 0 { // Usable keeps only curves that reach k2
+		out.CleaneX = MeanCurve(in.CleaneX, k2)
 	}
-	out.Result, out.Err = Recommend(in, k2, cal)
+	out.Result, out.Err = combine(in, in.CleaneX, out.CleaneX, k2, cal)
 	return out
 }
 

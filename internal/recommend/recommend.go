@@ -169,7 +169,9 @@ var ErrNoFits = errors.New("recommend: none of regression, KDE and CleaneX produ
 // logitClamp bounds probabilities away from 0 and 1 before the logit.
 const logitClamp = 1e-6
 
-func logit(p float64) float64 { return clampedLogit(p, logitClamp) }
+// Logit returns log(p / (1 - p)) with p clamped to [1e-6, 1 - 1e-6], the
+// logit every combination and residual of this package uses.
+func Logit(p float64) float64 { return clampedLogit(p, logitClamp) }
 
 // clampedLogit returns log(p / (1 - p)) with p first clamped to [eps, 1 - eps].
 func clampedLogit(p, eps float64) float64 {
@@ -191,8 +193,9 @@ func featureClamp(f Fits) float64 {
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
-// meanCurve returns the pointwise mean of the curves up to k2.
-func meanCurve(cs []accuracy.Curve, k2 int) accuracy.Curve {
+// MeanCurve returns the pointwise mean of the curves for k = 0..k2 (each
+// must reach k2).
+func MeanCurve(cs []accuracy.Curve, k2 int) accuracy.Curve {
 	m := make(accuracy.Curve, k2+1)
 	for _, c := range cs {
 		for k := 0; k <= k2; k++ {
@@ -205,6 +208,22 @@ func meanCurve(cs []accuracy.Curve, k2 int) accuracy.Curve {
 // Recommend combines f into the recommended curve and its interval for
 // k = 0..k2 with the constants of cal.
 func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
+	var cx []accuracy.Curve
+	for _, c := range f.CleaneX {
+		if c.Max() >= k2 {
+			cx = append(cx, c)
+		}
+	}
+	var mean accuracy.Curve
+	if len(cx) > 0 {
+		mean = MeanCurve(cx, k2)
+	}
+	return combine(f, cx, mean, k2, cal)
+}
+
+// combine is Recommend with the CleaneX curves that reach k2 (cx) and
+// their mean already chosen.
+func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calibration) (Result, error) {
 	if k2 < 2 {
 		return Result{}, fmt.Errorf("recommend: k2 = %d: it must be at least 2", k2)
 	}
@@ -213,12 +232,6 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 	}
 	if f.K1 < 2 || f.Observed.Max() < f.K1 || f.ClassSE.Max() < f.K1 {
 		return Result{}, fmt.Errorf("recommend: the pilot's observed curve and its standard errors must cover k = 0..k1 = %d", f.K1)
-	}
-	var cx []accuracy.Curve
-	for _, c := range f.CleaneX {
-		if c.Max() >= k2 {
-			cx = append(cx, c)
-		}
 	}
 	var parts []accuracy.Curve // the curves whose median is the estimate
 	var sources []string
@@ -233,8 +246,7 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 	}
 	if len(cx) > 0 {
 		// CleaneX counts twice: the median of four is the mean of the middle two
-		m := meanCurve(cx, k2)
-		parts = append(parts, m, m)
+		parts = append(parts, mean, mean)
 		sources = append(sources, fmt.Sprintf("cleanex ×%d", len(cx)))
 	}
 	if len(parts) == 0 {
@@ -250,7 +262,7 @@ func Recommend(f Fits, k2 int, cal Calibration) (Result, error) {
 			continue
 		}
 		for i, c := range parts {
-			zs[i] = logit(c[k])
+			zs[i] = Logit(c[k])
 		}
 		slices.Sort(zs)
 		z := (zs[(len(zs)-1)/2] + zs[len(zs)/2]) / 2

@@ -43,14 +43,14 @@ func TestRecommendMedian(t *testing.T) {
 		cx := (f.CleaneX[0][k] + f.CleaneX[1][k]) / 2
 		// KDE (0.98) < CleaneX mean (about 0.99) < regression (0.9915) at every
 		// k >= 2: the middle two of the four are CleaneX
-		if want := sigmoid(logit(cx)); math.Abs(res.Estimate[k]-want) > 1e-12 {
+		if want := sigmoid(Logit(cx)); math.Abs(res.Estimate[k]-want) > 1e-12 {
 			t.Errorf("estimate at k = %d: %v, want the middle curve (CleaneX mean) %v", k, res.Estimate[k], want)
 		}
 		ft := res.Features[k]
-		if up, down := logit(f.Regression[k])-logit(cx), logit(cx)-logit(f.KDE[k]); math.Abs(ft.DUp-up) > 1e-9 || math.Abs(ft.DDown-down) > 1e-9 {
+		if up, down := Logit(f.Regression[k])-Logit(cx), Logit(cx)-Logit(f.KDE[k]); math.Abs(ft.DUp-up) > 1e-9 || math.Abs(ft.DDown-down) > 1e-9 {
 			t.Errorf("DUp, DDown at k = %d: %v, %v, want %v, %v", k, ft.DUp, ft.DDown, up, down)
 		}
-		z1, z2 := logit(f.CleaneX[0][k]), logit(f.CleaneX[1][k])
+		z1, z2 := Logit(f.CleaneX[0][k]), Logit(f.CleaneX[1][k])
 		if s := math.Abs(z1-z2) / math.Sqrt2; math.Abs(ft.S-s) > 1e-9 {
 			t.Errorf("S at k = %d: %v, want %v (sd of two values)", k, ft.S, s)
 		}
@@ -93,7 +93,7 @@ func TestRecommendFallbacks(t *testing.T) {
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
-	if want := sigmoid((logit(f.CleaneX[0][k2]) + logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
+	if want := sigmoid((Logit(f.CleaneX[0][k2]) + Logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
 		t.Errorf("CleaneX lowest: estimate %v, want the logit mean of CleaneX and KDE %v", res.Estimate[k2], want)
 	}
 	f = testFits(k1, k2)
@@ -101,7 +101,7 @@ func TestRecommendFallbacks(t *testing.T) {
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
-	if want := sigmoid((logit(f.Regression[k2]) + logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
+	if want := sigmoid((Logit(f.Regression[k2]) + Logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
 		t.Errorf("without CleaneX: estimate %v, want the logit mean of regression and KDE %v", res.Estimate[k2], want)
 	}
 	f = testFits(k1, k2)

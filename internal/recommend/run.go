@@ -12,12 +12,12 @@ import (
 
 // Run fits Jobs(seed) on s, up to runtime.GOMAXPROCS(0) fits at once, and
 // assembles the recommendation for k = 0..k2 with cal. It also returns each
-// job's curve and error (in the order of Jobs), so a caller can show the
-// individual methods. progress (may be nil) is called from the calling
+// job's curve (in the order of Jobs; nil for a job that failed, whose
+// reason is in Outcome.Failed), so a caller can show the individual methods. progress (may be nil) is called from the calling
 // goroutine with the jobs' combined advance. It returns ctx.Err() once ctx
 // is done; a job's own failure is not an error of Run (see Outcome.Failed).
 func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calibration,
-	progress func(estimate.Progress)) (Outcome, []accuracy.Curve, []error, error) {
+	progress func(estimate.Progress)) (Outcome, []accuracy.Curve, error) {
 	jobs := Jobs(seed)
 	curves := make([]accuracy.Curve, len(jobs))
 	errs := make([]error, len(jobs))
@@ -77,10 +77,10 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return Outcome{}, nil, nil, err
+		return Outcome{}, nil, err
 	}
 	f := Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N()}
-	return Assemble(f, jobs, curves, errs, k2, cal), curves, errs, nil
+	return Assemble(f, jobs, curves, errs, k2, cal), curves, nil
 }
 
 // Name is the recommendation's name as a method ("estimate", its CSV column).
@@ -101,7 +101,7 @@ func (Estimator) Name() string { return Name }
 // Fit runs the recommendation (see Run) and returns its curve and interval,
 // or Outcome.Err when there is no recommendation.
 func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress func(estimate.Progress)) (estimate.Result, error) {
-	out, _, _, err := Run(ctx, s, k2, e.Seed, e.Calibration, progress)
+	out, _, err := Run(ctx, s, k2, e.Seed, e.Calibration, progress)
 	if err != nil {
 		return estimate.Result{}, err
 	}
