@@ -254,11 +254,8 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return err
 		}
 	}
+	ests = applicable(ests, s.K, &issues)
 	for i, e := range ests {
-		if why := methods.Applicable(e.Name(), s.K); why != nil {
-			issues.skip(e.Name(), why)
-			continue
-		}
 		if rec != nil {
 			if m, ok, err := rec.reuse(e.Name()); ok {
 				if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/draw"
 	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/methods"
 )
 
 // Config sets up a backtest.
@@ -156,7 +157,7 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 			row := Row{Rep: rep, Method: e.Name(), RMSE: math.NaN(), Predicted: math.NaN(), True: trueK, Seconds: time.Since(start).Seconds(),
 				Lo: math.NaN(), Hi: math.NaN()}
 			if err == nil {
-				err = checkCurve(fit.Curve, s.K)
+				err = methods.CheckCurve(fit.Curve, s.K)
 			}
 			if err != nil {
 				row.Err = err
@@ -198,20 +199,6 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 		}
 	}
 	return res, nil
-}
-
-// checkCurve returns an error unless c covers k = 2..k2 with finite
-// accuracies in [0, 1].
-func checkCurve(c accuracy.Curve, k2 int) error {
-	if c.Max() < k2 {
-		return fmt.Errorf("curve stops at k = %d, want %d", c.Max(), k2)
-	}
-	for k := 2; k <= k2; k++ {
-		if v := c[k]; !(v >= 0 && v <= 1) {
-			return fmt.Errorf("curve value %v at k = %d is not an accuracy between 0 and 1", v, k)
-		}
-	}
-	return nil
 }
 
 // Median returns the median of xs (the mean of the two middle values when

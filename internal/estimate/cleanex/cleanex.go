@@ -321,14 +321,15 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			curve[k] += v / float64(p.Networks)
 		}
 	}
-	if p.Networks == 1 {
-		curve = accuracy.Expected(cx, s.Weight, k2)
-	}
-	// Clamp rounding: sum_x w_x may exceed 1 by an ulp, and Expected's
-	// re-anchored powers may rise by an ulp where the curve is flat.
-	curve[0], curve[1] = 1, 1
-	for k := 2; k <= k2; k++ {
-		curve[k] = min(max(curve[k], 0), curve[k-1])
+	// Expected settles each network's curve into [0, 1], non-increasing, so
+	// one network's curve (v / 1 added to 0) is that curve exactly. The
+	// average of several stays non-increasing, but its shares of 1 may round
+	// above 1: clamp it again.
+	if p.Networks > 1 {
+		curve[0], curve[1] = 1, 1
+		for k := 2; k <= k2; k++ {
+			curve[k] = min(max(curve[k], 0), curve[k-1])
+		}
 	}
 	return estimate.Result{Curve: curve, C: cx, Losses: losses}, nil
 }

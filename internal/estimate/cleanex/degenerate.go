@@ -197,10 +197,11 @@ type checker struct {
 	constLoss float64 // L of the best constant C
 	freeLoss  float64 // L of the best per-R_x C (freeFit)
 	constOK   bool    // no need to beat the constant (see check)
+	edge      float64 // sigma(-satLogit): a C_x this close to 0 or 1 is saturated
 }
 
 func newChecker(s *accuracy.Sample, trained int) *checker {
-	ch := &checker{s: s, tol: tolerance(s, trained)}
+	ch := &checker{s: s, tol: tolerance(s, trained), edge: detmath.Exp(logSigmoid(-satLogit))}
 	_, ch.constLoss = constFit(s.Observed)
 	ch.constOK = s.K < constMinK || ch.constLoss <= float64(s.K-1)*constRMS*constRMS
 	if !ch.constOK {
@@ -242,8 +243,7 @@ func (ch *checker) worst(e accuracy.Curve) int {
 // It also rejects C_x outside [0, 1] (NaN included).
 func (ch *checker) check(cx []float64) (float64, error) {
 	s := ch.s
-	sat := 0.0
-	edge := detmath.Exp(logSigmoid(-satLogit))
+	sat, edge := 0.0, ch.edge
 	for i, c := range cx {
 		if !(c >= 0 && c <= 1) {
 			return math.NaN(), fmt.Errorf("the network produced C_x = %g for point %d", c, i)
