@@ -29,11 +29,10 @@ func CheckFileHead(name string, size float64, head []byte) error {
 // asked for again; an allocation that failed is reported as the tab being
 // short of memory, with the command line as the way out.
 func ReadFailed(name string, size float64, jsName, msg string) string {
-	lower := strings.ToLower(msg)
 	switch {
 	case jsName == "NotFoundError" || jsName == "NotReadableError" || jsName == "NotAllowedError" || jsName == "AbortError":
 		return fmt.Sprintf("Could not read %s: the browser can no longer read it (it was moved, deleted or changed after you chose it); choose or drop it again.", name)
-	case jsName == "RangeError" || strings.Contains(lower, "memory") || strings.Contains(lower, "allocation failed"):
+	case jsName == "RangeError" || saysOutOfMemory(msg):
 		return OutOfMemory(name, size)
 	}
 	return fmt.Sprintf("Could not read %s: %s.", name, strings.TrimSuffix(msg, "."))
@@ -54,9 +53,15 @@ func OutOfMemory(name string, size float64) string {
 // with the previous data; a worker that ran out of memory points to the
 // command line.
 func WorkerStoppedLoading(why string) string {
-	lower := strings.ToLower(why)
-	if strings.Contains(lower, "memory") || strings.Contains(lower, "allocation failed") || strings.Contains(lower, "rangeerror") {
+	if saysOutOfMemory(why) || strings.Contains(strings.ToLower(why), "rangeerror") {
 		return "the compute worker ran out of memory reading it (" + why + ") and was restarted with your previous data; use a smaller file, or run the command line on it (cleanex predict)"
 	}
 	return "the compute worker stopped (" + why + ") while reading the data and was restarted with your previous data; please try again"
+}
+
+// saysOutOfMemory reports whether an error message says that an
+// allocation failed.
+func saysOutOfMemory(msg string) bool {
+	lower := strings.ToLower(msg)
+	return strings.Contains(lower, "memory") || strings.Contains(lower, "allocation failed")
 }

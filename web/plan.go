@@ -37,7 +37,7 @@ func (t Task) Label() string {
 	switch {
 	case t.Bar == PaperBar:
 		return "cleanex (paper preset)"
-	case t.Method == "cleanex":
+	case t.Method == methods.CleaneX:
 		return recommend.Job{Method: t.Method, Seed: t.Seed}.Label()
 	}
 	return t.Method
@@ -87,13 +87,13 @@ type Plan struct {
 // CleaneX's preset and the seed of the randomised methods.
 func NewPlan(display []string, preset string, seed uint64) *Plan {
 	p := &Plan{Display: slices.Clone(display), Preset: preset, Jobs: recommend.Jobs(seed)}
-	if preset == "paper" && slices.Contains(display, "cleanex") {
-		p.Tasks = append(p.Tasks, Task{Method: "cleanex", Seed: seed, Preset: "paper", Job: -1, Bar: PaperBar})
+	if preset == "paper" && slices.Contains(display, methods.CleaneX) {
+		p.Tasks = append(p.Tasks, Task{Method: methods.CleaneX, Seed: seed, Preset: "paper", Job: -1, Bar: PaperBar})
 	}
 	var others []Task
 	for i, j := range p.Jobs {
 		t := Task{Method: j.Method, Seed: j.Seed, Preset: "fast", Job: i, Bar: j.Method}
-		if j.Method == "cleanex" {
+		if j.Method == methods.CleaneX {
 			p.Tasks = append(p.Tasks, t)
 		} else {
 			others = append(others, t)
@@ -390,7 +390,7 @@ func (p *Plan) Curves(base report.Curves, out recommend.Outcome) report.Curves {
 // method the recommendation fits, its job's fit when that passed the check.
 func (p *Plan) shown(m string, out recommend.Outcome) (Fit, bool) {
 	switch {
-	case m == "cleanex" && p.Preset != "paper" && p.isJob(m):
+	case m == methods.CleaneX && p.Preset != "paper" && p.isJob(m):
 		if out.CleaneX == nil {
 			return Fit{}, false
 		}
@@ -400,7 +400,7 @@ func (p *Plan) shown(m string, out recommend.Outcome) (Fit, bool) {
 		first := true
 		for i, t := range p.Tasks {
 			r, err := p.Result(i)
-			if t.Job < 0 || t.Method != "cleanex" || err != nil || r == nil {
+			if t.Job < 0 || t.Method != methods.CleaneX || err != nil || r == nil {
 				continue
 			}
 			f.Seconds += r.Seconds
@@ -409,7 +409,7 @@ func (p *Plan) shown(m string, out recommend.Outcome) (Fit, bool) {
 			}
 		}
 		return f, true
-	case m != "cleanex" && p.isJob(m):
+	case m != methods.CleaneX && p.isJob(m):
 		for i, t := range p.Tasks {
 			if t.Job < 0 || t.Method != m {
 				continue
@@ -424,7 +424,7 @@ func (p *Plan) shown(m string, out recommend.Outcome) (Fit, bool) {
 		return Fit{}, false
 	}
 	for i, t := range p.Tasks {
-		if t.Method != m || t.Job >= 0 || (m == "cleanex" && t.Bar != PaperBar) {
+		if t.Method != m || t.Job >= 0 || (m == methods.CleaneX && t.Bar != PaperBar) {
 			continue
 		}
 		if r, err := p.Result(i); err == nil && r != nil {
@@ -446,16 +446,16 @@ func (p *Plan) Failures(out recommend.Outcome) map[string]string {
 			continue
 		}
 		switch {
-		case m != "cleanex" && p.isJob(m):
+		case m != methods.CleaneX && p.isJob(m):
 			for _, t := range p.Tasks {
 				if why, ok := out.Failed[t.Label()]; ok && t.Job >= 0 && t.Method == m {
 					fails[m] = why
 				}
 			}
-		case m == "cleanex" && p.Preset != "paper" && p.isJob(m):
+		case m == methods.CleaneX && p.Preset != "paper" && p.isJob(m):
 			var whys []string
 			for _, t := range p.Tasks {
-				if why, ok := out.Failed[t.Label()]; ok && t.Job >= 0 && t.Method == "cleanex" {
+				if why, ok := out.Failed[t.Label()]; ok && t.Job >= 0 && t.Method == methods.CleaneX {
 					whys = append(whys, why)
 				}
 			}
@@ -507,7 +507,7 @@ func (p *Plan) skippedWhy(m string) (string, bool) {
 // used and how many ran.
 func (p *Plan) CleaneXUsed(out recommend.Outcome) (used, fits int) {
 	for _, j := range p.Jobs {
-		if j.Method != "cleanex" {
+		if j.Method != methods.CleaneX {
 			continue
 		}
 		fits++
@@ -534,7 +534,7 @@ func (p *Plan) Partial(base report.Curves, pilot Pilot, k2 int) report.Curves {
 			continue
 		}
 		if t.Job >= 0 {
-			if _, failed := out.Failed[t.Label()]; failed || t.Method == "cleanex" {
+			if _, failed := out.Failed[t.Label()]; failed || t.Method == methods.CleaneX {
 				continue
 			}
 		}
@@ -548,11 +548,11 @@ func (p *Plan) Partial(base report.Curves, pilot Pilot, k2 int) report.Curves {
 // is one, else the first of the recommendation's CleaneX fits that is
 // running; -1 when CleaneX is not shown or none runs.
 func (p *Plan) LiveTask() int {
-	if !slices.Contains(p.Display, "cleanex") {
+	if !slices.Contains(p.Display, methods.CleaneX) {
 		return -1
 	}
 	for i, t := range p.Tasks {
-		if t.Method != "cleanex" || (p.Preset == "paper") != (t.Bar == PaperBar) {
+		if t.Method != methods.CleaneX || (p.Preset == "paper") != (t.Bar == PaperBar) {
 			continue
 		}
 		if p.Running(i) {

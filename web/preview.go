@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/report"
 )
 
@@ -19,7 +20,7 @@ func WithPlugin(base report.Curves, cx, w []float64) report.Curves {
 	}
 	out := base
 	out.Methods = append(append([]report.Method(nil), base.Methods...),
-		report.Method{Name: "plugin", Curve: accuracy.Expected(cx, w, base.K2), C: cx})
+		report.Method{Name: methods.Plugin, Curve: accuracy.Expected(cx, w, base.K2), C: cx})
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cleanex/cleanex/internal/protocol"
 )
@@ -67,7 +68,10 @@ func ParseSession(b []byte) (Session, error) {
 	}
 	// The same checks as a link's.
 	if _, err := DecodeShare(sh.Encode()); err != nil {
-		return Session{}, errors.New("the session's" + err.Error()[len("the link's"):])
+		if rest, ok := strings.CutPrefix(err.Error(), "the link's"); ok {
+			err = errors.New("the session's" + rest)
+		}
+		return Session{}, err
 	}
 	return s, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/limits"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 )
 
@@ -25,9 +26,6 @@ type Share struct {
 	Seed   uint64
 	Preset string
 }
-
-// shareMethods are the method names a link may carry, in the page's order.
-var shareMethods = []string{"plugin", "kde", "regression", "cleanex"}
 
 // Encode returns the fragment (without "#"):
 // sim=CLASSES,POINTS,D,SIGMA2,R,K1,K,SEED&k2=…&methods=a,b&seed=…&preset=….
@@ -98,15 +96,15 @@ func DecodeShare(frag string) (Share, error) {
 			return Share{}, fmt.Errorf("the link's %w", err)
 		}
 	}
-	s.Methods = slices.Clone(shareMethods)
+	s.Methods = slices.Clone(methods.Names)
 	if t, ok := q["methods"]; ok {
 		s.Methods = nil
 		for _, m := range strings.Split(t[0], ",") {
 			if m == "" {
 				continue
 			}
-			if !slices.Contains(shareMethods, m) {
-				return Share{}, fmt.Errorf("the link's method %q: want some of %s", m, strings.Join(shareMethods, ", "))
+			if !slices.Contains(methods.Names, m) {
+				return Share{}, fmt.Errorf("the link's method %q: want some of %s", m, strings.Join(methods.Names, ", "))
 			}
 			s.Methods = append(s.Methods, m)
 		}

@@ -42,7 +42,7 @@ func NewRecommendation(p *Plan, pilot Pilot, k2 int, out recommend.Outcome, tabl
 		Curves: map[string]accuracy.Curve{}}
 	r.Used, r.Fits = p.CleaneXUsed(out)
 	for i, t := range p.Tasks {
-		if t.Job < 0 || t.Method == "cleanex" {
+		if t.Job < 0 || t.Method == methods.CleaneX {
 			continue
 		}
 		if _, failed := out.Failed[t.Label()]; !failed {
@@ -52,7 +52,7 @@ func NewRecommendation(p *Plan, pilot Pilot, k2 int, out recommend.Outcome, tabl
 		}
 	}
 	if out.CleaneX != nil {
-		r.Curves["cleanex"] = out.CleaneX
+		r.Curves[methods.CleaneX] = out.CleaneX
 	}
 	return r
 }
@@ -333,7 +333,7 @@ func (s *State) WhyParts() []string {
 		thousands(r.K1), thousands(r.K1), se, share(sh.ClassSample)))
 	var says []string
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, m := range []string{"regression", "kde", "cleanex"} { // the methods the estimate combines
+	for _, m := range []string{methods.Regression, methods.KDE, methods.CleaneX} { // the methods the estimate combines
 		if c := r.Curves[m]; c != nil && k2 <= c.Max() {
 			says = append(says, fmt.Sprintf("%s %.2f", BoxLabel(m), c[k2]))
 			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])

@@ -252,7 +252,8 @@ func (f *frame) drawSeries(c Canvas, s Series, step bool) {
 	col := s.color(f.th)
 	c.SetStrokeStyle(col)
 	c.SetFillStyle(col)
-	c.SetLineWidth(s.width())
+	lw := s.width()
+	c.SetLineWidth(lw)
 	c.SetLineDash(s.dash())
 	xs, ys := s.X, s.Y
 	if step {
@@ -293,8 +294,8 @@ func (f *frame) drawSeries(c Canvas, s Series, step bool) {
 	if len(dots) > 0 {
 		c.BeginPath()
 		for i := 0; i < len(dots); i += 2 {
-			c.MoveTo(dots[i]+s.width(), dots[i+1])
-			c.Arc(dots[i], dots[i+1], s.width(), 0, 2*math.Pi)
+			c.MoveTo(dots[i]+lw, dots[i+1])
+			c.Arc(dots[i], dots[i+1], lw, 0, 2*math.Pi)
 		}
 		c.Fill()
 	}

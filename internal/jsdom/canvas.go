@@ -32,13 +32,10 @@ var _ chart.Canvas = (*Canvas)(nil)
 // context is scaled by that ratio, so lines and text are sharp on high-DPI
 // screens. Call it again after a resize.
 func NewCanvas(el Value) (*Canvas, error) {
-	w := Float(el, "clientWidth", 0)
-	h := Float(el, "clientHeight", 0)
+	w, h, pw, ph, dpr := backingSize(el)
 	if w <= 0 || h <= 0 {
 		return nil, fmt.Errorf("canvas has no size (%gx%g): is it hidden?", w, h)
 	}
-	dpr := DevicePixelRatio()
-	pw, ph := int(math.Round(w*dpr)), int(math.Round(h*dpr))
 	if int(Float(el, "width", 0)) != pw {
 		if err := el.Set("width", pw); err != nil {
 			return nil, err
@@ -49,6 +46,27 @@ func NewCanvas(el Value) (*Canvas, error) {
 			return nil, err
 		}
 	}
+	c, err := newCanvas(el, w, h, dpr)
+	if c == nil {
+		return nil, err
+	}
+	c.ClearRect(0, 0, w, h)
+	return c, c.err
+}
+
+// backingSize returns the laid-out CSS size w x h of the <canvas> element el
+// and the size pw x ph its backing store must have for the screen's
+// devicePixelRatio dpr.
+func backingSize(el Value) (w, h float64, pw, ph int, dpr float64) {
+	w = Float(el, "clientWidth", 0)
+	h = Float(el, "clientHeight", 0)
+	dpr = DevicePixelRatio()
+	return w, h, int(math.Round(w * dpr)), int(math.Round(h * dpr)), dpr
+}
+
+// newCanvas returns a Canvas drawing on the sized <canvas> element el, of w x h
+// CSS pixels, its context scaled by dpr.
+func newCanvas(el Value, w, h, dpr float64) (*Canvas, error) {
 	ctx, err := el.Call("getContext", "2d")
 	if err != nil {
 		return nil, err
@@ -61,7 +79,6 @@ func NewCanvas(el Value) (*Canvas, error) {
 		c.helper = f
 	}
 	c.call("setTransform", dpr, 0, 0, dpr, 0, 0)
-	c.ClearRect(0, 0, w, h)
 	return c, c.err
 }
 
@@ -88,19 +105,8 @@ func NewDetachedCanvas(w, h float64) (Value, *Canvas, error) {
 	if err := el.Set("height", int(math.Round(h*dpr))); err != nil {
 		return el, nil, err
 	}
-	ctx, err := el.Call("getContext", "2d")
-	if err != nil {
-		return el, nil, err
-	}
-	if ctx.IsNull() {
-		return el, nil, fmt.Errorf("canvas has no 2D context")
-	}
-	c := &Canvas{ctx: ctx, Width: w, Height: h}
-	if f, err := Global().Get("cleanexPath"); err == nil && IsFunction(f) {
-		c.helper = f
-	}
-	c.call("setTransform", dpr, 0, 0, dpr, 0, 0)
-	return el, c, c.err
+	c, err := newCanvas(el, w, h, dpr)
+	return el, c, err
 }
 
 func (c *Canvas) call(m string, args ...any) Value {
@@ -275,11 +281,9 @@ func ToPNG(el Value) (Value, error) {
 // resized, or a re-render reset it to the browser's default 300x150 and so
 // cleared it — so it must be drawn again.
 func CanvasStale(el Value) bool {
-	w := Float(el, "clientWidth", 0)
-	h := Float(el, "clientHeight", 0)
+	w, h, pw, ph, _ := backingSize(el)
 	if w <= 0 || h <= 0 {
 		return false // hidden: nothing to draw until it is shown
 	}
-	dpr := DevicePixelRatio()
-	return int(Float(el, "width", 0)) != int(math.Round(w*dpr)) || int(Float(el, "height", 0)) != int(math.Round(h*dpr))
+	return int(Float(el, "width", 0)) != pw || int(Float(el, "height", 0)) != ph
 }

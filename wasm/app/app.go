@@ -345,7 +345,6 @@ func (a *app) onError(s *slot, m protocol.Error) {
 	if r := a.run; r != nil && r.id == m.Run && !r.finished && task >= 0 {
 		r.active--
 		r.plan.Fail(task, errors.New(m.Message))
-		a.st.Progress = r.plan.Bars()
 		a.dropLive(task)
 	}
 	a.fill()
@@ -393,9 +392,8 @@ func (a *app) onResult(s *slot, m protocol.Result) {
 	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
 	r.results = web.KeepPreview(r.plan.Partial(r.base, a.pilot(), r.k2), r.preview)
 	a.st.Results = r.results
-	a.st.Progress = r.plan.Bars()
 	a.charts.dirty = true
-	a.fill()
+	a.fill() // it shows the progress bars
 }
 
 // fill starts queued fits on idle workers, and ends the run when all are done.
@@ -796,7 +794,6 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.st.Running = true
 	a.st.Status = "Running…"
-	a.st.Progress = plan.Bars()
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.charts.dirty = true
 	a.fill()

@@ -90,8 +90,8 @@ func (a *app) afterRender() {
 	if !a.charts.dirty && !a.charts.fullBusy {
 		// A render that reset a canvas (its size attributes dropped, so the
 		// browser cleared it) or a layout change: draw everything again.
-		for _, id := range chartIDs {
-			if el, err := jsdom.ByID(id); err == nil && jsdom.CanvasStale(el) {
+		for _, cc := range chartCanvases {
+			if el, err := jsdom.ByID(cc.id); err == nil && jsdom.CanvasStale(el) {
 				a.charts.dirty = true
 				break
 			}
@@ -125,9 +125,6 @@ func (a *app) afterRender() {
 		go a.drawAll(a.charts.drawing, steps)
 	}
 }
-
-// chartIDs are the ids of the page's chart canvases.
-var chartIDs = []string{"chart-acc", "chart-roc", "chart-loss", "chart-why"}
 
 // roc returns the reversed ROC series of cx, computed once per C_x slice
 // (a data set's or a result's, which are never modified).
@@ -206,6 +203,18 @@ const estimateWidth = 4
 
 // presentationWidth is the line width of every other curve in presentation mode.
 const presentationWidth = 4
+
+// chartCanvasByID returns the chart canvas #id, prepared for drawing
+// (jsdom.NewCanvas). cv is nil, and err too, when the canvas is not on the
+// page.
+func chartCanvasByID(id string) (el jsdom.Value, cv *jsdom.Canvas, err error) {
+	el, err = jsdom.ByID(id)
+	if err != nil {
+		return el, nil, nil // not on the page
+	}
+	cv, err = jsdom.NewCanvas(el)
+	return el, cv, err
+}
 
 // theme returns the charts' theme for the page's colour scheme and media.
 func theme() chart.Theme {
@@ -300,12 +309,8 @@ func rocSeries(name, label string, cx, w []float64) chart.Series {
 
 // drawAccuracy draws the accuracy chart and keeps it for the hover readout.
 func (a *app) drawAccuracy() error {
-	el, err := jsdom.ByID("chart-acc")
-	if err != nil {
-		return nil // not on the page
-	}
-	cv, err := jsdom.NewCanvas(el)
-	if err != nil {
+	el, cv, err := chartCanvasByID("chart-acc")
+	if cv == nil || err != nil {
 		return err
 	}
 	th := theme()
@@ -323,9 +328,7 @@ func (a *app) drawAccuracy() error {
 		{"data-line-width", strconv.FormatFloat(curveWidth(a.st.Presentation), 'g', -1, 64)},
 		{"data-drawn-at", strconv.FormatFloat(jsdom.Now(), 'f', 1, 64)},
 	} {
-		if _, err := el.Call("setAttribute", at[0], at[1]); err != nil {
-			a.log.Report("setting the accuracy chart's "+at[0], err)
-		}
+		a.log.Report("the accuracy chart", jsdom.SetAttr(el, at[0], at[1]))
 	}
 	return nil
 }
@@ -345,12 +348,8 @@ func (a *app) drawWhy() error {
 	if !a.st.WhyShown() || !a.st.WhyOpen || !a.st.HasEvidence() {
 		return nil
 	}
-	el, err := jsdom.ByID("chart-why")
-	if err != nil {
-		return nil
-	}
-	cv, err := jsdom.NewCanvas(el)
-	if err != nil {
+	_, cv, err := chartCanvasByID("chart-why")
+	if cv == nil || err != nil {
 		return err
 	}
 	th := theme()
@@ -362,12 +361,8 @@ func (a *app) drawWhy() error {
 // drawROC draws the reversed ROC chart of the data set and of each method
 // with C_x values.
 func (a *app) drawROC() error {
-	el, err := jsdom.ByID("chart-roc")
-	if err != nil {
-		return nil
-	}
-	cv, err := jsdom.NewCanvas(el)
-	if err != nil {
+	_, cv, err := chartCanvasByID("chart-roc")
+	if cv == nil || err != nil {
 		return err
 	}
 	th := theme()
@@ -396,12 +391,8 @@ func (a *app) drawROC() error {
 // drawLoss draws CleaneX's lowest loss so far: live while it trains, from
 // its result afterwards.
 func (a *app) drawLoss() error {
-	el, err := jsdom.ByID("chart-loss")
-	if err != nil {
-		return nil
-	}
-	cv, err := jsdom.NewCanvas(el)
-	if err != nil {
+	_, cv, err := chartCanvasByID("chart-loss")
+	if cv == nil || err != nil {
 		return err
 	}
 	losses, steps := a.liveLoss, a.liveStep
@@ -488,12 +479,8 @@ func (a *app) hookWindow() {
 func (a *app) hover(x, y float64) {
 	a.env.Lock()
 	defer a.env.UnlockRender()
-	el, err := jsdom.ByID("chart-acc")
-	if err != nil {
-		return
-	}
-	cv, err := jsdom.NewCanvas(el)
-	if err != nil {
+	_, cv, err := chartCanvasByID("chart-acc")
+	if cv == nil || err != nil {
 		return
 	}
 	// A chart that cannot be drawn now is drawn again by the next full
