@@ -35,6 +35,9 @@ type Sample struct {
 	Observed Curve
 	// scores holds the oriented N x K scores, kept for Subset.
 	scores []float64
+	// summary holds, for a Sample built from a per-point summary (then
+	// Incorrect and scores are nil), what the summary kept of each row.
+	summary *summarised
 }
 
 // N returns the number of points.
@@ -52,9 +55,14 @@ func (s *Sample) Top1Hits() int {
 	return hits
 }
 
-// IncorrectRow returns point i's K-1 incorrect scores, sorted ascending (a view).
+// IncorrectRow returns point i's K-1 incorrect scores, sorted ascending: a
+// view of Incorrect, or, for a Sample built from a summary, a new slice
+// rebuilt from the knots (see IncorrectAt).
 func (s *Sample) IncorrectRow(i int) []float64 {
 	m := s.K - 1
+	if s.summary != nil {
+		return s.summarisedRow(i, nil)
+	}
 	return s.Incorrect[i*m : (i+1)*m]
 }
 
@@ -79,8 +87,12 @@ func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction,
 
 // Subset returns the Sample restricted to the given classes (indices into
 // 0..K-1, distinct) and to the points of those classes; R_x, weights and the
-// observed curve are recomputed against the subset only.
+// observed curve are recomputed against the subset only. A Sample built
+// from a summary has no scores to subset (ErrSummarised).
 func (s *Sample) Subset(classes []int) (*Sample, error) {
+	if s.summary != nil {
+		return nil, fmt.Errorf("subset: %w", ErrSummarised)
+	}
 	newIndex, err := s.subsetIndex(classes)
 	if err != nil {
 		return nil, err
@@ -183,7 +195,12 @@ func Observed(r []int, w []float64, k int) Curve {
 // ObservedByR is Observed with the weights already summed per value of R
 // (byR[R] = sum of w_x over points with R_x = R, R = 0..K-1).
 func ObservedByR(byR []float64, k int) Curve {
-	c := make(Curve, k+1)
+	return observedByR(byR, k, k)
+}
+
+// observedByR is ObservedByR for k = 0..kmax only (kmax <= K).
+func observedByR(byR []float64, k, kmax int) Curve {
+	c := make(Curve, kmax+1)
 	c[0], c[1] = 1, 1
 	// logs[i] = log i, i = 1..K: the log of term_k is a running sum of
 	// logs[rv+1-i] - logs[K-i].
@@ -197,7 +214,7 @@ func ObservedByR(byR []float64, k int) Curve {
 		}
 		// term_k = prod_{i=1..k-1} (rv+1-i)/(K-i), zero once k-1 > rv.
 		lp := 0.0
-		for kk := 2; kk <= rv+1 && kk <= k; kk++ {
+		for kk := 2; kk <= rv+1 && kk <= kmax; kk++ {
 			i := kk - 1
 			lp += logs[rv+1-i] - logs[k-i]
 			c[kk] += wsum * detmath.Exp(lp)

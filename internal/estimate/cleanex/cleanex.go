@@ -216,6 +216,9 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	if k2 < 2 {
 		return estimate.Result{}, ErrK2
 	}
+	if p.Inputs == AllScores && s.Summarised() {
+		return estimate.Result{}, fmt.Errorf("cleanex %s preset: %w", p.Name, accuracy.ErrSummarised)
+	}
 	n := s.N()
 	x := encode[float32](s, p.Inputs, p.TailRatio)
 	sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})

@@ -23,49 +23,6 @@ const (
 	TailGaps
 )
 
-// scoreMoments returns a power of two f with max |f v| in [1/2, 1) over all
-// N x K scores v of s (f = 1 when every score is 0), and the mean and
-// standard deviation of the scaled scores f v; a zero deviation is replaced
-// by 1. Scaling by a power of two is exact, so scores of any magnitude
-// (up to the largest float64) give finite moments, and multiplying every
-// score by a power of two leaves f v, hence the encoding, bit-identical.
-func scoreMoments(s *accuracy.Sample) (f, mean, sd float64) {
-	big := 0.0
-	for _, c := range s.Correct {
-		big = max(big, math.Abs(c))
-	}
-	for _, v := range s.Incorrect {
-		big = max(big, math.Abs(v))
-	}
-	f = 1
-	if big > 0 {
-		_, e := math.Frexp(big)
-		f = math.Ldexp(1, -e)
-	}
-	n := 0
-	for i, c := range s.Correct {
-		mean += c * f
-		for _, v := range s.IncorrectRow(i) {
-			mean += v * f
-		}
-		n += s.K
-	}
-	mean /= float64(n)
-	for i, c := range s.Correct {
-		d := c*f - mean
-		sd += d * d
-		for _, v := range s.IncorrectRow(i) {
-			d := v*f - mean
-			sd += d * d
-		}
-	}
-	sd = math.Sqrt(sd / float64(n))
-	if sd == 0 || math.IsNaN(sd) {
-		sd = 1
-	}
-	return f, mean, sd
-}
-
 // tailRanks returns the ranks j (1 = the highest incorrect score) used by
 // TailGaps: j_1 = 1 and j_{i+1} = max(j_i + 1, round(j_i * ratio)), capped
 // at m = K-1, which is always included. Ranks are denser where the tail is.
@@ -88,12 +45,12 @@ func inputSize(in Inputs, k int, ratio float64) int {
 
 // encode returns the N x inputSize input matrix of s, row-major.
 //
-// Scores enter scaled by scoreMoments' power of two f: the correct score
+// Scores enter scaled by Sample.ScoreMoments' power of two f: the correct score
 // as (f c - mean) / sd and the gaps as (f c - f s_(j)) / sd, with mean and
 // sd those of the scaled scores. Each is invariant to a global rescaling
 // a v + b (a > 0) of the scores up to rounding.
 func encode[T float](s *accuracy.Sample, in Inputs, ratio float64) []T {
-	f, mean, sd := scoreMoments(s)
+	f, mean, sd := s.ScoreMoments()
 	n, k := s.N(), s.K
 	size := inputSize(in, k, ratio)
 	x := make([]T, n*size)
@@ -103,17 +60,16 @@ func encode[T float](s *accuracy.Sample, in Inputs, ratio float64) []T {
 	}
 	for i, c := range s.Correct {
 		row := x[i*size : (i+1)*size]
-		inc := s.IncorrectRow(i)
 		fc := f * c
 		row[0] = T((fc - mean) / sd)
 		if in == AllScores {
-			for j, v := range inc {
+			for j, v := range s.IncorrectRow(i) {
 				row[1+j] = T((f*v - mean) / sd)
 			}
 			continue
 		}
 		for j, rk := range ranks {
-			row[1+j] = T((fc - f*inc[len(inc)-rk]) / sd)
+			row[1+j] = T((fc - f*s.IncorrectAt(i, rk)) / sd)
 		}
 	}
 	return x

@@ -58,5 +58,5 @@ func ExampleEstimator() {
 	// Output:
 	// k =   2: predicted 0.93, E[C^(k-1)] of the pilot's points 0.93
 	// k =  60: predicted 0.32, E[C^(k-1)] of the pilot's points 0.34
-	// k = 600: predicted 0.09, E[C^(k-1)] of the pilot's points 0.11
+	// k = 600: predicted 0.01, E[C^(k-1)] of the pilot's points 0.11
 }

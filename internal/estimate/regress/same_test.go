@@ -40,13 +40,13 @@ func TestNearlySameEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.s != 0.7 {
-		t.Errorf("bandwidth %v, want 0.7", f.s)
+	if f.s != 0.6 {
+		t.Errorf("bandwidth %v, want 0.6", f.s)
 	}
 	for _, p := range []struct {
 		k    int
 		want float64
-	}{{5, 0.99428827271740727}, {10, 0.98061140215414622}, {60, 0.897469276268548}, {400, 0.70585719241387945}} {
+	}{{5, 0.99370249410189637}, {10, 0.98087521558350454}, {60, 0.89626838817297105}, {400, 0.68761406494786692}} {
 		if got := f.curve[p.k]; math.Abs(got-p.want) > 1e-12 {
 			t.Errorf("curve at k = %d: %.17g, want %.17g ± 1e-12", p.k, got, p.want)
 		}

@@ -1,0 +1,241 @@
+package accuracy
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// subsets calls f with every h-subset of 0..k-1, ascending.
+func subsets(k, h int, f func([]int)) {
+	var rec func(start int, cur []int)
+	rec = func(start int, cur []int) {
+		if len(cur) == h {
+			f(cur)
+			return
+		}
+		for c := start; c < k; c++ {
+			rec(c+1, append(cur, c))
+		}
+	}
+	rec(0, nil)
+}
+
+// TestExpectedSubsetObservedBruteForce checks the expectation two ways by
+// brute force: averaged over every h-subset S of the classes, both the
+// realised SubsetObserved(S) and ExpectedSubsetObserved(S) give the full
+// observed curve up to h (with equal class sizes, every point is in the
+// same number of subsets); and for each point, the average over every
+// (h-1)-subset of its K-1 competitors of C(R^S, k-1)/C(h-1, k-1) is its term
+// prod (R+1-i)/(K-i) that the expectation uses.
+func TestExpectedSubsetObservedBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const k, h = 7, 4
+	m := &scores.Matrix{Classes: []string{"a", "b", "c", "d", "e", "f", "g"}}
+	for y := range k {
+		for range 3 {
+			m.Labels = append(m.Labels, y)
+			for range k {
+				m.Scores = append(m.Scores, float64(rng.IntN(5)))
+			}
+		}
+	}
+	s, _, err := NewSample(m, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	realised := make(Curve, h+1)
+	expected := make(Curve, h+1)
+	count := 0
+	subsets(k, h, func(cls []int) {
+		a, err := s.SubsetObserved(cls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.ExpectedSubsetObserved(cls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for kk := 2; kk <= h; kk++ {
+			realised[kk] += a[kk]
+			expected[kk] += b[kk]
+		}
+		count++
+	})
+	for kk := 2; kk <= h; kk++ {
+		r, e := realised[kk]/float64(count), expected[kk]/float64(count)
+		if math.Abs(r-s.Observed[kk]) > 1e-12 || math.Abs(e-s.Observed[kk]) > 1e-12 {
+			t.Errorf("k = %d: mean realised %v, mean expected %v, observed %v (tolerance 1e-12)", kk, r, e, s.Observed[kk])
+		}
+	}
+	// Per point: the hypergeometric average of the competitor draw.
+	for i := range s.N() {
+		for kk := 2; kk <= h; kk++ {
+			sum, n := 0.0, 0
+			subsets(k-1, h-1, func(comp []int) {
+				below := 0
+				for _, c := range comp {
+					if c < s.R[i] { // the R smallest incorrect scores lie below
+						below++
+					}
+				}
+				sum += binom(below, kk-1) / binom(h-1, kk-1)
+				n++
+			})
+			term := 1.0
+			for j := 1; j < kk; j++ {
+				term *= float64(s.R[i]+1-j) / float64(k-j)
+			}
+			if got := sum / float64(n); math.Abs(got-term) > 1e-12 {
+				t.Errorf("point %d, k = %d: brute force %v, product %v", i, kk, got, term)
+			}
+		}
+	}
+	if _, err := s.ExpectedSubsetObserved([]int{2}); !errors.Is(err, ErrTooFewClasses) {
+		t.Errorf("one class: %v, want ErrTooFewClasses", err)
+	}
+	if _, err := s.ExpectedSubsetObserved([]int{1, 1}); err == nil {
+		t.Error("a repeated class: no error")
+	}
+}
+
+func binom(n, r int) float64 {
+	if r < 0 || r > n {
+		return 0
+	}
+	v := 1.0
+	for i := 1; i <= r; i++ {
+		v = v * float64(n-r+i) / float64(i)
+	}
+	return v
+}
+
+// summariseSample builds the summarised Sample of s keeping the given ranks,
+// as package summary does, for the tests here.
+func summariseSample(t *testing.T, s *Sample, ranks []int) *Sample {
+	t.Helper()
+	m := s.K - 1
+	pts := make([]PointSummary, s.N())
+	for i := range pts {
+		inc := s.IncorrectRow(i)
+		c := s.Correct[i]
+		p := PointSummary{Label: s.Labels[i], Correct: c, Below: s.R[i], MaxAbs: math.Abs(c), Mean: c}
+		for j := s.R[i]; j < m && inc[j] == c; j++ {
+			p.Ties++
+		}
+		for _, v := range inc {
+			p.Mean += v
+			p.MaxAbs = max(p.MaxAbs, math.Abs(v))
+		}
+		p.Mean /= float64(s.K)
+		p.M2 = (c - p.Mean) * (c - p.Mean)
+		for _, v := range inc {
+			p.M2 += (v - p.Mean) * (v - p.Mean)
+		}
+		for _, r := range ranks {
+			p.Values = append(p.Values, inc[m-r])
+		}
+		pts[i] = p
+	}
+	out, err := NewSummarisedSample(s.K, ranks, pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestSummarisedSample(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	m := randomMatrix(rng, 30, 4, 6) // ties are frequent
+	s, _, err := NewSample(m, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := make([]int, s.K-1)
+	for j := range all {
+		all[j] = j + 1
+	}
+	for _, ranks := range [][]int{all, {1, 2, 3, 5, 8, 12, 18, 29}, {1, 29}} {
+		sum := summariseSample(t, s, ranks)
+		if !sum.Summarised() || s.Summarised() {
+			t.Fatal("Summarised is wrong")
+		}
+		for i := range s.N() {
+			if sum.R[i] != s.R[i] || sum.Weight[i] != s.Weight[i] || sum.Correct[i] != s.Correct[i] {
+				t.Fatalf("point %d: R, weight or correct score differ", i)
+			}
+			row, exact := sum.IncorrectRow(i), s.IncorrectRow(i)
+			for j, v := range row {
+				r := s.K - 1 - j
+				if j > 0 && v < row[j-1] {
+					t.Fatalf("ranks %v, point %d: the rebuilt row falls at %d", ranks, i, j)
+				}
+				// The counts below, tied and above the correct score stay exact.
+				if (exact[j] < s.Correct[i]) != (v < s.Correct[i]) || (exact[j] == s.Correct[i]) != (v == s.Correct[i]) {
+					t.Fatalf("ranks %v, point %d, rank %d: %v is on another side of %v than %v", ranks, i, r, v, s.Correct[i], exact[j])
+				}
+				if got := sum.IncorrectAt(i, r); got != v {
+					t.Fatalf("IncorrectAt(%d, %d) = %v, IncorrectRow has %v", i, r, got, v)
+				}
+			}
+			for _, r := range ranks {
+				if got, want := sum.IncorrectAt(i, r), s.IncorrectAt(i, r); got != want {
+					t.Fatalf("knot rank %d of point %d: %v, want %v", r, i, got, want)
+				}
+			}
+		}
+		for k := range s.Observed {
+			if sum.Observed[k] != s.Observed[k] {
+				t.Fatalf("observed curve differs at k = %d", k)
+			}
+		}
+		f1, mean1, sd1 := s.ScoreMoments()
+		f2, mean2, sd2 := sum.ScoreMoments()
+		if f1 != f2 || math.Abs(mean1-mean2) > 1e-12 || math.Abs(sd1-sd2) > 1e-12 {
+			t.Errorf("moments (%v, %v, %v), from the summary (%v, %v, %v)", f1, mean1, sd1, f2, mean2, sd2)
+		}
+		if _, err := sum.Subset([]int{0, 1}); !errors.Is(err, ErrSummarised) {
+			t.Errorf("Subset of a summarised sample: %v", err)
+		}
+		if _, err := sum.SubsetObserved([]int{0, 1}); !errors.Is(err, ErrSummarised) {
+			t.Errorf("SubsetObserved of a summarised sample: %v", err)
+		}
+	}
+	// With every rank kept the rebuilt rows are the rows.
+	sum := summariseSample(t, s, all)
+	for i := range s.N() {
+		for j, v := range sum.IncorrectRow(i) {
+			if v != s.IncorrectRow(i)[j] {
+				t.Fatalf("point %d: every rank kept, yet the row differs at %d", i, j)
+			}
+		}
+	}
+}
+
+func TestNewSummarisedSampleRefuses(t *testing.T) {
+	ok := PointSummary{Label: 0, Correct: 1, Below: 1, Ties: 0, Mean: 1, M2: 1, MaxAbs: 2, Values: []float64{2, 0}}
+	other := PointSummary{Label: 1, Correct: 1, Below: 2, Mean: 0, M2: 1, MaxAbs: 1, Values: []float64{0, -1}}
+	for _, c := range []struct {
+		name  string
+		k     int
+		ranks []int
+		pts   []PointSummary
+	}{
+		{"one class", 1, []int{1}, nil},
+		{"ranks not ending at K-1", 3, []int{1}, []PointSummary{ok, other}},
+		{"ranks falling", 3, []int{2, 1, 2}, []PointSummary{ok, other}},
+		{"a class without points", 3, []int{1, 2}, []PointSummary{ok, ok}},
+		{"label out of range", 3, []int{1, 2}, []PointSummary{ok, other, {Label: 3}}},
+		{"values rising", 3, []int{1, 2}, []PointSummary{ok, {Label: 1, Correct: 5, Below: 2, Values: []float64{0, 1}}, {Label: 2, Correct: 5, Below: 2, Values: []float64{0, -1}}}},
+		{"counts too large", 3, []int{1, 2}, []PointSummary{ok, {Label: 1, Correct: 5, Below: 2, Ties: 1, Values: []float64{0, -1}}, other}},
+		{"a score above the correct one counted below", 3, []int{1, 2}, []PointSummary{ok, {Label: 1, Correct: 0.5, Below: 2, Values: []float64{3, 0}}, other}},
+		{"NaN", 3, []int{1, 2}, []PointSummary{ok, {Label: 1, Correct: math.NaN(), Below: 2, Values: []float64{0, -1}}, other}},
+	} {
+		if _, err := NewSummarisedSample(c.k, c.ranks, c.pts); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
