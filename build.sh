@@ -285,6 +285,24 @@ bench_bank() {
 		fi
 }
 
+# bench_summary — the per-point summary (docs/summary.md): DuckDB (@duckdb/node-api from
+# npm, pinned, installed into build/node) runs the SQL recipe assets/summary.sql on the
+# first pilot of every bank family at k1 = 100 and 500, written as long tables; the run fails
+# unless DuckDB's summaries equal the ones Go writes. Then every method's curve from each
+# pilot's summary is compared with the one from its score matrix (2 pilots per family at
+# k1 = 100, 200 and 500; table in build/bench-summary.txt).
+bench_summary() {
+	ensure_tools node npm
+	local duck="$BUILD_DIR/node/node_modules/@duckdb/node-api/package.json" dir="$BUILD_DIR/summary-duckdb"
+	[ -f "$duck" ] || npm install --no-audit --no-fund --prefix "$BUILD_DIR/node" @duckdb/node-api@1.5.6-r.1 >&2
+	rm -rf "$dir"
+	go run ./cmd/calibrate summary-files -dir "$dir" -per 1 -k1 100,500 &&
+		node cmd/calibrate/duckdb_summary.cjs "$BUILD_DIR/node" assets/summary.sql "$dir" &&
+		go run ./cmd/calibrate summary-compare -dir "$dir" -per 1 -k1 100,500 &&
+		rm -rf "$dir" &&
+		go run ./cmd/calibrate summary -per 2 -k1 100,200,500 -j 2 | tee "$BUILD_DIR/bench-summary.txt"
+}
+
 # bench_paper — opt-in (BENCH_PAPER=1): the published CleaneX (the paper's network, Adam,
 # 10,000 steps) in PyTorch, internal/bank/paper/cleanex_paper.py, on the first
 # ${BENCH_PAPER_PER:-2} pilots per family at k1 = ${BENCH_PAPER_K1:-100}, stored in the bank's
@@ -323,6 +341,9 @@ cmd_bench() {
 	fi
 	if [ "${BENCH_BANK:-1}" = 1 ]; then
 		stage "bank (recommendation calibration)" bench_bank
+	fi
+	if [ "${BENCH_SUMMARY:-1}" = 1 ]; then
+		stage "summary (DuckDB recipe, summary vs matrix)" bench_summary
 	fi
 	if [ "${BENCH_PAPER:-0}" = 1 ]; then
 		stage "published CleaneX (PyTorch)" bench_paper

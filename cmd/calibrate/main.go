@@ -7,6 +7,9 @@
 //	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
+//	calibrate summary [-families ...] [-k1 ...] [-per 2] [-q 128] [-j 2]
+//	calibrate summary-files -dir D [-families ...] [-k1 ...] [-per 1]
+//	calibrate summary-compare -dir D [-families ...] [-k1 ...] [-per 1]
 //
 // fit keeps one file per pilot in -dir (build/bank by default, not in the
 // repository), so it resumes where it stopped; study reads that cache, prints
@@ -15,7 +18,11 @@
 // 20 seeds per pilot and reports its failures and seed spread; half fits the
 // estimate's methods on half of each pilot's classes (a backtest studied as
 // an interval feature, see docs/recommendation.md); paper runs the published
-// CleaneX settings in PyTorch on a few pilots (docs/paper-comparison.md).
+// CleaneX settings in PyTorch on a few pilots (docs/paper-comparison.md);
+// summary compares every method's curve from each pilot's score matrix with
+// the one from its per-point summary (docs/summary.md); summary-files writes
+// pilots as long tables with their Go summaries, and summary-compare checks
+// the summaries DuckDB made of them with the SQL recipe (./build.sh bench).
 package main
 
 import (
@@ -28,6 +35,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/bank"
+	"github.com/cleanex/cleanex/internal/summary"
 )
 
 func main() {
@@ -51,6 +59,8 @@ func run(ctx context.Context, args []string) error {
 	jobs := fs.Int("j", 1, "pilots fitted at once")
 	force := fs.Bool("force", false, "refit pilots already in the cache")
 	refit := fs.String("refit", "", "fit: refit only these methods (comma-separated) on the cached pilots")
+	per := fs.Int("per", 0, "summary*: the first n pilots of each family and k1 (0: all)")
+	quantiles := fs.Int("q", summary.DefaultQuantiles, "summary: quantile steps of the summaries")
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
@@ -89,6 +99,12 @@ func run(ctx context.Context, args []string) error {
 		return halfAll(ctx, *dir, pilots, *jobs)
 	case "paper":
 		return paperAll(ctx, *dir, pilots, fs.Args())
+	case "summary":
+		return summaryStudy(ctx, firstPer(pilots, *per), *quantiles, *jobs)
+	case "summary-files":
+		return summaryFiles(ctx, *dir, firstPer(pilots, *per))
+	case "summary-compare":
+		return summaryCompare(*dir, firstPer(pilots, *per))
 	}
 	return fmt.Errorf("unknown command %q", args[0])
 }
@@ -117,3 +133,4 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 		return saveFits(dir, f)
 	})
 }
+

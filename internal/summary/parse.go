@@ -1,0 +1,244 @@
+package summary
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// IsHeader reports whether a CSV header row is a summary's: it names the
+// columns correct, below and ties (any case, a byte-order mark ignored).
+func IsHeader(fields []string) bool {
+	seen := 0
+	for _, f := range fields {
+		switch strings.ToLower(strings.TrimSpace(strings.TrimPrefix(f, "\uFEFF"))) {
+		case "correct", "below", "ties":
+			seen++
+		}
+	}
+	return seen == 3
+}
+
+// Parse reads a summary CSV (Header's columns in any order, one row per
+// point, as Write and the SQL recipe produce) into a Table. Class indices
+// follow the labels' first appearance. Every error is a *scores.ParseError
+// naming the row and column, or the file when the summary as a whole is
+// wrong (labels naming fewer classes than the classes column says).
+func Parse(r io.Reader) (*Table, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &scores.ParseError{Err: scores.ErrNoData}
+		}
+		return nil, &scores.ParseError{Row: 1, Err: fmt.Errorf("%w: %v", scores.ErrMalformed, err)}
+	}
+	col, q, err := columnIndex(header)
+	if err != nil {
+		return nil, err
+	}
+	p := parser{col: col, q: q, cols: orderColumns(q), classIndex: map[string]int{}}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.StartLine
+				err = pe.Err
+			}
+			return nil, &scores.ParseError{Row: line, Err: fmt.Errorf("%w: %v", scores.ErrMalformed, err)}
+		}
+		if err := p.row(rec, line); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.points) == 0 {
+		return nil, &scores.ParseError{Err: scores.ErrNoData}
+	}
+	if len(p.classes) != p.k {
+		return nil, &scores.ParseError{Err: fmt.Errorf("%w: the labels name %s but the column classes says %d; every class of the pilot needs at least one test point", scores.ErrNoPoints, classCount(len(p.classes)), p.k)}
+	}
+	s, err := accuracy.NewSummarisedSample(p.k, p.ranks, p.points)
+	if err != nil {
+		return nil, &scores.ParseError{Err: err}
+	}
+	return &Table{Classes: p.classes, Sample: s}, nil
+}
+
+// columnIndex maps each summary column to its position in header and
+// returns the number of quantile steps, one more than the largest j of the
+// columns q<j>; a missing or repeated column is an error.
+func columnIndex(header []string) (map[string]int, int, error) {
+	col := map[string]int{}
+	q := 0
+	for i, h := range header {
+		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
+		if _, dup := col[name]; dup {
+			return nil, 0, &scores.ParseError{Row: 1, Column: name, Err: fmt.Errorf("%w: the column appears twice", scores.ErrDuplicate)}
+		}
+		col[name] = i
+		if j, err := strconv.Atoi(strings.TrimPrefix(name, "q")); err == nil && strings.HasPrefix(name, "q") && j >= 1 {
+			q = max(q, j+1)
+		}
+	}
+	if err := checkQuantiles(q); err != nil {
+		return nil, 0, &scores.ParseError{Row: 1, Err: fmt.Errorf("the header has quantile columns up to q%d: %w", q-1, err)}
+	}
+	for _, name := range Header(q) {
+		if _, ok := col[name]; !ok {
+			return nil, 0, &scores.ParseError{Row: 1, Column: name, Err: errors.New("the column is missing: make the summary with the recipe in docs/summary.md (it writes every column)")}
+		}
+	}
+	return col, q, nil
+}
+
+// parser accumulates a summary's rows.
+type parser struct {
+	col        map[string]int
+	q          int
+	cols       []column
+	k          int
+	ranks      []int
+	rankIndex  map[int]int
+	classes    []string
+	classIndex map[string]int
+	points     []accuracy.PointSummary
+}
+
+// row parses one record, on the given line of the file.
+func (p *parser) row(rec []string, line int) error {
+	cell := func(name string) string { return strings.TrimSpace(rec[p.col[name]]) }
+	point := cell("point")
+	fail := func(column string, err error) error {
+		if point != "" {
+			err = fmt.Errorf("point %q: %w", point, err)
+		}
+		return &scores.ParseError{Row: line, Column: column, Err: err}
+	}
+	integer := func(name string) (int, error) {
+		v, err := strconv.Atoi(cell(name))
+		if err != nil || v < 0 {
+			return 0, fail(name, fmt.Errorf("%w: %q is not a count", scores.ErrNotNumber, clip(cell(name))))
+		}
+		return v, nil
+	}
+	number := func(name string) (float64, error) {
+		c := cell(name)
+		if c == "" {
+			return 0, fail(name, scores.ErrEmptyCell)
+		}
+		v, err := strconv.ParseFloat(c, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, fail(name, fmt.Errorf("%w: %q", scores.ErrNotNumber, clip(c)))
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fail(name, fmt.Errorf("%w: %q", scores.ErrNotFinite, clip(c)))
+		}
+		return v, nil
+	}
+	k, err := integer("classes")
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.k == 0:
+		if k < 2 || k > MaxClasses {
+			return fail("classes", fmt.Errorf("%d classes: a summary describes 2 to %d classes", k, MaxClasses))
+		}
+		p.k = k
+		p.ranks = KnotRanks(k, p.q)
+		p.rankIndex = map[int]int{}
+		for j, r := range p.ranks {
+			p.rankIndex[r] = j
+		}
+	case k != p.k:
+		return fail("classes", fmt.Errorf("%d classes where the first row says %d: every row describes the same pilot", k, p.k))
+	}
+	n, err := integer("scores")
+	if err != nil {
+		return err
+	}
+	if n != k {
+		return fail("scores", fmt.Errorf("the point has %d scores for %d classes: every point needs one score for every class", n, k))
+	}
+	label := cell("label")
+	if label == "" {
+		return fail("label", scores.ErrEmptyCell)
+	}
+	y, ok := p.classIndex[label]
+	if !ok {
+		if len(p.classes) == k {
+			return fail("label", fmt.Errorf("%w: %q would be class %d of a pilot of %d classes", scores.ErrUnknown, clip(label), k+1, k))
+		}
+		y = len(p.classes)
+		p.classIndex[label] = y
+		p.classes = append(p.classes, label)
+	}
+	ps := accuracy.PointSummary{Label: y, Values: make([]float64, len(p.ranks))}
+	if ps.Below, err = integer("below"); err != nil {
+		return err
+	}
+	if ps.Ties, err = integer("ties"); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		to   *float64
+	}{{"correct", &ps.Correct}, {"mean", &ps.Mean}, {"m2", &ps.M2}, {"maxabs", &ps.MaxAbs}} {
+		if *f.to, err = number(f.name); err != nil {
+			return err
+		}
+	}
+	filled := make([]bool, len(p.ranks))
+	for _, c := range p.cols {
+		r, ok := c.rank(k - 1)
+		if !ok {
+			if cell(c.name) != "" && cell(c.name) != "NULL" {
+				return fail(c.name, fmt.Errorf("a pilot of %d classes has no incorrect score at rank %d: leave the cell empty", k, c.top))
+			}
+			continue
+		}
+		v, err := number(c.name)
+		if err != nil {
+			return err
+		}
+		j := p.rankIndex[r]
+		if filled[j] && ps.Values[j] != v {
+			return fail(c.name, fmt.Errorf("rank %d from the top holds %v here and %v in another column", r, v, ps.Values[j]))
+		}
+		ps.Values[j], filled[j] = v, true
+	}
+	if err := ps.Check(k, p.ranks); err != nil {
+		return fail("", err)
+	}
+	p.points = append(p.points, ps)
+	return nil
+}
+
+// clip shortens a cell for a message.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:37]) + "..."
+	}
+	return s
+}
+
+// classCount returns "1 class" or "n classes".
+func classCount(n int) string {
+	if n == 1 {
+		return "1 class"
+	}
+	return strconv.Itoa(n) + " classes"
+}

@@ -1,0 +1,94 @@
+package summary
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// Write writes the summary with q quantile steps (DefaultQuantiles unless
+// there is a reason) of score matrix m under direction d (Auto is
+// resolved as for the matrix itself) as CSV: the header (Header) and one
+// row per point, points numbered 1..N in the matrix's order. It computes
+// what the SQL recipe (SQL) computes, with scores oriented higher-is-better:
+// for point x with correct score c and incorrect scores s_(1) >= ... >= s_(m),
+// m = K-1: below = #{s_j < c}, ties = #{s_j = c}, mean and m2 = sum of
+// squared deviations from the mean over all K scores, maxabs = max |score|,
+// top<r> = s_(r) (empty when r > m), q<j> = s_(QuantileRank(j, m, q)),
+// lowest = s_(m). It returns the direction used.
+func Write(w io.Writer, m *scores.Matrix, d scores.Direction, q int) (scores.Direction, error) {
+	s, used, err := accuracy.NewSample(m, d)
+	if err != nil {
+		return used, err
+	}
+	return used, WriteSample(w, m.Classes, s, q)
+}
+
+// WriteSample writes the summary of s, a Sample built from a score matrix,
+// whose classes are named classes, with q quantile steps (see Write).
+func WriteSample(w io.Writer, classes []string, s *accuracy.Sample, q int) error {
+	if s.Summarised() {
+		return fmt.Errorf("summary: %w", accuracy.ErrSummarised)
+	}
+	if err := checkQuantiles(q); err != nil {
+		return err
+	}
+	if s.K > MaxClasses {
+		return fmt.Errorf("summary: %d classes; a summary describes at most %d", s.K, MaxClasses)
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(Header(q)); err != nil {
+		return err
+	}
+	cols := orderColumns(q)
+	k := s.K
+	rec := make([]string, 0, len(fixedColumns)+len(cols))
+	for i := range s.N() {
+		inc := s.IncorrectRow(i)
+		c := s.Correct[i]
+		mean, m2, maxAbs := rowMoments(c, inc)
+		ties := 0
+		for j := s.R[i]; j < len(inc) && inc[j] == c; j++ {
+			ties++
+		}
+		rec = append(rec[:0], strconv.Itoa(i+1), classes[s.Labels[i]], strconv.Itoa(k), strconv.Itoa(k),
+			num(c), strconv.Itoa(s.R[i]), strconv.Itoa(ties), num(mean), num(m2), num(maxAbs))
+		for _, col := range cols {
+			r, ok := col.rank(k - 1)
+			if !ok {
+				rec = append(rec, "")
+				continue
+			}
+			rec = append(rec, num(inc[k-1-r]))
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// rowMoments returns the mean of the K scores c, inc..., the sum of their
+// squared deviations from it, and their largest absolute value.
+func rowMoments(c float64, inc []float64) (mean, m2, maxAbs float64) {
+	mean, maxAbs = c, math.Abs(c)
+	for _, v := range inc {
+		mean += v
+		maxAbs = max(maxAbs, math.Abs(v))
+	}
+	mean /= float64(len(inc) + 1)
+	m2 = (c - mean) * (c - mean)
+	for _, v := range inc {
+		m2 += (v - mean) * (v - mean)
+	}
+	return mean, m2, maxAbs
+}
+
+// num formats v in the shortest form that reads back to the same float64.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
