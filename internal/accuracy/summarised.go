@@ -40,6 +40,9 @@ type summarised struct {
 	// ties, mean, m2, maxAbs are per point, as in PointSummary.
 	ties              []int
 	mean, m2, maxAbs []float64
+	// precomputed holds per-point values a method computed from the full
+	// rows, by key (see Precomputed).
+	precomputed map[string][]float64
 }
 
 // NewSummarisedSample builds the Sample of a pilot of k classes from its
@@ -49,8 +52,10 @@ type summarised struct {
 // them and agree with Correct, Below and Ties (the highest k-1-Below-Ties
 // incorrect scores lie above Correct, the lowest Below below it). Weights
 // and the observed curve are exact (they need only R_x); IncorrectRow and
-// IncorrectAt interpolate between knots (see IncorrectAt).
-func NewSummarisedSample(k int, ranks []int, pts []PointSummary) (*Sample, error) {
+// IncorrectAt interpolate between knots (see IncorrectAt). precomputed
+// (may be nil) holds per-point values, one per point in order, that methods
+// computed from the full rows, by key (see Precomputed).
+func NewSummarisedSample(k int, ranks []int, pts []PointSummary, precomputed map[string][]float64) (*Sample, error) {
 	if k < 2 {
 		return nil, ErrTooFewClasses
 	}
@@ -77,7 +82,13 @@ func NewSummarisedSample(k int, ranks []int, pts []PointSummary) (*Sample, error
 		}
 	}
 	nk := len(ranks)
+	for key, v := range precomputed {
+		if len(v) != n {
+			return nil, fmt.Errorf("summary: %d precomputed values %q for %d points", len(v), key, n)
+		}
+	}
 	sm := &summarised{
+		precomputed: precomputed,
 		ranks:  slices.Clone(ranks),
 		values: make([]float64, n*nk),
 		ties:   make([]int, n),
@@ -142,6 +153,17 @@ func (p PointSummary) Check(k int, ranks []int) error {
 		return fmt.Errorf("m2 = %v and maxabs = %v must not be negative", p.M2, p.MaxAbs)
 	}
 	return nil
+}
+
+// Precomputed returns the per-point values stored under key when s was
+// built from rows that are gone (for example a method's C_x, computed from
+// each full row while the rows were scored in blocks; the key names the
+// method and its setting, e.g. "kde:lcv"), or nil.
+func (s *Sample) Precomputed(key string) []float64 {
+	if s.summary == nil {
+		return nil
+	}
+	return s.summary.precomputed[key]
 }
 
 // Summarised reports whether s was built from a per-point summary (it then
@@ -279,4 +301,32 @@ func (s *Sample) summarisedMoments() (f, mean, sd float64) {
 		sd = 1
 	}
 	return f, mean, sd
+}
+
+// SummarisePoint returns what a summary keeps of one point: its class
+// label, its correct score c and its K-1 incorrect scores inc sorted
+// ascending (both oriented higher-is-better), with R_x = below (the number
+// of inc strictly below c); Values holds the incorrect scores at the given
+// ranks from the top. The row's mean is (c + sum inc) / K, summed in that
+// order, and M2 = (c - mean)^2 + sum (inc_j - mean)^2.
+func SummarisePoint(label int, c float64, inc []float64, below int, ranks []int) PointSummary {
+	m := len(inc)
+	p := PointSummary{Label: label, Correct: c, Below: below, Values: make([]float64, len(ranks))}
+	for j := below; j < m && inc[j] == c; j++ {
+		p.Ties++
+	}
+	p.Mean, p.MaxAbs = c, math.Abs(c)
+	for _, v := range inc {
+		p.Mean += v
+		p.MaxAbs = max(p.MaxAbs, math.Abs(v))
+	}
+	p.Mean /= float64(m + 1)
+	p.M2 = (c - p.Mean) * (c - p.Mean)
+	for _, v := range inc {
+		p.M2 += (v - p.Mean) * (v - p.Mean)
+	}
+	for j, r := range ranks {
+		p.Values[j] = inc[m-r]
+	}
+	return p
 }

@@ -117,30 +117,11 @@ func binom(n, r int) float64 {
 // as package summary does, for the tests here.
 func summariseSample(t *testing.T, s *Sample, ranks []int) *Sample {
 	t.Helper()
-	m := s.K - 1
 	pts := make([]PointSummary, s.N())
 	for i := range pts {
-		inc := s.IncorrectRow(i)
-		c := s.Correct[i]
-		p := PointSummary{Label: s.Labels[i], Correct: c, Below: s.R[i], MaxAbs: math.Abs(c), Mean: c}
-		for j := s.R[i]; j < m && inc[j] == c; j++ {
-			p.Ties++
-		}
-		for _, v := range inc {
-			p.Mean += v
-			p.MaxAbs = max(p.MaxAbs, math.Abs(v))
-		}
-		p.Mean /= float64(s.K)
-		p.M2 = (c - p.Mean) * (c - p.Mean)
-		for _, v := range inc {
-			p.M2 += (v - p.Mean) * (v - p.Mean)
-		}
-		for _, r := range ranks {
-			p.Values = append(p.Values, inc[m-r])
-		}
-		pts[i] = p
+		pts[i] = SummarisePoint(s.Labels[i], s.Correct[i], s.IncorrectRow(i), s.R[i], ranks)
 	}
-	out, err := NewSummarisedSample(s.K, ranks, pts)
+	out, err := NewSummarisedSample(s.K, ranks, pts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +215,7 @@ func TestNewSummarisedSampleRefuses(t *testing.T) {
 		{"a score above the correct one counted below", 3, []int{1, 2}, []PointSummary{ok, {Label: 1, Correct: 0.5, Below: 2, Values: []float64{3, 0}}, other}},
 		{"NaN", 3, []int{1, 2}, []PointSummary{ok, {Label: 1, Correct: math.NaN(), Below: 2, Values: []float64{0, -1}}, other}},
 	} {
-		if _, err := NewSummarisedSample(c.k, c.ranks, c.pts); err == nil {
+		if _, err := NewSummarisedSample(c.k, c.ranks, c.pts, nil); err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
 	}

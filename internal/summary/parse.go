@@ -70,7 +70,7 @@ func Parse(r io.Reader) (*Table, error) {
 	if len(p.classes) != p.k {
 		return nil, &scores.ParseError{Err: fmt.Errorf("%w: the labels name %s but the column classes says %d; every class of the pilot needs at least one test point", scores.ErrNoPoints, classCount(len(p.classes)), p.k)}
 	}
-	s, err := accuracy.NewSummarisedSample(p.k, p.ranks, p.points)
+	s, err := accuracy.NewSummarisedSample(p.k, p.ranks, p.points, nil)
 	if err != nil {
 		return nil, &scores.ParseError{Err: err}
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -50,14 +49,9 @@ func WriteSample(w io.Writer, classes []string, s *accuracy.Sample, q int) error
 	rec := make([]string, 0, len(fixedColumns)+len(cols))
 	for i := range s.N() {
 		inc := s.IncorrectRow(i)
-		c := s.Correct[i]
-		mean, m2, maxAbs := rowMoments(c, inc)
-		ties := 0
-		for j := s.R[i]; j < len(inc) && inc[j] == c; j++ {
-			ties++
-		}
+		p := accuracy.SummarisePoint(s.Labels[i], s.Correct[i], inc, s.R[i], nil)
 		rec = append(rec[:0], strconv.Itoa(i+1), classes[s.Labels[i]], strconv.Itoa(k), strconv.Itoa(k),
-			num(c), strconv.Itoa(s.R[i]), strconv.Itoa(ties), num(mean), num(m2), num(maxAbs))
+			num(p.Correct), strconv.Itoa(p.Below), strconv.Itoa(p.Ties), num(p.Mean), num(p.M2), num(p.MaxAbs))
 		for _, col := range cols {
 			r, ok := col.rank(k - 1)
 			if !ok {
@@ -72,22 +66,6 @@ func WriteSample(w io.Writer, classes []string, s *accuracy.Sample, q int) error
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// rowMoments returns the mean of the K scores c, inc..., the sum of their
-// squared deviations from it, and their largest absolute value.
-func rowMoments(c float64, inc []float64) (mean, m2, maxAbs float64) {
-	mean, maxAbs = c, math.Abs(c)
-	for _, v := range inc {
-		mean += v
-		maxAbs = max(maxAbs, math.Abs(v))
-	}
-	mean /= float64(len(inc) + 1)
-	m2 = (c - mean) * (c - mean)
-	for _, v := range inc {
-		m2 += (v - mean) * (v - mean)
-	}
-	return mean, m2, maxAbs
 }
 
 // num formats v in the shortest form that reads back to the same float64.

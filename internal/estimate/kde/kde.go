@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"github.com/cleanex/cleanex/internal/detmath"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -145,9 +146,14 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 		return estimate.Result{}, err
 	}
 	n := s.N()
+	if c := s.Precomputed(e.Key()); c != nil {
+		// The Sample was built from rows that are gone, with C_x computed
+		// from each row by PointScorer as below.
+		estimate.Report(progress, estimate.Progress{Method: e.Name(), Step: n, Total: n, Loss: math.NaN()})
+		return estimate.Result{Curve: accuracy.Expected(c, s.Weight, k2), C: slices.Clone(c)}, nil
+	}
 	c := make([]float64, n)
-	ws := newWorkspace()
-	scaled := make([]float64, s.K-1)
+	ps := e.NewPointScorer(s.K)
 	last := time.Now()
 	for i := range n {
 		if i%checkEvery == 0 && i > 0 {
@@ -159,20 +165,48 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 				estimate.Report(progress, estimate.Progress{Method: e.Name(), Step: i, Total: n, Loss: math.NaN()})
 			}
 		}
-		inc := s.IncorrectRow(i)
-		// Ties are found on the scores as given, so the tie rule does not
-		// depend on the rescaling below.
-		tlo := s.R[i]
-		thi := tlo
-		for thi < len(inc) && inc[thi] == s.Correct[i] {
-			thi++
-		}
-		cx, x := standardise(s.Correct[i], inc, scaled)
-		h := ws.bandwidth(x, e.Bandwidth)
-		c[i] = kernelCDFTies(cx, x, h, tlo, thi)
+		c[i] = ps.C(s.Correct[i], s.IncorrectRow(i), s.R[i])
 	}
 	estimate.Report(progress, estimate.Progress{Method: e.Name(), Step: n, Total: n, Loss: math.NaN()})
 	return estimate.Result{Curve: accuracy.Expected(c, s.Weight, k2), C: c}, nil
+}
+
+// Key names the per-point C_x of this estimator's setting among a Sample's
+// precomputed values ("kde:lcv" or "kde:ucv"; see accuracy.Sample.Precomputed).
+func (e Estimator) Key() string { return "kde:" + e.Bandwidth.String() }
+
+// PointScorer computes one point's C_x exactly as Fit does, for a caller
+// that sees each point's scores once (rows computed in blocks and dropped).
+// It is not safe for concurrent use: give each goroutine its own.
+type PointScorer struct {
+	sel    Selector
+	ws     *workspace
+	scaled []float64
+}
+
+// NewPointScorer returns a PointScorer for points with k-1 incorrect scores.
+func (e Estimator) NewPointScorer(k int) *PointScorer {
+	return &PointScorer{sel: e.Bandwidth, ws: newWorkspace(), scaled: make([]float64, max(k-1, 0))}
+}
+
+// C returns the point's C_x from its correct score, its incorrect scores
+// sorted ascending (oriented higher-is-better) and R_x, the number of them
+// strictly below the correct score: the bandwidth is chosen on the scores
+// (the estimator's criterion) and ties add 0.
+func (p *PointScorer) C(correct float64, inc []float64, below int) float64 {
+	// Ties are found on the scores as given, so the tie rule does not
+	// depend on the rescaling below.
+	tlo := below
+	thi := tlo
+	for thi < len(inc) && inc[thi] == correct {
+		thi++
+	}
+	if cap(p.scaled) < len(inc) {
+		p.scaled = make([]float64, len(inc))
+	}
+	cx, x := standardise(correct, inc, p.scaled)
+	h := p.ws.bandwidth(x, p.sel)
+	return kernelCDFTies(cx, x, h, tlo, thi)
 }
 
 // kernelCDF returns (1/n) sum_j Phi((c - s_j)/h) over the sorted scores s
