@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -17,6 +18,8 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/inputs"
+	"github.com/cleanex/cleanex/internal/inputs/parquetfile"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
@@ -36,9 +39,15 @@ const (
 // command naming every flag it defines (TestUsageNamesEveryFlag checks this,
 // and that README.md's examples use only these flags).
 const usage = `usage:
-  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth TRUTH.csv] [--estimate=false] FILE.csv
+  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth TRUTH.csv] [--estimate=false] FILE
   cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth TRUTH.csv]
-  cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--estimate=false] FILE.csv
+  cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--estimate=false] FILE
+  cleanex summarise [--direction auto|higher|lower] [--quantiles 128] FILE   (or: cleanex summarise --sql)
+FILE is the pilot's score matrix as CSV or TSV (.csv, .tsv, also gzip-compressed: .csv.gz),
+NumPy .npz (scores, labels, optional classes), Parquet (long or wide), or two .npy files
+(SCORES.npy LABELS.npy, in either order); the format is read from the first bytes. predict
+also takes a per-point summary (docs/summary.md), which summarise writes from a score matrix
+(--sql prints the same recipe in SQL for DuckDB or Spark).
 FILE - reads standard input. Run "cleanex COMMAND -h" for a command's flags.`
 
 // inputError marks an error caused by the user's flags or data (exit status 2).
@@ -58,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // returns the exit status. Errors are one line on stderr.
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "cleanex: no command: use predict, simulate or backtest (cleanex -h for help)")
+		fmt.Fprintln(stderr, "cleanex: no command: use predict, simulate, backtest or summarise (cleanex -h for help)")
 		return exitInput
 	}
 	var err error
@@ -70,11 +79,13 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		err = simulateCmd(ctx, args[1:], stdout, stderr)
 	case "backtest":
 		err = backtestCmd(ctx, args[1:], stdin, stdout, stderr)
+	case "summarise", "summarize":
+		err = summariseCmd(args[1:], stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return exitOK
 	default:
-		fmt.Fprintf(stderr, "cleanex: unknown command %q: use predict, simulate or backtest (cleanex -h for help)\n", cmd)
+		fmt.Fprintf(stderr, "cleanex: unknown command %q: use predict, simulate, backtest or summarise (cleanex -h for help)\n", cmd)
 		return exitInput
 	}
 	switch {
@@ -180,42 +191,88 @@ func (m *methodFlags) load(pos []string, stdin io.Reader) ([]estimate.Estimator,
 	return ests, s, err
 }
 
-// readSample reads the score-matrix CSV named by the single positional
-// argument ("-" for stdin), refusing a compressed or binary file from its
-// first bytes, and orients it by dir; it returns the direction used. Every
-// error is bad input.
-func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
-	if len(pos) != 1 {
-		return nil, 0, badInput("want exactly one input file (or - for standard input), got %d arguments", len(pos))
-	}
-	name := pos[0]
-	var r io.Reader = stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, 0, inputError{err}
+// reader reads pilots in every format, Parquet included.
+func reader() inputs.Reader { return inputs.Reader{Parquet: parquetfile.Decoder{}} }
+
+// readData reads the pilot named by the positional arguments (see
+// readSample) and returns it with a name for messages.
+func readData(pos []string, stdin io.Reader) (*inputs.Data, string, error) {
+	var d *inputs.Data
+	var name string
+	var err error
+	switch len(pos) {
+	case 1:
+		name = pos[0]
+		d, err = readOne(name, stdin)
+		if name == "-" {
+			name = "standard input"
 		}
-		defer f.Close()
-		r = f
-	} else {
-		name = "standard input"
-	}
-	// A compressed or binary file is refused from its first bytes.
-	br := bufio.NewReaderSize(r, scores.SniffBytes)
-	if head, _ := br.Peek(scores.SniffBytes); len(head) > 0 {
-		if err := scores.Sniff(head); err != nil {
-			return nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
+	case 2:
+		var files [2][]byte
+		for i, p := range pos {
+			if files[i], err = readNPY(p); err != nil {
+				return nil, "", inputError{err}
+			}
 		}
+		name = pos[0] + " + " + pos[1]
+		var packed []byte
+		if packed, err = inputs.PackNPY(files[0], files[1]); err == nil {
+			d, err = reader().Read(bytes.NewReader(packed))
+		}
+	default:
+		return nil, "", badInput("want one input file (or - for standard input), or two .npy files (the scores and the labels); got %d arguments", len(pos))
 	}
-	m, err := scores.Parse(br)
 	if err != nil {
-		return nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
+		return nil, "", inputError{fmt.Errorf("%s: %w", name, err)}
 	}
-	s, used, err := accuracy.NewSample(m, dir)
+	return d, name, nil
+}
+
+// readSample reads the pilot named by the positional arguments and orients
+// it by dir; it returns the direction used. One argument is a file in any
+// format inputs.Read detects (CSV or TSV, gzip-compressed or not, .npz,
+// Parquet, a per-point summary), or "-" for standard input; two arguments
+// are a pair of .npy files, the scores and the labels (inputs.PackNPY). A
+// summary is oriented already (inputs.Data.Sample). Every error is bad input.
+func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
+	d, name, err := readData(pos, stdin)
+	if err != nil {
+		return nil, 0, err
+	}
+	s, used, err := d.Sample(dir)
 	if err != nil {
 		return nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
 	}
 	return s, used, nil
+}
+
+// readOne reads the pilot in file name, or standard input for "-". Text is
+// streamed; a binary format is read whole.
+func readOne(name string, stdin io.Reader) (*inputs.Data, error) {
+	if name == "-" {
+		return reader().Read(stdin)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return reader().Read(f)
+}
+
+// readNPY reads file name, one of a pair of .npy files.
+func readNPY(name string) ([]byte, error) {
+	if name == "-" {
+		return nil, errors.New("two input files are a pair of .npy files (the scores and the labels); standard input (-) cannot be one of them")
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if f, err := inputs.Detect(data[:min(len(data), scores.SniffBytes)]); f != inputs.NPY || err != nil {
+		return nil, fmt.Errorf("%s is not an .npy array; two input files are the scores and the labels as .npy files, and a pilot in any other format is one file", name)
+	}
+	return data, nil
 }
 
 func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -444,6 +501,9 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	ests, s, err := mf.load(pos, stdin)
 	if err != nil {
 		return err
+	}
+	if s.Summarised() {
+		return badInput("backtest draws subsets of the pilot's classes and needs their scores; a per-point summary holds only order statistics: give the score matrix")
 	}
 	if *k1 < 2 || *k1 > s.K {
 		return badInput("--k1 %d: it must be between 2 and the file's %d classes", *k1, s.K)

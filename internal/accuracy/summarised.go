@@ -166,6 +166,20 @@ func (s *Sample) Precomputed(key string) []float64 {
 	return s.summary.precomputed[key]
 }
 
+// Ties returns the number of point i's incorrect scores equal to its
+// correct score.
+func (s *Sample) Ties(i int) int {
+	if s.summary != nil {
+		return s.summary.ties[i]
+	}
+	inc := s.IncorrectRow(i)
+	t := 0
+	for j := s.R[i]; j < len(inc) && inc[j] == s.Correct[i]; j++ {
+		t++
+	}
+	return t
+}
+
 // Summarised reports whether s was built from a per-point summary (it then
 // holds order statistics of the incorrect scores instead of the scores).
 func (s *Sample) Summarised() bool { return s.summary != nil }

@@ -54,12 +54,12 @@ func BenchmarkPipeline(b *testing.B) {
 		csv := benchCSV(b, k1)
 		b.Run(fmt.Sprintf("k1=%d/load", k1), func(b *testing.B) {
 			for range b.N {
-				if _, _, err := LoadCSV(csv, "auto"); err != nil {
+				if _, _, err := Load(csv, "auto"); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-		ds, _, err := LoadCSV(csv, "auto")
+		ds, _, err := Load(csv, "auto")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func (c *collector) wait(t *testing.T, k protocol.Kind) protocol.Message {
 }
 
 func TestLoadSummary(t *testing.T) {
-	_, sum, err := LoadCSV([]byte(small), "auto")
+	_, sum, err := Load([]byte(small), "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestLoadSummary(t *testing.T) {
 	if d := sum.Top1 - 2.0/3; d > 1e-12 || d < -1e-12 {
 		t.Fatalf("top-1 %v, want 2/3", sum.Top1)
 	}
-	_, sum, err = LoadCSV([]byte(small), "lower")
+	_, sum, err = Load([]byte(small), "lower")
 	if err != nil || sum.Direction != "lower" || sum.Detected != "higher" {
 		t.Fatalf("override: %+v, %v", sum, err)
 	}
@@ -91,7 +91,7 @@ func TestRunMatchesEstimator(t *testing.T) {
 	if !ok {
 		t.Fatalf("got %#v", r)
 	}
-	ds, _, _ := LoadCSV([]byte(small), "auto")
+	ds, _, _ := Load([]byte(small), "auto")
 	want, err := plugin.Estimator{}.Fit(context.Background(), ds.Sample, 10, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestDescribe(t *testing.T) {
 	if !ok || sum.Dataset != 4 || sum.K != 3 || sum.N != 5 {
 		t.Fatalf("got %#v", sum)
 	}
-	ds, _, err := LoadCSV([]byte(small), "auto")
+	ds, _, err := Load([]byte(small), "auto")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package compute
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -39,15 +42,47 @@ func TestRunRefusals(t *testing.T) {
 	}
 }
 
-// TestLoadBinary: a compressed or binary file is refused from its first
-// bytes with the command line's message.
+// TestLoadBinary: a binary file that is no pilot is refused from its first
+// bytes with the command line's message, a damaged gzip file with one line
+// saying what to do.
 func TestLoadBinary(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"\x1f\x8b\x08\x00label", "row 1: not valid UTF-8 text: this is a gzip-compressed file; decompress it (gunzip) and give the CSV inside"},
+		{"\x1f\x8b\x08\x00label", "unreadable file: the gzip header cannot be read (unexpected EOF); compress the file again"},
+		{"BZh91AY&SY\x01", "row 1: not valid UTF-8 text: this is a bzip2-compressed file; decompress it (bunzip2) and give the CSV inside"},
 		{string(make([]byte, 1<<20)), "row 1: not valid UTF-8 text: the file holds NUL bytes (a binary, compressed or UTF-16 file?); give a UTF-8 CSV of scores"},
 	} {
-		if _, _, err := LoadCSV([]byte(tc.in), "auto"); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("LoadCSV(%.10q) = %v, want %q", tc.in, err, tc.want)
+		if _, _, err := Load([]byte(tc.in), "auto"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Load(%.10q) = %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// readTestdata reads a file of internal/inputs/testdata (the tiny pilot in
+// every format).
+func readTestdata(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "inputs", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestLoadFormats: the tiny pilot as CSV, gzip-compressed CSV and TSV, .npz
+// and Parquet (long and wide) loads to the same summary, bit for bit.
+func TestLoadFormats(t *testing.T) {
+	_, want, err := Load(readTestdata(t, "tiny.csv"), "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"tiny.tsv.gz", "tiny.csv.gz", "tiny.npz", "tiny_long.parquet", "tiny_wide.parquet"} {
+		_, got, err := Load(readTestdata(t, name), "auto")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got.Seconds, want.Seconds = 0, 0
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: summary %+v\nwant %+v", name, got, want)
 		}
 	}
 }

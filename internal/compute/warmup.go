@@ -22,7 +22,7 @@ func WarmUp(rounds int) error {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	for range rounds {
-		if _, _, err := LoadCSV(b.Bytes(), "auto"); err != nil {
+		if _, _, err := Load(b.Bytes(), "auto"); err != nil {
 			return fmt.Errorf("warm-up: %w", err)
 		}
 	}

@@ -65,85 +65,130 @@ func newScorer(p *Problem) *scorer {
 	return sc
 }
 
-// normalise scales v to unit length, v / sqrt(sum v_i^2).
+// normalise scales v to unit length, v / sqrt(sum v_i^2), the sum taken in
+// index order.
 func normalise(v []float64) {
-	n := math.Sqrt(dot(v, v))
+	ss := 0.0
+	for _, x := range v {
+		ss += x * x
+	}
+	n := math.Sqrt(ss)
 	for i := range v {
 		v[i] /= n
 	}
 }
 
-// dot returns sum_i a_i b_i, with four partial sums (i mod 4) added at the
-// end; hand-written because it is the inner loop of scoring and gonum's
-// floats.Dot sums in another order natively (assembly) than in wasm, where
-// the scores must be the same bits as natively.
-func dot(a, b []float64) float64 {
-	var s0, s1, s2, s3 float64
-	n := len(a)
-	b = b[:n]
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < n; i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// tilePoints is the number of test points scored together by block.
+const tilePoints = 4
 
-// sqDist returns sum_i (a_i - b_i)^2, summed as dot sums.
-func sqDist(a, b []float64) float64 {
-	var s0, s1, s2, s3 float64
-	n := len(a)
-	b = b[:n]
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		d0, d1, d2, d3 := a[i]-b[i], a[i+1]-b[i+1], a[i+2]-b[i+2], a[i+3]-b[i+3]
-		s0 += d0 * d0
-		s1 += d1 * d1
-		s2 += d2 * d2
-		s3 += d3 * d3
-	}
-	for ; i < n; i++ {
-		d := a[i] - b[i]
-		s0 += d * d
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// row writes test embedding x's K scores into out (distances, or cosine
-// similarities); buf holds d numbers of scratch for Cosine.
-func (sc *scorer) row(x, buf, out []float64) {
-	if sc.metric == Cosine {
-		copy(buf, x)
-		normalise(buf)
-		x = buf
-	}
-	if sc.nearest {
-		for y := range out {
-			out[y] = math.NaN()
-		}
-	}
+// block writes the K scores of up to tilePoints test embeddings xs (unit
+// length already for Cosine) into outs. Each (point, reference) pair's sum
+// is accumulated in index order in one variable — sum_i (x_i - r_i)^2 for
+// Euclidean (then its square root), sum_i x_i r_i for Cosine — whatever
+// the tiling, so a point gets the same bits alone or in a tile. The pairs
+// are computed four points by two references at a time (eight independent
+// sums, six loads per step), hand-written because it is the inner loop of
+// scoring and no maintained library computes pairwise distances with a
+// fixed order of summation natively and in wasm alike.
+func (sc *scorer) block(xs, outs [][]float64) {
 	d := sc.d
-	for i, y := range sc.refClass {
-		ref := sc.refs[i*d : (i+1)*d]
-		var v float64
-		if sc.metric == Cosine {
-			v = dot(x, ref)
+	if sc.nearest {
+		for _, out := range outs {
+			for y := range out {
+				out[y] = math.NaN()
+			}
+		}
+	}
+	nr := len(sc.refClass)
+	var pad [tilePoints][]float64
+	for t := range pad {
+		if t < len(xs) {
+			pad[t] = xs[t][:d]
 		} else {
-			v = math.Sqrt(sqDist(x, ref))
+			pad[t] = xs[0][:d] // computed and dropped
 		}
-		switch {
-		case !sc.nearest:
-			out[y] = v
-		case math.IsNaN(out[y]),
-			sc.metric == Cosine && v > out[y],
-			sc.metric == Euclidean && v < out[y]:
-			out[y] = v
+	}
+	x0, x1, x2, x3 := pad[0], pad[1], pad[2], pad[3]
+	cos := sc.metric == Cosine
+	var v [tilePoints][2]float64
+	for j := 0; j < nr; j += 2 {
+		r0 := sc.refs[j*d : (j+1)*d]
+		r1 := r0
+		if j+1 < nr {
+			r1 = sc.refs[(j+1)*d : (j+2)*d]
 		}
+		var a00, a01, a10, a11, a20, a21, a30, a31 float64
+		if cos {
+			for i := range d {
+				p, q := r0[i], r1[i]
+				a00 += x0[i] * p
+				a01 += x0[i] * q
+				a10 += x1[i] * p
+				a11 += x1[i] * q
+				a20 += x2[i] * p
+				a21 += x2[i] * q
+				a30 += x3[i] * p
+				a31 += x3[i] * q
+			}
+		} else {
+			for i := range d {
+				p, q := r0[i], r1[i]
+				e00, e01 := x0[i]-p, x0[i]-q
+				e10, e11 := x1[i]-p, x1[i]-q
+				e20, e21 := x2[i]-p, x2[i]-q
+				e30, e31 := x3[i]-p, x3[i]-q
+				a00 += e00 * e00
+				a01 += e01 * e01
+				a10 += e10 * e10
+				a11 += e11 * e11
+				a20 += e20 * e20
+				a21 += e21 * e21
+				a30 += e30 * e30
+				a31 += e31 * e31
+			}
+			a00, a01, a10, a11 = math.Sqrt(a00), math.Sqrt(a01), math.Sqrt(a10), math.Sqrt(a11)
+			a20, a21, a30, a31 = math.Sqrt(a20), math.Sqrt(a21), math.Sqrt(a30), math.Sqrt(a31)
+		}
+		v = [tilePoints][2]float64{{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}}
+		for t, out := range outs {
+			for u := range min(2, nr-j) {
+				sc.put(out, sc.refClass[j+u], v[t][u])
+			}
+		}
+	}
+}
+
+// put records score v of reference class y in out: the score itself, or
+// for Nearest the best so far (smallest distance, largest similarity).
+func (sc *scorer) put(out []float64, y int, v float64) {
+	switch {
+	case !sc.nearest, math.IsNaN(out[y]),
+		sc.metric == Cosine && v > out[y],
+		sc.metric == Euclidean && v < out[y]:
+		out[y] = v
+	}
+}
+
+// rows writes the scores of test points from..to-1 of p into outs[0..]
+// (each K long), tilePoints at a time; buf holds tilePoints x d numbers of
+// scratch (the unit-length copies for Cosine).
+func (sc *scorer) rows(p *Problem, from, to int, buf []float64, outs [][]float64) {
+	d := sc.d
+	xs := make([][]float64, 0, tilePoints)
+	for start := from; start < to; start += tilePoints {
+		end := min(start+tilePoints, to)
+		xs = xs[:0]
+		for i := start; i < end; i++ {
+			x := p.Test.Row(i)
+			if sc.metric == Cosine {
+				t := i - start
+				copy(buf[t*d:(t+1)*d], x)
+				x = buf[t*d : (t+1)*d]
+				normalise(x)
+			}
+			xs = append(xs, x)
+		}
+		sc.block(xs, outs[start-from:end-from])
 	}
 }
 
@@ -157,9 +202,14 @@ func Matrix(p *Problem) (*scores.Matrix, error) {
 	sc := newScorer(p)
 	n, k := p.Test.N(), len(p.Classes)
 	m := &scores.Matrix{Classes: slices.Clone(p.Classes), Labels: slices.Clone(p.Test.Labels), Scores: make([]float64, n*k)}
-	buf := make([]float64, p.Test.D)
+	outs := make([][]float64, n)
+	for i := range outs {
+		outs[i] = m.Scores[i*k : (i+1)*k]
+	}
+	// One point at a time: a point's scores do not depend on its tile.
+	buf := make([]float64, tilePoints*p.Test.D)
 	for i := range n {
-		sc.row(p.Test.Row(i), buf, m.Scores[i*k:(i+1)*k])
+		sc.rows(p, i, i+1, buf, outs[i:i+1])
 	}
 	return m, nil
 }
@@ -231,14 +281,18 @@ func Summarise(ctx context.Context, p *Problem, o Options) (*accuracy.Sample, er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			row := make([]float64, k)
+			rows := make([][]float64, blockSize)
+			for t := range rows {
+				rows[t] = make([]float64, k)
+			}
 			inc := make([]float64, k-1)
-			buf := make([]float64, p.Test.D)
+			buf := make([]float64, tilePoints*p.Test.D)
 			ps := o.KDE.NewPointScorer(k)
 			for start := range blocks {
 				end := min(start+blockSize, n)
+				sc.rows(p, start, end, buf, rows)
 				for i := start; i < end; i++ {
-					sc.row(p.Test.Row(i), buf, row)
+					row := rows[i-start]
 					if negate {
 						for j, v := range row {
 							row[j] = -v

@@ -1,0 +1,540 @@
+package inputs
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"codeberg.org/sbinet/npyio/npy"
+	"codeberg.org/sbinet/npyio/npy/float16"
+	"codeberg.org/sbinet/npyio/npz"
+
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// The arrays of an .npz pilot, named as numpy.savez names them.
+const (
+	scoresNPY  = "scores.npy"
+	labelsNPY  = "labels.npy"
+	classesNPY = "classes.npy"
+)
+
+// npArray is a decoded .npy array in C (row-major) order.
+type npArray struct {
+	name  string // the member of the .npz: "scores.npy"
+	shape []int
+	dtype string // as the header gives it: "<f8", "|u1", "<U5"
+	kind  byte   // 'f', 'i', 'u', 'U' or 'S'
+	// data is []float16.Num, []float32, []float64, []int8 ... []int64,
+	// []uint8 ... []uint64 or []string.
+	data any
+}
+
+// decodeNPZ reads the pilot of an .npz archive: scores.npy (N x K floats),
+// labels.npy (N class indices or class names) and optionally classes.npy
+// (K class names).
+func decodeNPZ(b []byte) (*scores.Matrix, error) {
+	zr, err := npz.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, &Error{Err: fmt.Errorf("%w: a zip archive that cannot be read (%v); give an .npz written by numpy.savez(f, scores=S, labels=y), or save an Excel workbook's sheet as CSV UTF-8", ErrFormat, err)}
+	}
+	keys := zr.Keys()
+	has := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		has[k] = true
+	}
+	if !has[scoresNPY] || !has[labelsNPY] {
+		return nil, &Error{Err: missingArrays(keys, has)}
+	}
+	read := func(name string) (*npArray, error) {
+		rc, err := zr.Open(name)
+		if err != nil {
+			return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+		}
+		defer rc.Close()
+		raw, err := io.ReadAll(rc)
+		if err != nil {
+			return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+		}
+		return decodeNPY(name, raw)
+	}
+	s, err := read(scoresNPY)
+	if err != nil {
+		return nil, err
+	}
+	l, err := read(labelsNPY)
+	if err != nil {
+		return nil, err
+	}
+	var c *npArray
+	if has[classesNPY] {
+		if c, err = read(classesNPY); err != nil {
+			return nil, err
+		}
+	}
+	return assemble(s, l, c)
+}
+
+// missingArrays explains an archive without scores.npy or labels.npy.
+func missingArrays(keys []string, has map[string]bool) error {
+	switch {
+	case has[scoresNPY]:
+		return fmt.Errorf("%w: the .npz holds scores.npy but no labels.npy; save the true class of each point with it: numpy.savez(f, scores=S, labels=y)", ErrMissing)
+	case has[labelsNPY]:
+		return fmt.Errorf("%w: the .npz holds labels.npy but no scores.npy; save the N x K scores with it: numpy.savez(f, scores=S, labels=y)", ErrMissing)
+	}
+	const what = "a zip archive that holds no scores.npy/labels.npy"
+	for _, k := range keys {
+		if k == "[Content_Types].xml" || strings.HasPrefix(k, "xl/") {
+			return fmt.Errorf("%w: %s: it looks like an Excel .xlsx workbook; save the sheet as CSV UTF-8", ErrMissing, what)
+		}
+	}
+	return fmt.Errorf("%w: %s (it holds %s); name the arrays when saving them, numpy.savez(f, scores=S, labels=y), or extract the CSV inside", ErrMissing, what, quoteList(keys))
+}
+
+// npyPreamble checks what npyio trusts in the first bytes of an .npy file
+// (the magic, a format version it reads, a header that fits in the file and
+// ends with a newline) and returns where the data starts.
+func npyPreamble(name string, b []byte) (int, error) {
+	if !bytes.HasPrefix(b, []byte(magicNPY)) || len(b) < 10 {
+		return 0, &Error{File: name, Err: fmt.Errorf("%w: not a .npy array (it does not start with \\x93NUMPY); save it with numpy.save or numpy.savez", ErrFormat)}
+	}
+	var start, n int
+	switch b[6] {
+	case 1:
+		start, n = 10, int(binary.LittleEndian.Uint16(b[8:10]))
+	case 2:
+		if len(b) < 12 {
+			return 0, &Error{File: name, Err: fmt.Errorf("%w: the .npy header is cut short; save the array again", ErrFormat)}
+		}
+		start, n = 12, int(binary.LittleEndian.Uint32(b[8:12]))
+	default:
+		return 0, &Error{File: name, Err: fmt.Errorf("%w: .npy format version %d.%d, which is read only for plain arrays in versions 1 and 2; save a plain numeric or string array with numpy.save", ErrFormat, b[6], b[7])}
+	}
+	if n > len(b)-start || bytes.IndexByte(b[start:start+n], '\n') < 0 {
+		return 0, &Error{File: name, Err: fmt.Errorf("%w: the .npy header is cut short or malformed; save the array again", ErrFormat)}
+	}
+	return start + n, nil
+}
+
+// guard runs f, which calls npyio, and turns a panic into an error: npyio
+// slices the header text at the positions of its keys and so panics on some
+// malformed headers. Everything else npyio trusts (the header's length and
+// the data's length against the shape and dtype) is checked before it runs.
+func guard(name string, f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &Error{File: name, Err: fmt.Errorf("%w: the .npy array cannot be read (%v); save it again with numpy.save", ErrFormat, r)}
+		}
+	}()
+	if err := f(); err != nil {
+		return &Error{File: name, Err: fmt.Errorf("%w: the .npy array cannot be read (%v); save it again with numpy.save", ErrFormat, err)}
+	}
+	return nil
+}
+
+// npyHeader reads the header of the .npy file b with npyio and checks its
+// dtype; it returns the header and the offset of the data.
+func npyHeader(name string, b []byte) (npy.Header, int, error) {
+	start, err := npyPreamble(name, b)
+	if err != nil {
+		return npy.Header{}, 0, err
+	}
+	var rr *npy.Reader
+	if err := guard(name, func() (e error) { rr, e = npy.NewReader(bytes.NewReader(b)); return e }); err != nil {
+		return npy.Header{}, 0, err
+	}
+	for _, d := range rr.Header.Descr.Shape {
+		if d < 0 {
+			return npy.Header{}, 0, &Error{File: name, Err: fmt.Errorf("%w: the .npy header gives a negative dimension %s; save the array again", ErrFormat, shapeString(rr.Header.Descr.Shape))}
+		}
+	}
+	return rr.Header, start, nil
+}
+
+// decodeNPY reads an .npy array of floats, integers or strings with npyio.
+func decodeNPY(name string, b []byte) (*npArray, error) {
+	h, start, err := npyHeader(name, b)
+	if err != nil {
+		return nil, err
+	}
+	a := &npArray{name: name, shape: h.Descr.Shape, dtype: strings.Trim(h.Descr.Type, `'"`)}
+	kind, size, ok := parseDtype(a.dtype)
+	if !ok {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: dtype %s: %s", ErrType, a.dtype, dtypeHint(a.dtype))}
+	}
+	a.kind = kind
+	if len(a.shape) == 0 {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w (): a single value; save an array (scores N x K, labels N)", ErrShape)}
+	}
+	n, ok := numElems(a.shape)
+	hi, want := bits.Mul64(uint64(n), uint64(size))
+	if !ok || hi != 0 || want != uint64(len(b)-start) {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: the header announces shape %s of %s but the file holds %d bytes of data; save the array again", ErrFormat, shapeString(a.shape), a.dtype, len(b)-start)}
+	}
+	var arr npy.Array
+	if err := guard(name, func() error { return npy.Read(bytes.NewReader(b), &arr) }); err != nil {
+		return nil, err
+	}
+	a.data = arr.Data()
+	if length(a.data) != n {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: %d values for shape %s; save the array again", ErrFormat, length(a.data), shapeString(a.shape))}
+	}
+	if h.Descr.Fortran && len(a.shape) == 2 {
+		a.data = toRowMajor(a.data, a.shape[0], a.shape[1])
+	}
+	return a, nil
+}
+
+// parseDtype reads a NumPy type string such as "<f8", "|u1" or "<U12" and
+// returns its kind and item size in bytes; ok is false for the types a pilot
+// cannot hold (bool, complex, datetime, object, structured).
+func parseDtype(t string) (kind byte, size int, ok bool) {
+	if t == "" {
+		return 0, 0, false
+	}
+	if strings.IndexByte("<>|=", t[0]) >= 0 {
+		t = t[1:]
+	}
+	if len(t) < 2 {
+		return 0, 0, false
+	}
+	n, err := strconv.Atoi(t[1:])
+	if err != nil || n < 0 {
+		return 0, 0, false
+	}
+	switch kind = t[0]; kind {
+	case 'f':
+		return kind, n, n == 2 || n == 4 || n == 8
+	case 'i', 'u':
+		return kind, n, n == 1 || n == 2 || n == 4 || n == 8
+	case 'S':
+		return kind, n, true
+	case 'U':
+		return kind, 4 * n, n <= 1<<28
+	}
+	return 0, 0, false
+}
+
+// dtypeHint says what an array of the unsupported dtype t holds and how to
+// convert it.
+func dtypeHint(t string) string {
+	switch {
+	case strings.Contains(t, "O"):
+		return "Python objects, which are not read; convert names with a.astype(str) and scores with a.astype(float)"
+	case strings.Contains(t, "b"):
+		return "booleans; convert labels with a.astype(int)"
+	case strings.Contains(t, "c"):
+		return "complex numbers; give real scores"
+	}
+	return "give floats (scores), integers or strings (labels, class names); convert with a.astype(float), a.astype(int) or a.astype(str)"
+}
+
+// numElems multiplies the dimensions; ok is false on overflow.
+func numElems(shape []int) (int, bool) {
+	n := 1
+	for _, d := range shape {
+		hi, lo := bits.Mul64(uint64(n), uint64(d))
+		if hi != 0 || lo > 1<<62 {
+			return 0, false
+		}
+		n = int(lo)
+	}
+	return n, true
+}
+
+// shapeString writes a shape as NumPy prints it: "(10,)", "(10, 3)".
+func shapeString(shape []int) string {
+	s := make([]string, len(shape))
+	for i, d := range shape {
+		s[i] = strconv.Itoa(d)
+	}
+	if len(s) == 1 {
+		return "(" + s[0] + ",)"
+	}
+	return "(" + strings.Join(s, ", ") + ")"
+}
+
+// length is the number of elements of npyio's decoded data.
+func length(data any) int {
+	switch d := data.(type) {
+	case []float16.Num:
+		return len(d)
+	case []float32:
+		return len(d)
+	case []float64:
+		return len(d)
+	case []int8:
+		return len(d)
+	case []int16:
+		return len(d)
+	case []int32:
+		return len(d)
+	case []int64:
+		return len(d)
+	case []uint8:
+		return len(d)
+	case []uint16:
+		return len(d)
+	case []uint32:
+		return len(d)
+	case []uint64:
+		return len(d)
+	case []string:
+		return len(d)
+	}
+	return -1
+}
+
+// toRowMajor reorders the data of a Fortran-order (column-major) rows x
+// cols array into C order.
+func toRowMajor(data any, rows, cols int) any {
+	switch d := data.(type) {
+	case []float16.Num:
+		return transpose(d, rows, cols)
+	case []float32:
+		return transpose(d, rows, cols)
+	case []float64:
+		return transpose(d, rows, cols)
+	}
+	return data // only float scores are 2-D
+}
+
+// transpose returns the rows x cols row-major form of the column-major d.
+func transpose[T any](d []T, rows, cols int) []T {
+	out := make([]T, len(d))
+	for j := range cols {
+		for i := range rows {
+			out[i*cols+j] = d[j*rows+i]
+		}
+	}
+	return out
+}
+
+// floats converts float scores to float64, exactly.
+func floats(data any) []float64 {
+	switch d := data.(type) {
+	case []float64:
+		return d
+	case []float32:
+		out := make([]float64, len(d))
+		for i, v := range d {
+			out[i] = float64(v)
+		}
+		return out
+	case []float16.Num:
+		out := make([]float64, len(d))
+		for i, v := range d {
+			out[i] = float64(v.Float32())
+		}
+		return out
+	}
+	return nil
+}
+
+// ints converts integer labels to int64; ok is false for a value of a
+// uint64 array above the largest int64.
+func ints(data any) (out []int64, ok bool) {
+	conv := func(n int, at func(int) int64) []int64 {
+		out := make([]int64, n)
+		for i := range n {
+			out[i] = at(i)
+		}
+		return out
+	}
+	switch d := data.(type) {
+	case []int8:
+		return conv(len(d), func(i int) int64 { return int64(d[i]) }), true
+	case []int16:
+		return conv(len(d), func(i int) int64 { return int64(d[i]) }), true
+	case []int32:
+		return conv(len(d), func(i int) int64 { return int64(d[i]) }), true
+	case []int64:
+		return d, true
+	case []uint8:
+		return conv(len(d), func(i int) int64 { return int64(d[i]) }), true
+	case []uint16:
+		return conv(len(d), func(i int) int64 { return int64(d[i]) }), true
+	case []uint32:
+		return conv(len(d), func(i int) int64 { return int64(d[i]) }), true
+	case []uint64:
+		out := make([]int64, len(d))
+		for i, v := range d {
+			out[i] = int64(min(v, 1<<63-1))
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// strs returns the trimmed strings of a string array, refusing bytes that
+// are not UTF-8.
+func strs(a *npArray) ([]string, error) {
+	d, _ := a.data.([]string)
+	out := make([]string, len(d))
+	for i, s := range d {
+		if !utf8.ValidString(s) {
+			return nil, &Error{File: a.name, At: fmt.Sprintf("point %d", i), Err: fmt.Errorf("%w; save the names as UTF-8 (numpy str, dtype <U)", scores.ErrEncoding)}
+		}
+		out[i] = trimName(s)
+	}
+	return out, nil
+}
+
+// assemble checks the arrays of a NumPy pilot against each other and builds
+// its matrix (s the scores, l the labels, c the class names or nil).
+func assemble(s, l, c *npArray) (*scores.Matrix, error) {
+	if len(s.shape) != 2 {
+		return nil, &Error{File: s.name, Err: fmt.Errorf("%w %s: want a 2-D array of N points x K classes", ErrShape, shapeString(s.shape))}
+	}
+	if s.kind != 'f' {
+		return nil, &Error{File: s.name, Err: fmt.Errorf("%w: dtype %s: scores must be floating-point (float16, float32 or float64); convert them with scores.astype(numpy.float64)", ErrType, s.dtype)}
+	}
+	n, k := s.shape[0], s.shape[1]
+	switch {
+	case n == 0:
+		return nil, &Error{File: s.name, Err: fmt.Errorf("%w: shape %s holds no test points; give one row per test point", scores.ErrNoData, shapeString(s.shape))}
+	case k < 2:
+		return nil, &Error{File: s.name, Err: fmt.Errorf("%w: shape %s; a pilot needs at least 2 classes, one column each", scores.ErrFewClasses, shapeString(s.shape))}
+	}
+	if len(l.shape) != 1 || l.shape[0] != n {
+		return nil, &Error{File: l.name, Err: fmt.Errorf("%w %s: want %d labels (a 1-D array, one per row of %s), the true class of each point", ErrShape, shapeString(l.shape), n, s.name)}
+	}
+	var classes []string
+	if c != nil {
+		if len(c.shape) != 1 || c.shape[0] != k {
+			return nil, &Error{File: c.name, Err: fmt.Errorf("%w %s: want %d class names (a 1-D array, one per column of %s)", ErrShape, shapeString(c.shape), k, s.name)}
+		}
+		if c.kind != 'U' && c.kind != 'S' {
+			return nil, &Error{File: c.name, Err: fmt.Errorf("%w: dtype %s: class names must be strings; convert them with classes.astype(str)", ErrType, c.dtype)}
+		}
+		var err error
+		if classes, err = strs(c); err != nil {
+			return nil, err
+		}
+		if err := checkNames(classes); err != nil {
+			err.File = c.name
+			return nil, err
+		}
+	}
+	labels, classes, err := npLabels(l, classes, k)
+	if err != nil {
+		return nil, err
+	}
+	m := &scores.Matrix{Classes: classes, Labels: labels, Scores: floats(s.data)}
+	if err := checkFinite(m.Scores, classes); err != nil {
+		err.File = s.name
+		return nil, err
+	}
+	if err := checkEveryClass(labels, classes); err != nil {
+		err.File = l.name
+		return nil, err
+	}
+	return m, nil
+}
+
+// npLabels turns the labels array l into class indices. Integer labels are
+// indices 0..k-1 (named by classes, or "0".."k-1"); string labels are class
+// names (of classes, or, when classes is nil, the distinct labels in order of
+// first appearance, which must then number k). It returns the labels and the
+// class names.
+func npLabels(l *npArray, classes []string, k int) ([]int, []string, error) {
+	labels := make([]int, l.shape[0])
+	switch l.kind {
+	case 'i', 'u':
+		v, _ := ints(l.data)
+		for i, y := range v {
+			if y < 0 || y >= int64(k) {
+				return nil, nil, &Error{File: l.name, At: fmt.Sprintf("point %d", i), Err: fmt.Errorf("%w %d: integer labels are column indices of scores, 0..%d", scores.ErrUnknown, y, k-1)}
+			}
+			labels[i] = int(y)
+		}
+		if classes == nil {
+			classes = make([]string, k)
+			for j := range classes {
+				classes[j] = strconv.Itoa(j)
+			}
+		}
+		return labels, classes, nil
+	case 'U', 'S':
+	default:
+		return nil, nil, &Error{File: l.name, Err: fmt.Errorf("%w: dtype %s: labels must be integers 0..%d or class names; convert them with labels.astype(int) or labels.astype(str)", ErrType, l.dtype, k-1)}
+	}
+	names, err := strs(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	given := classes != nil
+	index := classIndex(classes)
+	for i, name := range names {
+		if name == "" {
+			return nil, nil, &Error{File: l.name, At: fmt.Sprintf("point %d", i), Err: fmt.Errorf("%w: the label is empty; give the point's true class", scores.ErrEmptyCell)}
+		}
+		y, ok := index[name]
+		switch {
+		case !ok && given:
+			return nil, nil, &Error{File: l.name, At: fmt.Sprintf("point %d", i), Err: fmt.Errorf("%w %s: it must be one of the %d names in %s", scores.ErrUnknown, quoted(name), k, classesNPY)}
+		case !ok:
+			y = len(classes)
+			index[name] = y
+			classes = append(classes, name)
+		}
+		labels[i] = y
+	}
+	if !given && len(classes) != k {
+		return nil, nil, &Error{File: l.name, Err: fmt.Errorf("%w: %d distinct labels for the %d columns of %s; without %s the classes are the distinct labels in order of first appearance, so every class needs a point; give the %d class names in column order (numpy.savez(f, scores=S, labels=y, classes=names))",
+			ErrShape, len(classes), k, scoresNPY, classesNPY, k)}
+	}
+	return labels, classes, nil
+}
+
+// PackNPY joins two .npy files, the scores (a 2-D array, N x K) and the
+// labels (a 1-D array of N), given in either order and told apart by their
+// number of dimensions, into the bytes of an .npz archive (zip, stored,
+// uncompressed) holding scores.npy and labels.npy, which Read reads.
+func PackNPY(a, b []byte) ([]byte, error) {
+	files := [2][]byte{a, b}
+	var dims [2]int
+	var shapes [2]string
+	for i, f := range files {
+		name := [2]string{"the first .npy file", "the second .npy file"}[i]
+		h, _, err := npyHeader(name, f)
+		if err != nil {
+			return nil, err
+		}
+		dims[i], shapes[i] = len(h.Descr.Shape), shapeString(h.Descr.Shape)
+	}
+	var s, l []byte
+	switch {
+	case dims[0] == 2 && dims[1] == 1:
+		s, l = a, b
+	case dims[0] == 1 && dims[1] == 2:
+		s, l = b, a
+	default:
+		return nil, &Error{Err: fmt.Errorf("%w: the two .npy arrays have shapes %s and %s; give one 2-D array of scores (N points x K classes) and one 1-D array of the N labels", ErrShape, shapes[0], shapes[1])}
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, m := range []struct {
+		name string
+		data []byte
+	}{{scoresNPY, s}, {labelsNPY, l}} {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: m.name, Method: zip.Store})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(m.data); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

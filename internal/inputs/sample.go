@@ -1,0 +1,42 @@
+package inputs
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// ErrSummaryDirection is the error of a summary whose correct classes score
+// below most of their competitors: summaries are oriented higher-is-better,
+// so its scores were most likely distances that the recipe did not negate.
+var ErrSummaryDirection = errors.New("in this summary the correct class scores below more incorrect classes than above them: a summary must hold scores where higher is better; for distances, negate the score in the recipe (docs/summary.md) and make the summary again")
+
+// Sample returns the pilot as the estimators read it, and the direction its
+// scores were taken in. A score matrix is oriented by dir (Auto resolved as
+// scores.Matrix.Resolve does); a summary is oriented higher-is-better
+// already, so dir must be Auto or Higher, and a summary in which the
+// correct scores lose more pairs than they win (sum of below < sum of
+// above) is refused with ErrSummaryDirection.
+func (d *Data) Sample(dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
+	if d.Matrix != nil {
+		return accuracy.NewSample(d.Matrix, dir)
+	}
+	if d.Summary == nil {
+		return nil, dir, errors.New("no pilot was read")
+	}
+	if dir == scores.Lower {
+		return nil, dir, fmt.Errorf("a summary holds scores oriented higher-is-better (docs/summary.md), so the direction %q does not apply to it: use auto or higher", dir)
+	}
+	s := d.Summary.Sample
+	below, above := 0, 0
+	for i, r := range s.R {
+		below += r
+		above += s.K - 1 - r - s.Ties(i)
+	}
+	if above > below {
+		return nil, dir, ErrSummaryDirection
+	}
+	return s, scores.Higher, nil
+}
