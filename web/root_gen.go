@@ -193,7 +193,12 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EDrop your pilot\x26#39;s score file here\x3C/strong\x3E (CSV), or choose it. Format: a header row \x3Ccode\x3Elabel,cat,dog,emu,…\x3C/code\x3E naming every class, then one row per test point: its true class, then its score for each class (similarities or distances)."))
+				vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EDrop your pilot\x26#39;s score file here\x3C/strong\x3E, or choose it. It gives, for each test point, its true class and its score for each class (similarities or distances)."))
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "formats"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "hint"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(vugu.HTML("Formats: a CSV or TSV table with a header row \x3Ccode\x3Elabel,cat,dog,emu,…\x3C/code\x3E naming every class, then one row per test point (gzip-compressed too); the same table in Parquet, or in Parquet\x26#39;s long form, one row per point and class; NumPy: one \x3Ccode\x3E.npz\x3C/code\x3E, or its scores and labels as two \x3Ccode\x3E.npy\x3C/code\x3E files dropped or chosen together. A pilot too big to export whole can be given as its per-point summary, a CSV made where the scores live."))
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
@@ -203,8 +208,9 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "file"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "visually-hidden"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "file"}, vugu.VGAttribute{Namespace: "", Key: "accept", Val: ".csv,.tsv,.txt,text/csv"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "file"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "visually-hidden"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "file"}, vugu.VGAttribute{Namespace: "", Key: "multiple", Val: "multiple"}}}
 					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("accept", Accept)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "change",
 						Func:      func(event vugu.DOMEvent) { c.B.LoadFile(event) },
@@ -213,7 +219,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "button primary"}, vugu.VGAttribute{Namespace: "", Key: "for", Val: "file"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML("Choose a CSV file…"))
+					vgn.SetInnerHTML(vugu.HTML("Choose a file…"))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "example"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "button"}}}
@@ -652,6 +658,13 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent.AppendChild(vgn)
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "direction"}}}
 							vgparent.AppendChild(vgn)
+							{
+								b, err := vjson.Marshal(c.S.Direction)
+								if err != nil {
+									panic(err)
+								}
+								vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
+							}
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 								EventType: "change",
 								Func:      func(event vugu.DOMEvent) { c.setDirection(event) },

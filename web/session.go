@@ -31,7 +31,7 @@ type Session struct {
 }
 
 // NewSession returns the session of the page's state; sim is the current
-// data set's simulation (nil for a CSV).
+// data set's simulation (nil for a file).
 func NewSession(s *State, sim *protocol.SimConfig) Session {
 	out := Session{Version: SessionVersion, Source: s.Source, Direction: s.Direction, K2: s.K2,
 		Methods: s.SelectedMethods(), Seed: s.Seed, Preset: s.Preset, Answer: s.Headline()}
@@ -77,7 +77,7 @@ func ParseSession(b []byte) (Session, error) {
 }
 
 // Restore puts the session's settings into the page's state; a session of
-// a CSV also shows its saved answer, with how to compute it again.
+// a file also shows its saved answer, with how to compute it again.
 func (s Session) Restore(st *State) {
 	sh := Share{Sim: st.Sim, K2: s.K2, Methods: s.Methods, Seed: s.Seed, Preset: s.Preset}
 	if s.Sim != nil {

@@ -19,11 +19,13 @@ import (
 // Backend carries out what the user asks for. Its methods return at once;
 // the work runs on goroutines and updates the State under the event lock.
 type Backend interface {
-	// LoadFile reads the file chosen in the <input type=file> of the event.
+	// LoadFile reads the files chosen in the <input type=file> of the
+	// event: one pilot file, or the two .npy files of one pilot.
 	LoadFile(event vugu.DOMEvent)
 	// LoadExample loads the bundled example CSV.
 	LoadExample()
-	// Reload loads the current CSV again under the State's Direction.
+	// Reload loads the current file again (its bytes, kept) under the
+	// State's Direction.
 	Reload()
 	// Simulate generates the State's simulation form.
 	Simulate()

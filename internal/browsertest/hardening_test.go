@@ -3,8 +3,6 @@
 package browsertest
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/base64"
 	"fmt"
 	"math"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/chart"
+	"github.com/cleanex/cleanex/internal/inputs"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/scores"
@@ -170,45 +169,96 @@ func TestHugeK2KeepsResults(t *testing.T) {
 
 // dropJS dispatches a drop of the File made by the JavaScript expression
 // file on the drop zone.
-func dropJS(file string) string {
+func dropJS(file string) string { return dropFilesJS(file) }
+
+// dropFilesJS dispatches one drop of the Files made by the JavaScript
+// expressions files on the drop zone.
+func dropFilesJS(files ...string) string {
 	return fmt.Sprintf(`(() => {
-		const file = %s;
 		const dt = new DataTransfer();
-		dt.items.add(file);
+		for (const file of [%s]) dt.items.add(file);
 		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
 		return true;
-	})()`, file)
+	})()`, strings.Join(files, ", "))
+}
+
+// fileJS is a JavaScript expression making a File named name holding b.
+func fileJS(name string, b []byte) string {
+	return fmt.Sprintf(`new File([Uint8Array.from(atob(%q), c => c.charCodeAt(0))], %s)`, base64.StdEncoding.EncodeToString(b), jsString(name))
+}
+
+// xorshiftBytes returns the first n bytes of the file of random bytes that
+// TestBinaryDropKeepsResults drops (xorshift32 from 2463534242, the low byte
+// of each state).
+func xorshiftBytes(n int) []byte {
+	b := make([]byte, n)
+	x := uint32(2463534242)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		b[i] = byte(x)
+	}
+	return b
 }
 
 // A large or binary file dropped on the page is refused from its size or
-// its first bytes with a sentence naming what is wrong (the command line's
-// words for a binary or compressed file); the tab stays alive and what was
-// on screen stays.
+// its first bytes with a sentence naming what is wrong (inputs.Detect's
+// words for a file of no format the page reads); so are a lone .npy and
+// files dropped together that are not the two .npy files of one pilot. The
+// tab stays alive and what was on screen stays.
 func TestBinaryDropKeepsResults(t *testing.T) {
 	p, before := withResults(t)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(simulatedCSV(t, 10, 1))
-	zw.Close()
-	cliWords := func(head string) string { return scores.Sniff([]byte(head)).Error() }
+	bz2 := append([]byte("BZh91AY&SY"), xorshiftBytes(1000)...)
+	detectWords := func(head []byte) string {
+		_, err := inputs.Detect(head)
+		if err == nil {
+			t.Fatalf("inputs.Detect accepts %q", head[:min(len(head), 8)])
+		}
+		return err.Error()
+	}
+	csv := simulatedCSV(t, 10, 1)
+	npy := npyBytes(t, []int{3}, []float64{0, 1, 2})
+	pick := func(names ...string) []web.Picked {
+		out := make([]web.Picked, len(names))
+		for i, n := range names {
+			out[i] = web.Picked{Name: n, Size: 1, Head: npy}
+			if strings.HasSuffix(n, ".csv") {
+				out[i].Head = csv
+			}
+		}
+		return out
+	}
+	refusal := func(names ...string) string {
+		_, err := web.CheckPicked(pick(names...))
+		if err == nil {
+			t.Fatalf("web.CheckPicked accepts %v", names)
+		}
+		return err.Error() + "."
+	}
 	for _, tc := range []struct {
-		name, file, want string
+		name  string
+		files []string
+		want  string
 	}{
 		// 2 GB of NUL bytes, made of one 1 MB block (the blob parts share it).
-		{"2 GB of zeros", `(() => { const z = new Uint8Array(1 << 20); return new File(Array(2048).fill(z), "zeros.bin"); })()`,
+		{"2 GB of zeros", []string{`(() => { const z = new Uint8Array(1 << 20); return new File(Array(2048).fill(z), "zeros.bin"); })()`},
 			limits.CheckFileSize("zeros.bin", 2048<<20).Error() + "."},
-		{"200 MB of random bytes", `(() => {
+		{"200 MB of random bytes", []string{`(() => {
 			const b = new Uint8Array(1 << 20); let x = 2463534242;
 			for (let i = 0; i < b.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; b[i] = x & 255; }
-			return new File(Array(200).fill(b), "random.bin"); })()`,
-			"Could not read random.bin: " + cliWords("\x00") + "."},
-		{"gzip", fmt.Sprintf(`new File([Uint8Array.from(atob(%q), c => c.charCodeAt(0))], "scores.csv.gz")`, base64.StdEncoding.EncodeToString(gz.Bytes())),
-			"Could not read scores.csv.gz: " + cliWords("\x1f\x8b") + "."},
+			return new File(Array(200).fill(b), "random.bin"); })()`},
+			"Could not read random.bin: " + detectWords(xorshiftBytes(scores.SniffBytes)) + "."},
+		{"bzip2", []string{fileJS("scores.csv.bz2", bz2)},
+			"Could not read scores.csv.bz2: " + detectWords(bz2) + "."},
+		{"a lone npy", []string{fileJS("scores.npy", npy)}, refusal("scores.npy")},
+		{"a CSV and an npy", []string{fileJS("a.csv", csv), fileJS("scores.npy", npy)}, refusal("a.csv", "scores.npy")},
+		{"three files", []string{fileJS("a.csv", csv), fileJS("b.csv", csv), fileJS("c.csv", csv)}, refusal("a.csv", "b.csv", "c.csv")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p.t = t
 			start := time.Now()
-			mustEval[bool](p, dropJS(tc.file), 60*time.Second)
+			mustEval[bool](p, dropFilesJS(tc.files...), 60*time.Second)
 			msg := p.errorText(tc.want[:20])
 			t.Logf("%s: refused in %.1f s: %s", tc.name, time.Since(start).Seconds(), msg)
 			if msg != tc.want {

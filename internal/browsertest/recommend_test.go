@@ -226,7 +226,7 @@ func TestRecommendationDroppedCSV(t *testing.T) {
 	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
 	p.shot("11-recommendation-dropped-csv")
 	t.Logf("headline: %s", p.checkAnswer("400"))
-	ds, _, err := compute.LoadCSV(csv, "auto")
+	ds, _, err := compute.Load(csv, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}

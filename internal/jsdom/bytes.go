@@ -113,6 +113,80 @@ func FirstFile(list Value) (Value, error) {
 	return list.Index(0)
 }
 
+// Files returns the entries of a FileList (an input's files, a drop's
+// dataTransfer.files) or of an array of Files, in order.
+func Files(list Value) ([]Value, error) {
+	n, err := list.Length()
+	if err != nil {
+		return nil, fmt.Errorf("no file list: %w", err)
+	}
+	out := make([]Value, n)
+	for i := range out {
+		if out[i], err = list.Index(i); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// IsBytes reports whether v is a Uint8Array or an ArrayBuffer.
+func IsBytes(v Value) bool {
+	for _, name := range []string{"Uint8Array", "ArrayBuffer"} {
+		c, err := global(name)
+		if err != nil {
+			continue
+		}
+		if ok, err := v.InstanceOf(c); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// IsArray reports whether v is a JavaScript array (Array.isArray).
+func IsArray(v Value) bool {
+	arr, err := global("Array")
+	if err != nil {
+		return false
+	}
+	ok, err := arr.Call("isArray", v)
+	if err != nil {
+		return false
+	}
+	b, err := ok.Bool()
+	return err == nil && b
+}
+
+// CopyBytes returns a new Uint8Array holding a copy of the bytes of v, a
+// Uint8Array or an ArrayBuffer (IsBytes), copied by JavaScript in one block:
+// the copy stays the same whatever the caller later does with v.
+func CopyBytes(v Value) (Value, error) {
+	if !IsBytes(v) {
+		return Value{}, fmt.Errorf("not a Uint8Array or an ArrayBuffer")
+	}
+	ab, err := global("ArrayBuffer")
+	if err != nil {
+		return Value{}, err
+	}
+	if isBuf, err := v.InstanceOf(ab); err != nil {
+		return Value{}, err
+	} else if isBuf {
+		if v, err = construct("Uint8Array", v); err != nil {
+			return Value{}, err
+		}
+	}
+	return construct("Uint8Array", v) // a copy of a typed array's elements
+}
+
+// Head copies the first n bytes of a Uint8Array (all of a shorter one) into Go.
+func Head(u8 Value, n int) ([]byte, error) {
+	part, err := u8.Call("subarray", 0, min(n, ByteLength(u8)))
+	if err != nil {
+		return nil, err
+	}
+	return BytesFromJS(part)
+}
+
 // ReadFileJS reads a File, Blob or Response (StartRead) and returns its
 // bytes as a Uint8Array, without copying them into Go.
 func ReadFileJS(file Value) (Value, error) { return StartRead(file).Bytes() }

@@ -14,11 +14,13 @@ import (
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/web"
 )
 
 // registerAPI sets window.cleanex (README: "JavaScript API"):
 //
-//	load(csvText, {direction}) -> Promise<summary>
+//	load(data, {direction}) -> Promise<summary>   (data: CSV text, bytes, or two .npy)
 //	simulate({classes, points, d, sigma2, r, k1, k2, seed}) -> Promise<summary>
 //	run({k2, methods, preset, seed, onProgress}) -> Promise<{curves, seconds}>
 //	cancel()
@@ -28,13 +30,15 @@ func (a *app) registerAPI() error {
 	return jsdom.Register("cleanex", map[string]jsdom.AsyncFunc{
 		"load": func(args []jsdom.Value) (any, error) {
 			if len(args) == 0 {
-				return nil, errors.New("load(csvText, {direction}): csvText is missing")
+				return nil, errors.New("load(data, {direction}): data is missing")
 			}
-			if !jsdom.IsString(args[0]) {
-				return nil, errors.New("load: csvText must be a string")
-			}
-			text, err := jsdom.EncodeText(args[0])
+			data, err := apiData(args[0])
 			if err != nil {
+				// Shown on the page as a refused dropped file would be;
+				// what is on screen stays.
+				a.env.Lock()
+				a.st.Error = strings.TrimSuffix(err.Error(), ".") + "."
+				a.env.UnlockRender()
 				return nil, err
 			}
 			dir := "auto"
@@ -43,7 +47,7 @@ func (a *app) registerAPI() error {
 					dir = d
 				}
 			}
-			sum, err := a.load(loadRequest{csvJS: text, dir: dir, source: "data from window.cleanex.load"})
+			sum, err := a.load(loadRequest{dataJS: data, dir: dir, source: apiSource})
 			if err != nil {
 				return nil, err
 			}
@@ -153,6 +157,62 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 		return nil
 	}
 	return fns
+}
+
+// apiSource names the data given to window.cleanex.load.
+const apiSource = "data from window.cleanex.load"
+
+// apiData returns the bytes (a Uint8Array) of what window.cleanex.load was
+// given: a CSV as a string; the bytes of a pilot file of any format, as a
+// Uint8Array or an ArrayBuffer (copied, so that Reload reads them as they
+// were); or an array of two such, the .npy files of one pilot, packed into
+// one .npz. Bytes are checked as a dropped file is (web.CheckPicked), with
+// the same sentences.
+func apiData(v jsdom.Value) (jsdom.Value, error) {
+	const usage = "load: data must be a CSV string, a Uint8Array or ArrayBuffer of a pilot file, or an array of the two .npy files of one pilot"
+	switch {
+	case jsdom.IsString(v):
+		return jsdom.EncodeText(v)
+	case jsdom.IsBytes(v):
+		b, err := jsdom.CopyBytes(v)
+		if err != nil {
+			return b, err
+		}
+		head, err := jsdom.Head(b, scores.SniffBytes)
+		if err != nil {
+			return b, err
+		}
+		if _, err := web.CheckPicked([]web.Picked{{Name: apiSource, Size: float64(jsdom.ByteLength(b)), Head: head}}); err != nil {
+			return b, err
+		}
+		return b, nil
+	case jsdom.IsArray(v):
+		n, err := v.Length()
+		if err != nil || n != 2 {
+			return jsdom.Value{}, errors.New(usage)
+		}
+		var parts [2]jsdom.Value
+		var picked [2]web.Picked
+		for i := range parts {
+			x, err := v.Index(i)
+			if err != nil || !jsdom.IsBytes(x) {
+				return jsdom.Value{}, errors.New(usage)
+			}
+			if parts[i], err = jsdom.CopyBytes(x); err != nil {
+				return jsdom.Value{}, err
+			}
+			head, err := jsdom.Head(parts[i], scores.SniffBytes)
+			if err != nil {
+				return jsdom.Value{}, err
+			}
+			picked[i] = web.Picked{Name: [2]string{"the first array", "the second array"}[i], Size: float64(jsdom.ByteLength(parts[i])), Head: head}
+		}
+		if err := web.CheckPair(picked[0], picked[1]); err != nil {
+			return jsdom.Value{}, err
+		}
+		return packPair(picked[0].Name, parts[0], picked[1].Name, parts[1])
+	}
+	return jsdom.Value{}, errors.New(usage)
 }
 
 // orString returns s, or def when s is empty.
@@ -308,7 +368,8 @@ func (a *app) reportProgress(r *runState, task int, m protocol.Progress) {
 	a.log.Report("calling onProgress", err)
 }
 
-// hookPage makes the drop zone accept dragged files.
+// hookPage makes the drop zone accept dragged files: one pilot file, or
+// the two .npy files of one pilot.
 func (a *app) hookPage() {
 	el, err := jsdom.ByID("dropzone")
 	if err != nil {
@@ -334,14 +395,14 @@ func (a *app) hookPage() {
 	listen("drop", func(ev jsdom.Value) {
 		a.log.Report("accepting a drop", jsdom.PreventDefault(ev))
 		setOver(false)
-		files, err := jsdom.Path(ev, "dataTransfer", "files")
+		list, err := jsdom.Path(ev, "dataTransfer", "files")
 		if err != nil {
 			return
 		}
-		file, err := jsdom.FirstFile(files)
-		if err != nil {
+		files, err := jsdom.Files(list)
+		if err != nil || len(files) == 0 {
 			return
 		}
-		go a.loadFile(file)
+		go a.loadFiles(files)
 	})
 }

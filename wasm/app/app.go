@@ -59,17 +59,18 @@ type app struct {
 	nextID uint64
 
 	// The current data set: its id, the message that loads it (replayed to
-	// replaced workers), its CSV (for Reload), and what the worker said.
+	// replaced workers), its file's bytes (for Reload), and what the worker said.
 	dataset uint64
 	loadJS  jsdom.Value // the encoded Load/Simulate message, kept on the JS side
-	csvJS   jsdom.Value // the current CSV's bytes (a Uint8Array), for Reload
-	hasCSV  bool
+	dataJS  jsdom.Value // the current file's bytes, any format (a Uint8Array), for Reload
+	hasFile bool
+	fileDir string // the direction the current file was read with
 	summary protocol.Summary
 	loads   map[uint64]chan loadOutcome
 	// resend sends a pending load's messages to a new worker 0 (one that
 	// replaced a worker that did not stop when a run was cancelled).
 	resend map[uint64]func(*slot) error
-	// sim is the current data set's simulation (nil for a CSV).
+	// sim is the current data set's simulation (nil for a file).
 	sim *protocol.SimConfig
 	// lateTruth is a simulation's truth curve that came after its summary
 	// (a preview load asks another worker for it), for data set lateID.
@@ -514,10 +515,11 @@ func (a *app) dropLive(task int) {
 	}
 }
 
-// loadRequest is a data set to load: a CSV (its bytes as a Uint8Array,
-// never copied into Go) or a simulation.
+// loadRequest is a data set to load: a pilot file of any format the
+// workers read (its bytes as a Uint8Array, never copied into Go) or a
+// simulation.
 type loadRequest struct {
-	csvJS  jsdom.Value
+	dataJS jsdom.Value
 	dir    string
 	sim    *protocol.SimConfig
 	source string
@@ -548,7 +550,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		a.setBusy(loading, "Reading "+req.source+"…")
 	}
 	a.st.Error = ""
-	// One encoding for every worker (a 25 MB CSV is copied to JavaScript
+	// One encoding for every worker (a 25 MB file is copied to JavaScript
 	// once, then cloned there); worker 0 also sends the summary.
 	fail := func(err error) (protocol.Summary, error) {
 		delete(a.loads, id)
@@ -557,7 +559,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		a.st.Error = "Could not send the data to the worker: " + err.Error()
 		if name := jsdom.ErrorName(err); name == "RangeError" {
 			// Copying the data for the workers needs memory the tab lacks.
-			a.st.Error = web.OutOfMemory(req.source, float64(jsdom.ByteLength(req.csvJS)))
+			a.st.Error = web.OutOfMemory(req.source, float64(jsdom.ByteLength(req.dataJS)))
 		}
 		a.env.UnlockRender()
 		return protocol.Summary{}, err
@@ -570,8 +572,8 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			baseJS, err = jsdom.BytesToJS(b)
 		}
 	} else {
-		pre, suf := protocol.LoadParts(id, jsdom.ByteLength(req.csvJS), req.dir)
-		baseJS, err = jsdom.Concat(pre, req.csvJS, suf)
+		pre, suf := protocol.LoadParts(id, jsdom.ByteLength(req.dataJS), req.dir)
+		baseJS, err = jsdom.Concat(pre, req.dataJS, suf)
 	}
 	if err != nil {
 		return fail(err)
@@ -651,9 +653,9 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			a.env.UnlockOnly()
 		})
 	}
-	a.csvJS, a.hasCSV, a.sim = req.csvJS, req.sim == nil, req.sim
+	a.dataJS, a.hasFile, a.sim = req.dataJS, req.sim == nil, req.sim
 	if req.sim == nil {
-		a.st.Direction = req.dir
+		a.st.Direction, a.fileDir = req.dir, req.dir
 	}
 	a.st.Summary = &sum
 	a.st.Source = req.source
@@ -760,7 +762,7 @@ func (a *app) runMethods(req runRequest) (*runState, error) {
 // run under way; a refused request is shown on the page and returned.
 func (a *app) startRun(req runRequest) (*runState, error) {
 	if a.dataset == 0 {
-		err := errors.New("load a CSV or simulate data first")
+		err := errors.New("load a pilot's score file or simulate data first")
 		a.st.Error = err.Error()
 		return nil, err
 	}

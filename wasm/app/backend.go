@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -21,51 +22,71 @@ const exampleURL = "assets/example.csv"
 // (a render costs tens of milliseconds; a smaller file is summarised sooner).
 const busyBytes = 4 << 20
 
-// LoadFile reads the file picked in the file input.
+// LoadFile reads the files picked in the file input (one pilot file, or
+// the two .npy files of one pilot).
 func (a *app) LoadFile(event vugu.DOMEvent) {
 	target := jsdom.EventTarget(event)
-	files, err := jsdom.Path(target, "files")
+	list, err := jsdom.Path(target, "files")
 	if err != nil {
 		a.st.Error = err.Error()
 		return
 	}
-	file, err := jsdom.FirstFile(files)
-	if err != nil {
+	files, err := jsdom.Files(list)
+	if err != nil || len(files) == 0 {
 		return // the picker was closed without a choice
 	}
-	go a.loadFile(file)
+	go a.loadFiles(files)
 	// Let the same file be picked again later; a picker that keeps its
 	// value only ignores the same file picked twice, so the console gets it.
 	a.log.Report("clearing the file picker", jsdom.SetProp(target, "value", ""))
 }
 
-// loadFile reads a File and loads it. A file above limits.MaxFileBytes,
-// or whose first bytes are a compressed or binary file, is refused before
-// the rest is read; a read that fails (the file is gone, the tab is short of
-// memory) is one sentence. On failure what is on screen stays.
-func (a *app) loadFile(file jsdom.Value) {
-	name := jsdom.String(file, "name")
-	if name == "" {
-		name = "the file"
-	}
-	size := jsdom.Float(file, "size", 0)
+// loadFiles reads the Files given together (dropped or picked) and loads
+// them: one pilot file as it is, two .npy files packed into one .npz
+// (web.CheckPicked). A file above limits.MaxFileBytes, or whose first bytes
+// are not a pilot file, is refused before the rest is read; a read that
+// fails (the file is gone, the tab is short of memory) is one sentence. On
+// failure what is on screen stays.
+func (a *app) loadFiles(files []jsdom.Value) {
 	fail := func(msg string) {
 		a.env.Lock()
 		a.setBusy(idle, "")
 		a.st.Error = msg
 		a.env.UnlockRender()
 	}
-	head, err := jsdom.ReadHead(file, scores.SniffBytes)
-	if err != nil {
-		fail(web.ReadFailed(name, size, jsdom.ErrorName(err), err.Error()))
-		return
+	picked := make([]web.Picked, len(files))
+	for i, f := range files {
+		picked[i] = web.Picked{Name: jsdom.String(f, "name"), Size: jsdom.Float(f, "size", 0)}
+		if picked[i].Name == "" {
+			picked[i].Name = "the file"
+		}
 	}
-	if err := web.CheckFileHead(name, size, head); err != nil {
+	// More than two files are refused on their count alone: their heads
+	// are read only when they may be loaded.
+	if len(files) <= 2 {
+		for i, f := range files {
+			head, err := jsdom.ReadHead(f, scores.SniffBytes)
+			if err != nil {
+				fail(web.ReadFailed(picked[i].Name, picked[i].Size, jsdom.ErrorName(err), err.Error()))
+				return
+			}
+			picked[i].Head = head
+		}
+	}
+	pair, err := web.CheckPicked(picked)
+	if err != nil {
 		fail(err.Error() + ".")
 		return
 	}
+	name, size := picked[0].Name, picked[0].Size
+	if pair {
+		name, size = web.PairName(picked[0].Name, picked[1].Name), picked[0].Size+picked[1].Size
+	}
 	// Start reading before rendering the busy line, so the two overlap.
-	read := jsdom.StartRead(file)
+	reads := make([]jsdom.Read, len(files))
+	for i, f := range files {
+		reads[i] = jsdom.StartRead(f)
+	}
 	a.env.Lock()
 	a.setBusy(loading, "Reading "+name+"…")
 	if size < busyBytes {
@@ -73,18 +94,59 @@ func (a *app) loadFile(file jsdom.Value) {
 	} else {
 		a.env.UnlockRender()
 	}
-	b, err := read.Bytes()
-	if err != nil {
-		fail(web.ReadFailed(name, size, jsdom.ErrorName(err), err.Error()))
-		return
+	data := make([]jsdom.Value, len(files))
+	for i, r := range reads {
+		if data[i], err = r.Bytes(); err != nil {
+			fail(web.ReadFailed(picked[i].Name, picked[i].Size, jsdom.ErrorName(err), err.Error()))
+			return
+		}
+	}
+	b := data[0]
+	if pair {
+		if b, err = packPair(picked[0].Name, data[0], picked[1].Name, data[1]); err != nil {
+			fail(err.Error() + ".")
+			return
+		}
 	}
 	a.env.RLock()
 	dir := a.st.Direction
 	a.env.RUnlock()
 	// A file the user gives is analysed at once with the current settings.
-	if _, err := a.load(loadRequest{csvJS: b, dir: dir, source: name, andRun: true}); err != nil {
+	if _, err := a.load(loadRequest{dataJS: b, dir: dir, source: name, andRun: true}); err != nil {
 		a.onPage(err)
 	}
+}
+
+// packPair packs two .npy files' bytes (Uint8Arrays) into one .npz
+// (web.PackPair), through Go, and returns it as a Uint8Array; the error is
+// one sentence without its final period (the tab short of memory for the
+// copies is said as such).
+func packPair(nameA string, a8 jsdom.Value, nameB string, b8 jsdom.Value) (jsdom.Value, error) {
+	pair := web.PairName(nameA, nameB)
+	size := float64(jsdom.ByteLength(a8) + jsdom.ByteLength(b8))
+	wrap := func(err error) error {
+		if jsdom.ErrorName(err) == "RangeError" {
+			return errors.New(strings.TrimSuffix(web.OutOfMemory(pair, size), "."))
+		}
+		return fmt.Errorf("Could not read %s: %w", pair, err)
+	}
+	ga, err := jsdom.BytesFromJS(a8)
+	if err != nil {
+		return jsdom.Value{}, wrap(err)
+	}
+	gb, err := jsdom.BytesFromJS(b8)
+	if err != nil {
+		return jsdom.Value{}, wrap(err)
+	}
+	npz, err := web.PackPair(nameA, ga, nameB, gb)
+	if err != nil {
+		return jsdom.Value{}, err
+	}
+	out, err := jsdom.BytesToJS(npz)
+	if err != nil {
+		return jsdom.Value{}, wrap(err)
+	}
+	return out, nil
 }
 
 // LoadExample fetches the bundled example (same origin) and loads it.
@@ -101,7 +163,7 @@ func (a *app) LoadExample() {
 			a.env.UnlockRender()
 			return
 		}
-		if _, err := a.load(loadRequest{csvJS: b, dir: "auto", source: "example.csv (simulated, 50 classes)", andRun: true}); err != nil {
+		if _, err := a.load(loadRequest{dataJS: b, dir: "auto", source: "example.csv (simulated, 50 classes)", andRun: true}); err != nil {
 			a.onPage(err)
 		}
 	}()
@@ -123,16 +185,25 @@ func fetch(url string) (jsdom.Value, error) {
 	return jsdom.ReadFileJS(resp) // Response has arrayBuffer() too
 }
 
-// Reload parses the current CSV again with the chosen direction.
+// Reload reads the current file's bytes again (kept as they were loaded,
+// whatever their format) with the chosen direction. When the file cannot
+// be read that way (a summary is higher-is-better only), the message is
+// shown and the selector shows again the direction the data on screen was
+// read with.
 func (a *app) Reload() {
-	csv, src, dir := a.csvJS, a.st.Source, a.st.Direction
-	if !a.hasCSV {
-		a.st.Error = "The direction applies to CSV files; simulated scores are distances (lower is better)."
+	data, src, dir, id := a.dataJS, a.st.Source, a.st.Direction, a.dataset
+	if !a.hasFile {
+		a.st.Error = "The direction applies to your own score files; simulated scores are distances (lower is better)."
 		return
 	}
 	go func() {
-		if _, err := a.load(loadRequest{csvJS: csv, dir: dir, source: src, andRun: true, keepK2: true}); err != nil {
+		if _, err := a.load(loadRequest{dataJS: data, dir: dir, source: src, andRun: true, keepK2: true}); err != nil {
 			a.onPage(err)
+			a.env.Lock()
+			if a.dataset == id {
+				a.st.Direction = a.fileDir
+			}
+			a.env.UnlockRender()
 		}
 	}()
 }
@@ -307,7 +378,7 @@ func (a *app) SaveSession() {
 
 // OpenSession reads a session file: its settings are restored, a simulated
 // session is simulated and run again (the same numbers), and a session of a
-// CSV shows its saved answer until the data file is chosen again.
+// file shows its saved answer until the data file is chosen again.
 func (a *app) OpenSession(event vugu.DOMEvent) {
 	target := jsdom.EventTarget(event)
 	files, err := jsdom.Path(target, "files")

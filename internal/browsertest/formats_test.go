@@ -1,0 +1,483 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/cleanex/cleanex/internal/compute"
+	"github.com/cleanex/cleanex/internal/inputs"
+	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/web"
+	"github.com/parquet-go/parquet-go"
+)
+
+// formatCase is one pilot file format: the example files of the same
+// pilot, in the order they are given (two for a pair of .npy files).
+type formatCase struct {
+	name  string
+	files []string // paths from the repository's root
+}
+
+// formatCases are the example files of internal/inputs/testdata and
+// internal/summary/testdata: the tiny pilot in every format the page reads
+// besides a plain CSV.
+func formatCases() []formatCase {
+	td := filepath.Join("internal", "inputs", "testdata")
+	return []formatCase{
+		{"csv.gz", []string{filepath.Join(td, "tiny.csv.gz")}},
+		{"tsv.gz", []string{filepath.Join(td, "tiny.tsv.gz")}},
+		{"npz", []string{filepath.Join(td, "tiny.npz")}},
+		{"npy pair", []string{filepath.Join(td, "tiny_labels.npy"), filepath.Join(td, "tiny_scores.npy")}},
+		{"long parquet", []string{filepath.Join(td, "tiny_long.parquet")}},
+		{"wide parquet", []string{filepath.Join(td, "tiny_wide.parquet")}},
+		{"summary", []string{filepath.Join("internal", "summary", "testdata", "tiny_summary.csv")}},
+	}
+}
+
+// loaded is what the page shows once a file given to it is analysed: the
+// exported curves (the observed curve, the recommendation and every
+// method's), the headline and the accuracy chart.
+type loaded struct {
+	cols     map[string][]float64
+	headline string
+	chart    chartInfo
+}
+
+// readLoaded waits for the data set named source to be summarised and its
+// run to finish, then reads what the page shows.
+func (p *page) readLoaded(source string) loaded {
+	p.t.Helper()
+	p.waitJS(fmt.Sprintf(`(document.querySelector("#summary") || {textContent: ""}).textContent.includes(%s) &&
+		document.querySelector("#status").textContent.startsWith("Finished")`, jsString(source)), 120*time.Second)
+	var l loaded
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		l.chart = mustEval[chartInfo](p, chartJS("chart-acc"), 10*time.Second)
+		if l.chart.OK || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	l.headline = mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second)
+	l.cols = p.exportedColumns()
+	return l
+}
+
+// sameAs checks l against the reference ref (the same pilot as a CSV):
+// every exported column to 1e-9, the headline's answer, and a drawn chart.
+func (l loaded) sameAs(t *testing.T, ref loaded) {
+	t.Helper()
+	names := slices.Sorted(maps.Keys(ref.cols))
+	if got := slices.Sorted(maps.Keys(l.cols)); !slices.Equal(got, names) {
+		t.Errorf("exported columns %v, want those of the CSV: %v", got, names)
+	}
+	for _, name := range names {
+		want, got := ref.cols[name], l.cols[name]
+		if len(got) != len(want) {
+			t.Errorf("%s: %d values, want %d", name, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			if d := math.Abs(got[i] - want[i]); d > 1e-9 || math.IsNaN(got[i]) != math.IsNaN(want[i]) {
+				t.Errorf("%s at k = %d: %v, the CSV gives %v", name, i+2, got[i], want[i])
+				break
+			}
+		}
+	}
+	if !headlineRE.MatchString(l.headline) || l.headline != ref.headline {
+		t.Errorf("headline %q, the CSV's is %q", l.headline, ref.headline)
+	}
+	if !l.chart.OK {
+		t.Errorf("the accuracy chart is not drawn: %s", l.chart.Why)
+	}
+}
+
+// reloadBothWays sets the direction to "higher" (the tiny pilot's scores
+// are distances) and back to "auto": each time the page reads the kept
+// bytes of the current file again; the second time it shows ref again.
+func (p *page) reloadBothWays(ref loaded) {
+	p.t.Helper()
+	setDirection := func(dir, line string) {
+		p.typeInto("direction", dir)
+		p.waitJS(fmt.Sprintf(`document.querySelector("#direction-line").textContent.startsWith(%s) &&
+			document.querySelector("#status").textContent.startsWith("Finished")`, jsString(line)), 60*time.Second)
+	}
+	setDirection("higher", "Scores: higher is better (similarities), as you set it (auto would pick lower).")
+	setDirection("auto", "Scores: lower is better (distances), detected automatically.")
+	l := p.readLoaded("")
+	l.sameAs(p.t.(*testing.T), ref)
+}
+
+// summaryRefusesLower sets the direction to "lower" on a summary, which is
+// higher-is-better only: the worker's message is shown, the selector shows
+// "auto" again and what was on screen stays.
+func (p *page) summaryRefusesLower() {
+	p.t.Helper()
+	before := p.screen()
+	p.typeInto("direction", "lower")
+	p.t.Logf("direction lower on a summary: %s", p.errorText("higher-is-better"))
+	if _, err := eval[bool](p, `new Promise(ok => { const f = () => document.querySelector("#direction").value === "auto" ? ok(true) : setTimeout(f, 50); f(); })`, 5*time.Second); err != nil {
+		p.t.Errorf("the direction selector shows %q after the refusal, want auto", mustEval[string](p, `document.querySelector("#direction").value`, 5*time.Second))
+	}
+	p.checkKept(before, "direction lower on a summary", "62-summary-lower")
+}
+
+// pickFiles gives the files at paths to the file picker at once.
+func (p *page) pickFiles(paths ...string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("file"), paths)); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// sourceName is how the page names the files given together.
+func sourceName(names []string) string { return strings.Join(names, " + ") }
+
+// Every pilot format the page reads, dropped and picked (a pair of .npy
+// files at once), shows the curves of the same pilot given as a CSV: the
+// observed curve, the recommendation and every method's curve to 1e-9, the
+// same answer, the chart drawn. A malformed file of each format then shows
+// the worker's one-line message (the native code's, naming where it is
+// wrong) and what was on screen stays.
+func TestFormatsMatchCSV(t *testing.T) {
+	root := repoRoot(t)
+	read := func(rel string) []byte {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	csv := read(filepath.Join("internal", "inputs", "testdata", "tiny.csv"))
+	cases := formatCases()
+
+	p := openPage(t, "example=0")
+	p.front()
+	start := time.Now()
+	mustEval[bool](p, dropFilesJS(fileJS("tiny.csv", csv)), 10*time.Second)
+	ref := p.readLoaded("tiny.csv")
+	t.Logf("the CSV: %s (%.1f s)", ref.headline, time.Since(start).Seconds())
+	if !headlineRE.MatchString(ref.headline) || !ref.chart.OK || len(ref.cols["observed"]) == 0 {
+		t.Fatalf("the CSV itself: headline %q, chart %s, %d observed values", ref.headline, ref.chart.Why, len(ref.cols["observed"]))
+	}
+
+	pickDir := t.TempDir()
+	for _, c := range cases {
+		for _, how := range []string{"dropped", "picked"} {
+			t.Run(c.name+" "+how, func(t *testing.T) {
+				p.t = t
+				defer func() { p.t = t }()
+				start := time.Now()
+				var names, files, paths []string
+				for _, f := range c.files {
+					name := how + "-" + filepath.Base(f)
+					names = append(names, name)
+					files = append(files, fileJS(name, read(f)))
+					path := filepath.Join(pickDir, name)
+					if err := os.WriteFile(path, read(f), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					paths = append(paths, path)
+				}
+				if how == "dropped" {
+					mustEval[bool](p, dropFilesJS(files...), 10*time.Second)
+				} else {
+					p.pickFiles(paths...)
+				}
+				got := p.readLoaded(sourceName(names))
+				t.Logf("%s %s: %.1f s", c.name, how, time.Since(start).Seconds())
+				got.sameAs(t, ref)
+				if c.name == "npz" && how == "dropped" {
+					p.shot("60-formats-npz")
+				}
+				if c.name == "npy pair" && how == "picked" {
+					p.reloadBothWays(ref)
+				}
+				if c.name == "summary" && how == "picked" {
+					p.summaryRefusesLower()
+				}
+			})
+		}
+	}
+	p.t = t
+
+	before := p.screen()
+	for _, m := range malformedCases(t, read, csv) {
+		t.Run("malformed "+m.name, func(t *testing.T) {
+			p.t = t
+			defer func() { p.t = t }()
+			var files []string
+			for i, b := range m.files {
+				files = append(files, fileJS(m.names[i], b))
+			}
+			mustEval[bool](p, dropFilesJS(files...), 10*time.Second)
+			msg := p.errorText(m.want[:min(30, len(m.want))])
+			t.Logf("%s: %s", m.name, msg)
+			if msg != m.want {
+				t.Errorf("the page says %q, want %q", msg, m.want)
+			}
+			if strings.Contains(msg, "\n") {
+				t.Errorf("the message %q is more than one line", msg)
+			}
+			p.checkKept(before, m.name, "61-malformed-"+sanitize(m.name))
+		})
+	}
+	t.Run("window.cleanex.load", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = t }()
+		p.apiLoads(read, ref)
+	})
+}
+
+// bytesJS is a JavaScript expression making a Uint8Array holding b.
+func bytesJS(b []byte) string {
+	return fmt.Sprintf(`Uint8Array.from(atob(%q), c => c.charCodeAt(0))`, base64.StdEncoding.EncodeToString(b))
+}
+
+// apiLoads gives window.cleanex.load the tiny pilot as bytes: an .npz as a
+// Uint8Array, a wide Parquet file as an ArrayBuffer, the two .npy files as
+// an array (whose run gives ref's curves); a lone .npy and a malformed .npz
+// reject with the page's sentence and the worker's message.
+func (p *page) apiLoads(read func(string) []byte, ref loaded) {
+	t := p.t.(*testing.T)
+	td := filepath.Join("internal", "inputs", "testdata")
+	scoresNPY, labelsNPY := read(filepath.Join(td, "tiny_scores.npy")), read(filepath.Join(td, "tiny_labels.npy"))
+	type summary struct {
+		N int `json:"n"`
+		K int `json:"k"`
+	}
+	for what, expr := range map[string]string{
+		"an .npz as a Uint8Array":               bytesJS(read(filepath.Join(td, "tiny.npz"))),
+		"a wide Parquet file as an ArrayBuffer": bytesJS(read(filepath.Join(td, "tiny_wide.parquet"))) + ".buffer",
+		"two .npy files as an array":            "[" + bytesJS(labelsNPY) + ", " + bytesJS(scoresNPY) + ".buffer]",
+	} {
+		if s := mustEval[summary](p, "window.cleanex.load("+expr+")", 30*time.Second); s.N != 24 || s.K != 6 {
+			t.Errorf("%s: %d points, %d classes; want 24 and 6", what, s.N, s.K)
+		}
+	}
+	// The last one loaded, whichever it was, is the tiny pilot: its run
+	// gives the curves of the CSV.
+	r := p.run(60, methods.Names, "fast", 1, 60*time.Second)
+	for name, want := range ref.cols {
+		if name == "k" {
+			continue
+		}
+		got := r.Curves[name]
+		if len(got) != len(want) {
+			t.Errorf("run after load: %s has %d values, want %d", name, len(got), len(want))
+			continue
+		}
+		for i, v := range got {
+			if v == nil && !math.IsNaN(want[i]) || v != nil && !(math.Abs(*v-want[i]) <= 1e-9) {
+				t.Errorf("run after load: %s at k = %d: %v, the CSV gives %v", name, i+2, v, want[i])
+				break
+			}
+		}
+	}
+	_, err := web.CheckPicked([]web.Picked{{Name: "data from window.cleanex.load", Size: float64(len(scoresNPY)), Head: scoresNPY}})
+	badNPZ, perr := inputs.PackNPY(npyWithNaN(t, scoresNPY), labelsNPY)
+	if err == nil || perr != nil {
+		t.Fatalf("a lone .npy: %v; packing: %v", err, perr)
+	}
+	_, _, werr := compute.Load(badNPZ, "auto")
+	if werr == nil {
+		t.Fatal("the native code reads the malformed .npz")
+	}
+	for what, tc := range map[string]struct{ expr, want string }{
+		"a lone .npy":     {bytesJS(scoresNPY), err.Error()},
+		"a malformed npz": {bytesJS(badNPZ), werr.Error()},
+	} {
+		got := mustEval[string](p, "window.cleanex.load("+tc.expr+`).then(() => "resolved", e => e.message)`, 30*time.Second)
+		if got != tc.want {
+			t.Errorf("%s: load settled with %q, want %q", what, got, tc.want)
+		}
+	}
+}
+
+// malformedCase is a malformed file of one format (two for an .npy pair)
+// and the message the page must show for it.
+type malformedCase struct {
+	name  string
+	names []string
+	files [][]byte
+	want  string
+}
+
+// malformedCases makes one malformed file per format from the tiny pilot's
+// files; the message wanted is the native code's (compute.Load on the
+// bytes the workers get) after "Could not read NAME: ".
+func malformedCases(t *testing.T, read func(string) []byte, csv []byte) []malformedCase {
+	t.Helper()
+	td := filepath.Join("internal", "inputs", "testdata")
+	badCSV := breakCell(t, csv, ',')
+	badTSV := breakCell(t, gunzip(t, read(filepath.Join(td, "tiny.tsv.gz"))), '\t')
+	badSummary := breakCell(t, read(filepath.Join("internal", "summary", "testdata", "tiny_summary.csv")), ',')
+	nanScores := npyWithNaN(t, read(filepath.Join(td, "tiny_scores.npy")))
+	labels := read(filepath.Join(td, "tiny_labels.npy"))
+	badNPZ, err := inputs.PackNPY(nanScores, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 points x 2 classes: in long form with a second row for the pair
+	// (p1, b); in wide form with a NaN score.
+	long := writeParquet(t, []longRow{{"p0", "a", 0.9, "a"}, {"p0", "b", 0.1, "a"}, {"p1", "a", 0.6, "a"}, {"p1", "b", 0.4, "a"},
+		{"p2", "a", 0.2, "b"}, {"p2", "b", 0.7, "b"}, {"p1", "b", 0.3, "a"}})
+	wide := writeParquet(t, []wideRow{{"a", 0.9, 0.1}, {"a", 0.6, math.NaN()}, {"b", 0.2, 0.7}})
+	cases := []malformedCase{
+		{"csv.gz", []string{"bad.csv.gz"}, [][]byte{gzipped(badCSV)}, ""},
+		{"tsv.gz", []string{"bad.tsv.gz"}, [][]byte{gzipped(badTSV)}, ""},
+		{"npz", []string{"bad.npz"}, [][]byte{badNPZ}, ""},
+		{"npy pair", []string{"bad_scores.npy", "bad_labels.npy"}, [][]byte{nanScores, labels}, ""},
+		{"long parquet", []string{"bad_long.parquet"}, [][]byte{long}, ""},
+		{"wide parquet", []string{"bad_wide.parquet"}, [][]byte{wide}, ""},
+		{"summary", []string{"bad_summary.csv"}, [][]byte{badSummary}, ""},
+	}
+	for i, c := range cases {
+		data := c.files[0]
+		if len(c.files) == 2 {
+			data = badNPZ
+		}
+		_, _, err := compute.Load(data, "auto")
+		if err == nil {
+			t.Fatalf("%s: the native code reads the malformed file", c.name)
+		}
+		cases[i].want = "Could not read " + sourceName(c.names) + ": " + err.Error()
+	}
+	return cases
+}
+
+// longRow is a row of a long Parquet file: one point and class.
+type longRow struct {
+	Point string  `parquet:"point"`
+	Class string  `parquet:"class"`
+	Score float64 `parquet:"score"`
+	Label string  `parquet:"label"`
+}
+
+// wideRow is a row of a wide Parquet file of classes a and b.
+type wideRow struct {
+	Label string  `parquet:"label"`
+	A     float64 `parquet:"a"`
+	B     float64 `parquet:"b"`
+}
+
+// writeParquet returns a Parquet file of rows (the fields of T are its columns).
+func writeParquet[T any](t *testing.T, rows []T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[T](&buf)
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// breakCell replaces with "abc" the second score of the third data row
+// (row 4, counting the header) of a table whose cells are separated by sep.
+func breakCell(t *testing.T, table []byte, sep byte) []byte {
+	t.Helper()
+	lines := bytes.Split(table, []byte("\n"))
+	if len(lines) < 4 {
+		t.Fatalf("a table of %d lines", len(lines))
+	}
+	cells := bytes.Split(lines[3], []byte{sep})
+	if len(cells) < 3 {
+		t.Fatalf("row 3 has %d cells", len(cells))
+	}
+	cells[2] = []byte("abc")
+	lines[3] = bytes.Join(cells, []byte{sep})
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// npyWithNaN returns a copy of a float .npy file whose first value is NaN.
+func npyWithNaN(t *testing.T, npy []byte) []byte {
+	t.Helper()
+	if len(npy) < 10 || string(npy[:6]) != "\x93NUMPY" {
+		t.Fatal("not an .npy file")
+	}
+	var off int
+	switch npy[6] {
+	case 1:
+		off = 10 + int(binary.LittleEndian.Uint16(npy[8:10]))
+	default:
+		off = 12 + int(binary.LittleEndian.Uint32(npy[8:12]))
+	}
+	out := bytes.Clone(npy)
+	switch header := string(npy[:off]); {
+	case strings.Contains(header, "'<f8'"):
+		binary.LittleEndian.PutUint64(out[off:], math.Float64bits(math.NaN()))
+	case strings.Contains(header, "'<f4'"):
+		binary.LittleEndian.PutUint32(out[off:], math.Float32bits(float32(math.NaN())))
+	default:
+		t.Fatalf("the scores .npy is not little-endian float: %s", header)
+	}
+	return out
+}
+
+// npyBytes returns a NumPy .npy file (format 1.0) of little-endian float64s.
+func npyBytes(t testing.TB, shape []int, data []float64) []byte {
+	t.Helper()
+	dims := make([]string, len(shape))
+	for i, d := range shape {
+		dims[i] = fmt.Sprint(d)
+	}
+	tuple := strings.Join(dims, ", ")
+	if len(shape) == 1 {
+		tuple += ","
+	}
+	h := fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%s), }", tuple)
+	for (10+len(h)+1)%64 != 0 {
+		h += " "
+	}
+	h += "\n"
+	var b bytes.Buffer
+	b.WriteString("\x93NUMPY\x01\x00")
+	binary.Write(&b, binary.LittleEndian, uint16(len(h)))
+	b.WriteString(h)
+	binary.Write(&b, binary.LittleEndian, data)
+	return b.Bytes()
+}
+
+// gzipped returns b compressed with gzip.
+func gzipped(b []byte) []byte {
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	zw.Write(b)
+	zw.Close()
+	return out.Bytes()
+}
+
+// gunzip returns the content of a gzip-compressed file.
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := out.ReadFrom(zr); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
