@@ -344,3 +344,38 @@ func SummarisePoint(label int, c float64, inc []float64, below int, ranks []int)
 	}
 	return p
 }
+
+// KnotRanks returns the ranks a Sample built from a summary keeps of every
+// point's incorrect scores (nil for a Sample built from a score matrix).
+func (s *Sample) KnotRanks() []int {
+	if s.summary == nil {
+		return nil
+	}
+	return slices.Clone(s.summary.ranks)
+}
+
+// Point returns what a summary keeps of point i: for a Sample built from a
+// summary, what it was built from; for one built from a score matrix,
+// SummarisePoint at the given ranks.
+func (s *Sample) Point(i int, ranks []int) PointSummary {
+	if s.summary == nil {
+		return SummarisePoint(s.Labels[i], s.Correct[i], s.IncorrectRow(i), s.R[i], ranks)
+	}
+	sm := s.summary
+	nk := len(sm.ranks)
+	return PointSummary{Label: s.Labels[i], Correct: s.Correct[i], Below: s.R[i], Ties: sm.ties[i],
+		Mean: sm.mean[i], M2: sm.m2[i], MaxAbs: sm.maxAbs[i], Values: slices.Clone(sm.values[i*nk : (i+1)*nk])}
+}
+
+// PrecomputedKeys returns the keys of the precomputed per-point values, sorted.
+func (s *Sample) PrecomputedKeys() []string {
+	if s.summary == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(s.summary.precomputed))
+	for k := range s.summary.precomputed {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
