@@ -6,7 +6,10 @@
 //
 // FILE is the pilot in any format docs/formats.md §1 lists (CSV or TSV,
 // gzip-compressed or not, NumPy .npz, Parquet), told from its first bytes;
-// two .npy files are the scores and the labels. FILE "-" reads standard
+// two .npy files are the scores and the labels. FILE may also hold labelled
+// embeddings (.npz or CSV, docs/embeddings.md), which predict, summarise and
+// backtest score themselves (--metric, --reference), and which simulate
+// --embeddings writes as a teaching example. FILE "-" reads standard
 // input. Results go to standard output as CSV; bad
 // input exits with status 2 and one line on standard error saying what is
 // wrong where; progress with an ETA goes to standard error when it is a

@@ -39,15 +39,17 @@ const (
 // command naming every flag it defines (TestUsageNamesEveryFlag checks this,
 // and that README.md's examples use only these flags).
 const usage = `usage:
-  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth TRUTH.csv] [--estimate=false] FILE
-  cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth TRUTH.csv]
-  cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--estimate=false] FILE
-  cleanex summarise [--direction auto|higher|lower] [--quantiles 128] FILE   (or: cleanex summarise --sql)
+  cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth TRUTH.csv] [--estimate=false] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE
+  cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth TRUTH.csv] [--embeddings train|gallery] [--ref-points 0] [--format csv|npz]
+  cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--estimate=false] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE
+  cleanex summarise [--direction auto|higher|lower] [--quantiles 128] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE   (or: cleanex summarise --sql)
 FILE is the pilot's score matrix as CSV or TSV (.csv, .tsv, also gzip-compressed: .csv.gz),
 NumPy .npz (scores, labels, optional classes), Parquet (long or wide), or two .npy files
 (SCORES.npy LABELS.npy, in either order); the format is read from the first bytes. predict
 also takes a per-point summary (docs/summary.md), which summarise writes from a score matrix
-(--sql prints the same recipe in SQL for DuckDB or Spark).
+(--sql prints the same recipe in SQL for DuckDB or Spark). FILE may also hold labelled
+embeddings (.npz or CSV, docs/embeddings.md): test embeddings with training embeddings or a
+gallery, scored by --metric against --reference (simulate --embeddings writes an example).
 FILE - reads standard input. Run "cleanex COMMAND -h" for a command's flags.`
 
 // inputError marks an error caused by the user's flags or data (exit status 2).
@@ -80,7 +82,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case "backtest":
 		err = backtestCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "summarise", "summarize":
-		err = summariseCmd(args[1:], stdin, stdout, stderr)
+		err = summariseCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return exitOK
@@ -180,22 +182,15 @@ func (m *methodFlags) build() ([]estimate.Estimator, scores.Direction, error) {
 	return ests, dir, nil
 }
 
-// load builds the chosen methods and reads the score file named by pos (see
-// build and readSample).
-func (m *methodFlags) load(pos []string, stdin io.Reader) ([]estimate.Estimator, *accuracy.Sample, error) {
-	ests, dir, err := m.build()
-	if err != nil {
-		return nil, nil, err
-	}
-	s, _, err := readSample(pos, stdin, dir)
-	return ests, s, err
-}
-
 // reader reads pilots in every format, Parquet included.
 func reader() inputs.Reader { return inputs.Reader{Parquet: parquetfile.Decoder{}} }
 
-// readData reads the pilot named by the positional arguments (see
-// readSample) and returns it with a name for messages.
+// readData reads the pilot named by the positional arguments and returns
+// it with a name for messages. One argument is a file in any format
+// inputs.Read detects (CSV or TSV, gzip-compressed or not, .npz, Parquet, a
+// per-point summary, embeddings), or "-" for standard input; two arguments
+// are a pair of .npy files, the scores and the labels (inputs.PackNPY).
+// Every error is bad input.
 func readData(pos []string, stdin io.Reader) (*inputs.Data, string, error) {
 	var d *inputs.Data
 	var name string
@@ -226,24 +221,6 @@ func readData(pos []string, stdin io.Reader) (*inputs.Data, string, error) {
 		return nil, "", inputError{fmt.Errorf("%s: %w", name, err)}
 	}
 	return d, name, nil
-}
-
-// readSample reads the pilot named by the positional arguments and orients
-// it by dir; it returns the direction used. One argument is a file in any
-// format inputs.Read detects (CSV or TSV, gzip-compressed or not, .npz,
-// Parquet, a per-point summary), or "-" for standard input; two arguments
-// are a pair of .npy files, the scores and the labels (inputs.PackNPY). A
-// summary is oriented already (inputs.Data.Sample). Every error is bad input.
-func readSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
-	d, name, err := readData(pos, stdin)
-	if err != nil {
-		return nil, 0, err
-	}
-	s, used, err := d.Sample(dir)
-	if err != nil {
-		return nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
-	}
-	return s, used, nil
 }
 
 // readOne reads the pilot in file name, or standard input for "-". Text is
@@ -282,14 +259,17 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	withEstimate := fs.Bool("estimate", true, "write the recommended curve and its 80% interval (columns estimate, estimate_lo, estimate_hi)")
 	var mf methodFlags
 	mf.register(fs)
+	var ef embedFlags
+	ef.register(fs)
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
+	ef.visit(fs)
 	if err := checkK2(*k2); err != nil {
 		return err
 	}
-	ests, s, err := mf.load(pos, stdin)
+	ests, s, err := mf.loadScored(ctx, pos, stdin, &ef, stderr, "predict", false)
 	if err != nil {
 		return err
 	}
@@ -373,12 +353,17 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seed := uint64Flag(fs, "seed", 1, "random seed")
 	k1 := intFlag(fs, "k1", 0, "write the pilot of k1 classes drawn at random (default: all K)")
 	truth := fs.String("truth", "", "also write the exact accuracy curve k,truth for k = 2..K to this file")
+	var se simEmbedFlags
+	se.register(fs)
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return badInput("unexpected argument %q: simulate takes only flags", pos[0])
+	}
+	if err := se.visit(fs); err != nil {
+		return err
 	}
 	cfg := simulate.Config{D: *d, Sigma2: *sigma2, K: *k, R: *r, Seed: *seed}
 	if cfg.Classes, err = simulate.ParseDist(*classes); err != nil {
@@ -396,6 +381,9 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if cls, err = w.SampleClasses(*k1, *seed); err != nil {
 			return badInput("--k1: %v", err)
 		}
+	}
+	if se.embeddings != "" {
+		return simulateEmbeddings(ctx, w, cls, *seed, &se, *truth, stdout, stderr)
 	}
 	if *truth != "" {
 		prog := newProgress(stderr, "simulate")
@@ -491,14 +479,17 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	withEstimate := fs.Bool("estimate", true, "also score the recommended curve and its 80% interval (method estimate: coverage and width at K)")
 	var mf methodFlags
 	mf.register(fs)
+	var ef embedFlags
+	ef.register(fs)
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
+	ef.visit(fs)
 	if err := checkReps(*reps); err != nil {
 		return err
 	}
-	ests, s, err := mf.load(pos, stdin)
+	ests, s, err := mf.loadScored(ctx, pos, stdin, &ef, stderr, "backtest", true)
 	if err != nil {
 		return err
 	}

@@ -2,25 +2,31 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/inputs"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/summary"
 )
 
-// summariseCmd writes the per-point summary of a score matrix (docs/summary.md)
-// to stdout, or with --sql the SQL recipe that computes it.
-func summariseCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// summariseCmd writes the per-point summary of a score matrix or of
+// embeddings (docs/summary.md) to stdout, or with --sql the SQL recipe that
+// computes it.
+func summariseCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("summarise")
 	direction := fs.String("direction", "auto", "score direction: auto, higher (similarities, logits) or lower (distances)")
 	quantiles := intFlag(fs, "quantiles", summary.DefaultQuantiles, fmt.Sprintf("quantile steps of the summary (2 to %d; more keeps more of each row for KDE)", summary.MaxQuantiles))
 	sql := fs.Bool("sql", false, "print the SQL recipe (DuckDB, Spark SQL) for these quantile steps instead")
+	var ef embedFlags
+	ef.register(fs)
 	pos, err := parse(fs, args, stderr)
 	if err != nil {
 		return err
 	}
+	ef.visit(fs)
 	if *sql {
 		if len(pos) > 0 {
 			return badInput("--sql prints the recipe and reads no file; got %d arguments", len(pos))
@@ -39,7 +45,28 @@ func summariseCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	if _, err := summary.SQL(*quantiles); err != nil {
 		return badInput("--quantiles: %v", err)
 	}
-	s, classes, err := readMatrixSample(pos, stdin, dir)
+	d, name, err := readData(pos, stdin)
+	if err != nil {
+		return err
+	}
+	if d.Embeddings != nil {
+		if err := ef.apply(d, name, dir); err != nil {
+			return err
+		}
+		w := bufio.NewWriter(stdout)
+		if err := writeEmbeddingSummary(ctx, w, d.Embeddings, *quantiles, stderr); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "cleanex summarise: %s\n", scoringLine(d))
+		return nil
+	}
+	if err := ef.notForScores(name); err != nil {
+		return err
+	}
+	s, classes, err := matrixSample(d, name, dir)
 	if err != nil {
 		return err
 	}
@@ -50,13 +77,9 @@ func summariseCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 	return w.Flush()
 }
 
-// readMatrixSample reads a score matrix (not a summary) like readSample and
-// returns its Sample and class names.
-func readMatrixSample(pos []string, stdin io.Reader, dir scores.Direction) (*accuracy.Sample, []string, error) {
-	d, name, err := readData(pos, stdin)
-	if err != nil {
-		return nil, nil, err
-	}
+// matrixSample returns the Sample under dir and the class names of d, the
+// pilot read from name, which must be a score matrix (not a summary).
+func matrixSample(d *inputs.Data, name string, dir scores.Direction) (*accuracy.Sample, []string, error) {
 	if d.Matrix == nil {
 		return nil, nil, badInput("%s is a per-point summary already; summarise reads a score matrix", name)
 	}

@@ -1,7 +1,8 @@
 // Package inputs recognises the file formats a pilot can come in (wide CSV
 // or TSV, gzip-compressed or not; NumPy .npz or a pair of .npy files;
-// Parquet in long or wide form; the per-point summary) from their first
-// bytes, and reads any of them into a score matrix or a summary.
+// Parquet in long or wide form; the per-point summary; labelled embeddings
+// as an .npz or a CSV) from their first bytes, and reads any of them into a
+// score matrix, a summary or an embedding problem.
 package inputs
 
 import (
@@ -13,16 +14,28 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cleanex/cleanex/internal/embed"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/summary"
 )
 
-// Data is a parsed input file: exactly one of Matrix and Summary is set.
+// Data is a parsed input file: exactly one of Matrix, Summary and
+// Embeddings is set.
 type Data struct {
 	// Matrix is the score matrix of a CSV, NumPy or Parquet file.
 	Matrix *scores.Matrix
 	// Summary is the per-point summary of a summary file.
 	Summary *summary.Table
+	// Embeddings is the problem of an embeddings file (docs/embeddings.md):
+	// test embeddings with their classes and training or gallery
+	// embeddings (ReferenceSet), with the default scoring, which the caller
+	// may change before it scores them (then CheckEmbeddings): Euclidean;
+	// Centroid for training embeddings, OneShot for a gallery of one item
+	// per class, Nearest for another gallery.
+	Embeddings *embed.Problem
+
+	// embedded says where Embeddings came from, for messages.
+	embedded *embedSource
 }
 
 // Format is a file format recognised from a file's first bytes.
@@ -36,7 +49,9 @@ const (
 	// decompressed.
 	Gzip
 	// NPZ is a zip archive, as numpy.savez writes: scores.npy, labels.npy
-	// and optionally classes.npy.
+	// and optionally classes.npy; or embeddings: test.npy, test_labels.npy,
+	// train.npy and train_labels.npy (or gallery.npy and
+	// gallery_labels.npy), optionally classes.npy.
 	NPZ
 	// NPY is a single NumPy array (.npy).
 	NPY
@@ -161,6 +176,9 @@ func (rd Reader) read(r io.Reader, inGzip bool) (*Data, error) {
 	}
 	switch f {
 	case NPZ:
+		if d, ok, err := readEmbeddingsNPZ(b); ok {
+			return d, err
+		}
 		m, err := decodeNPZ(b)
 		if err != nil {
 			return nil, err
@@ -184,8 +202,12 @@ func (rd Reader) read(r io.Reader, inGzip bool) (*Data, error) {
 
 // readText reads a text pilot (CSV or TSV, already decompressed) from br,
 // whose first scores.SniffBytes bytes Detect has seen: a per-point summary
-// when its header row is a summary's (summary.IsHeader), else a score matrix.
+// when its header row is a summary's (summary.IsHeader), embeddings when
+// its first header cell is "set" (parseEmbeddingsCSV), else a score matrix.
 func readText(br *bufio.Reader) (*Data, error) {
+	if delim, ok := embeddingsDelimiter(br); ok {
+		return parseEmbeddingsCSV(br, delim)
+	}
 	if isSummary(br) {
 		t, err := summary.Parse(br)
 		if err != nil {

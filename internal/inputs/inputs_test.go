@@ -420,9 +420,10 @@ func TestValidate(t *testing.T) {
 }
 
 // FuzzRead: whatever the bytes, Read returns a matrix that passes Validate
-// or one line of error, and does not panic.
+// (or a summary, or embeddings that pass CheckEmbeddings) or one line of
+// error, and does not panic.
 func FuzzRead(f *testing.F) {
-	for _, name := range []string{"tiny.csv", "tiny.csv.gz", "tiny.npz", "tiny_f32.npz", "tiny_long.parquet", "tiny_wide.parquet"} {
+	for _, name := range []string{"tiny.csv", "tiny.csv.gz", "tiny.npz", "tiny_f32.npz", "tiny_long.parquet", "tiny_wide.parquet", "tiny_embeddings.npz", "tiny_embeddings.csv", "tiny_gallery.npz"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
@@ -438,8 +439,17 @@ func FuzzRead(f *testing.F) {
 			}
 			return
 		}
-		if err := inputs.Validate(d.Matrix); err != nil {
-			t.Fatalf("Read gave a matrix that Validate refuses: %v", err)
+		switch {
+		case d.Embeddings != nil:
+			if err := d.CheckEmbeddings(); err != nil {
+				t.Fatalf("Read gave embeddings that CheckEmbeddings refuses: %v", err)
+			}
+		case d.Matrix != nil:
+			if err := inputs.Validate(d.Matrix); err != nil {
+				t.Fatalf("Read gave a matrix that Validate refuses: %v", err)
+			}
+		case d.Summary == nil:
+			t.Fatal("Read gave neither a matrix, a summary nor embeddings")
 		}
 	})
 }

@@ -13,13 +13,22 @@ import (
 // so its scores were most likely distances that the recipe did not negate.
 var ErrSummaryDirection = errors.New("in this summary the correct class scores below more incorrect classes than above them: a summary must hold scores where higher is better; for distances, negate the score in the recipe (docs/summary.md) and make the summary again")
 
+// ErrEmbeddings is the error of Data.Sample on embeddings: they are scored
+// against their references first (embed.Summarise, or embed.Matrix for a
+// small problem), which the command line does (cleanex predict).
+var ErrEmbeddings = errors.New("this file holds embeddings, not scores: score the test embeddings against their references first (embed.Summarise; the command line does it: cleanex predict --k2 N FILE)")
+
 // Sample returns the pilot as the estimators read it, and the direction its
 // scores were taken in. A score matrix is oriented by dir (Auto resolved as
 // scores.Matrix.Resolve does); a summary is oriented higher-is-better
 // already, so dir must be Auto or Higher, and a summary in which the
 // correct scores lose more pairs than they win (sum of below < sum of
-// above) is refused with ErrSummaryDirection.
+// above) is refused with ErrSummaryDirection. Embeddings are refused with
+// ErrEmbeddings: they must be scored first.
 func (d *Data) Sample(dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
+	if d.Embeddings != nil {
+		return nil, dir, ErrEmbeddings
+	}
 	if d.Matrix != nil {
 		return accuracy.NewSample(d.Matrix, dir)
 	}

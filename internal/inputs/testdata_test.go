@@ -18,10 +18,12 @@ import (
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
-// update rewrites the files of testdata from assets/example.csv:
+// update rewrites the files of testdata: the tiny pilot from
+// assets/example.csv (TestWriteTestdata) and the tiny embeddings from a
+// simulation (TestWriteTestdataEmbeddings):
 //
 //	go test ./internal/inputs/ -run TestWriteTestdata -update
-var update = flag.Bool("update", false, "rewrite internal/inputs/testdata from assets/example.csv")
+var update = flag.Bool("update", false, "rewrite internal/inputs/testdata: the tiny pilot from assets/example.csv, the tiny embeddings from a simulation")
 
 // tinyClasses is how many of example.csv's classes the tiny pilot keeps.
 const tinyClasses = 6
