@@ -42,7 +42,7 @@ const usage = `usage:
   cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth TRUTH.csv] [--estimate=false] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE
   cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth TRUTH.csv] [--embeddings train|gallery] [--ref-points 0] [--format csv|npz]
   cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--estimate=false] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE
-  cleanex summarise [--direction auto|higher|lower] [--quantiles 128] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE   (or: cleanex summarise --sql)
+  cleanex summarise [--direction auto|higher|lower] [--quantiles 128] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE | --sql (the SQL recipe instead)
 FILE is the pilot's score matrix as CSV or TSV (.csv, .tsv, also gzip-compressed: .csv.gz),
 NumPy .npz (scores, labels, optional classes), Parquet (long or wide), or two .npy files
 (SCORES.npy LABELS.npy, in either order); the format is read from the first bytes. predict

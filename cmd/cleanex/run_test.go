@@ -458,7 +458,7 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 		}
 	}
 	defined := map[string][]string{}
-	for _, cmd := range []string{"predict", "simulate", "backtest"} {
+	for _, cmd := range []string{"predict", "simulate", "backtest", "summarise"} {
 		code, _, errs := cli(t, "", cmd, "-h")
 		if code != 0 {
 			t.Fatalf("cleanex %s -h: status %d", cmd, code)

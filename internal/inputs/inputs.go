@@ -126,7 +126,7 @@ type Reader struct {
 
 // ErrNoParquet is the error of a Parquet file given to a Reader without a
 // ParquetDecoder.
-var ErrNoParquet = errors.New("this is a Parquet file, which is not read here; give it to the command line (cleanex predict --k2 N FILE.parquet), or save it as CSV or .npz")
+var ErrNoParquet = errors.New("this is a Parquet file, which this reader leaves to the Parquet reader (the page starts it when a Parquet file is given; the command line reads Parquet itself)")
 
 // Read reads a pilot in any format but Parquet; see Reader.Read.
 func Read(r io.Reader) (*Data, error) {
