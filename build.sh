@@ -58,8 +58,10 @@ ensure_tools() {
 
 # build_dist OUT — writes the static app into the directory OUT: index.html, assets/
 # (with Go's wasm_exec.js and Vugu's renderer helper, which the page loads as a file
-# because its CSP forbids eval), app.wasm (wasm/app: the Vugu UI) and worker.wasm
-# (wasm/worker: the compute worker). The Vugu components' generated Go (web/*_gen.go)
+# because its CSP forbids eval), app.wasm (wasm/app: the Vugu UI), worker.wasm
+# (wasm/worker: the compute worker) and parquet.wasm (wasm/parquet: the Parquet
+# reader, which the page fetches only when given a Parquet file; the service worker
+# keeps it once fetched). The Vugu components' generated Go (web/*_gen.go)
 # is committed; `go generate ./web` remakes it and `./build.sh test` checks it is up to
 # date (stage_generated). Only relative URLs, so OUT can be served from any path.
 # Prints the wasm sizes, raw and gzipped.
@@ -74,8 +76,9 @@ build_dist() {
 	(cd "$ROOT" && go run ./cmd/vugujs -o "$out/assets/vugu-render.js")
 	(cd "$ROOT" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/app.wasm" ./wasm/app)
 	(cd "$ROOT" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/worker.wasm" ./wasm/worker)
+	(cd "$ROOT" && GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/parquet.wasm" ./wasm/parquet)
 	local f
-	for f in "$out/app.wasm" "$out/worker.wasm"; do
+	for f in "$out/app.wasm" "$out/worker.wasm" "$out/parquet.wasm"; do
 		echo "$(basename "$f"): $(wc -c <"$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
 	done
 }
@@ -94,6 +97,37 @@ bench_browser() {
 	build_dist "$dist" >&2
 	CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" \
 		go test -tags browser -run '^$' -bench Pipeline -benchtime 1x -count "${BENCH_COUNT:-3}" -timeout 60m ./internal/browsertest | tee "$outfile"
+	local rc=${PIPESTATUS[0]}
+	rm -rf "$dist"
+	return "$rc"
+}
+
+# bench_prepared OUTFILE — BenchmarkPrepared in internal/browsertest, written as Go
+# benchmark lines to OUTFILE with one table at the end: the page on large pilots, which it
+# prepares in one worker (per-point summaries handed to the other workers), against
+# `cleanex predict --k2 10k1` on the same file in the same run (wall time, peak RSS from
+# /usr/bin/time -v). Per case: file picked -> observed curve drawn (observed-s), -> every
+# method and the recommended estimate done (all-s), and the tab's peak memory (tab-MB:
+# VmRSS of the tab's renderer process, which hosts the page and its dedicated workers,
+# sampled every 100 ms from /proc); the table gives the ratios page/CLI. The pilots are
+# written once into build/pilots by `cleanex simulate --k K --k1 K --r 10`: k1 = 1000
+# (N = 10,000, 185 MB) always; BENCH_PREPARED_BIG=1 adds k1 = 2000 (N = 20,000, 738 MB;
+# about 2 minutes for page and CLI) and the embeddings case (20,000 test embeddings of
+# d = 128 against the centroids of 10,000 classes, an .npz, k2 = 100,000);
+# BENCH_PREPARED_EMBED=1 adds only the embeddings case.
+bench_prepared() {
+	local outfile=$1
+	ensure_tools chromium || return 1
+	if [ ! -x /usr/bin/time ]; then
+		echo "SKIPPED: /usr/bin/time is missing (apt-get install time)" >&2
+		return 3
+	fi
+	go build -o "$BUILD_DIR/" ./cmd/cleanex
+	local dist
+	dist=$(mktemp -d)
+	build_dist "$dist" >&2
+	CLEANEX_CLI="$BUILD_DIR/cleanex" CLEANEX_PILOTS="$BUILD_DIR/pilots" CLEANEX_DIST="$dist" CLEANEX_CHROMIUM="$(command -v chromium)" \
+		go test -tags browser -run '^$' -bench Prepared -benchtime 1x -count 1 -timeout 120m ./internal/browsertest | tee "$outfile"
 	local rc=${PIPESTATUS[0]}
 	rm -rf "$dist"
 	return "$rc"
@@ -333,6 +367,7 @@ cmd_bench() {
 	mkdir -p "$BUILD_DIR"
 	local pkgs=${BENCH_PKGS:-./internal/...} pattern=${BENCH:-.} count=${BENCH_COUNT:-5}
 	local native="$BUILD_DIR/bench-native.txt" wasm="$BUILD_DIR/bench-wasm.txt" browser="$BUILD_DIR/bench-browser.txt"
+	local prepared="$BUILD_DIR/bench-prepared.txt"
 	# shellcheck disable=SC2086
 	stage "bench (native)" bench_native "$pkgs" "$pattern" "$count" "$native"
 	stage "bench (wasm, node)" bench_wasm "$pkgs" "$pattern" "$count" "$wasm"
@@ -356,8 +391,14 @@ cmd_bench() {
 	else
 		rm -f "$browser"
 	fi
+	if [ "${BENCH_PREPARED:-1}" = 1 ]; then
+		stage "bench (large pilots: page vs CLI)" bench_prepared "$prepared"
+	else
+		rm -f "$prepared"
+	fi
 	local files=("$native" "$wasm")
 	[ -s "$browser" ] && files+=("$browser")
+	[ -s "$prepared" ] && files+=("$prepared")
 	printf '\n==> medians of %s runs\n' "$count"
 	go run ./cmd/benchmed "${files[@]}" || true
 	summary

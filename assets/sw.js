@@ -4,6 +4,11 @@
 // when the network fails, is answered from that store, so the page, the
 // example and simulations work offline. It never sees the user's data:
 // files are read in the page and never requested.
+//
+// The Parquet reader (assets/parquet.js and parquet.wasm) is not stored on
+// install: the page fetches it only when given a Parquet file, and few are,
+// so a first visit does not download it. Stored then like any response
+// (below), it is there offline once a Parquet file was read online.
 "use strict";
 const CACHE = "cleanex-app";
 const FILES = [

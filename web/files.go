@@ -14,15 +14,12 @@ import (
 const Accept = ".csv,.tsv,.txt,.gz,.npz,.npy,.parquet"
 
 // CheckFileHead refuses, before the whole file is read, a file the page
-// cannot analyse: one larger than limits.MaxFileBytes (checked on size
-// alone), or one whose first bytes (head, up to scores.SniffBytes) are not
-// a pilot file of a format inputs.Detect knows. It returns the format the
-// head shows. The sentence names the file, what is wrong and what to do,
-// with the command line's wording.
+// cannot analyse: one whose first bytes (head, up to scores.SniffBytes) are
+// not a pilot file of a format inputs.Detect knows. It returns the format
+// the head shows. The sentence names the file, what is wrong and what to
+// do, with the command line's wording. A large file is not refused on its
+// size: the page prepares it in one worker, after CheckPrepare.
 func CheckFileHead(name string, size float64, head []byte) (inputs.Format, error) {
-	if err := limits.CheckFileSize(name, size); err != nil {
-		return 0, err
-	}
 	f, err := inputs.Detect(head)
 	if err != nil {
 		return 0, fmt.Errorf("Could not read %s: %w", name, err)
@@ -69,7 +66,8 @@ func CheckPicked(files []Picked) (pair bool, err error) {
 // CheckPair refuses, with one sentence without its final period, two files
 // given together that are not both NumPy .npy files (CheckFileHead refuses
 // one, or its first bytes show another format), or that are together
-// larger than limits.MaxFileBytes.
+// larger than limits.MaxFileBytes (the page packs them into one .npz
+// itself, holding both).
 func CheckPair(a, b Picked) error {
 	for _, f := range []Picked{a, b} {
 		format, err := CheckFileHead(f.Name, f.Size, f.Head)

@@ -123,6 +123,18 @@ func (c *Root) setDirection(event vugu.DOMEvent) {
 	c.B.Reload()
 }
 
+// setMetric and setReference score the embeddings on screen again under
+// the chosen metric or reference.
+func (c *Root) setMetric(event vugu.DOMEvent) {
+	c.S.Metric = event.PropString("target", "value")
+	c.B.Reload()
+}
+
+func (c *Root) setReference(event vugu.DOMEvent) {
+	c.S.Reference = event.PropString("target", "value")
+	c.B.Reload()
+}
+
 func (c *Root) setLogX(event vugu.DOMEvent) {
 	c.S.LogX = event.PropBool("target", "checked")
 	c.B.Redraw()

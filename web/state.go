@@ -24,8 +24,9 @@ type Backend interface {
 	LoadFile(event vugu.DOMEvent)
 	// LoadExample loads the bundled example CSV.
 	LoadExample()
-	// Reload loads the current file again (its bytes, kept) under the
-	// State's Direction.
+	// Reload loads the current file again (its bytes or the File, kept)
+	// under the State's Direction, and for embeddings its Metric and
+	// Reference.
 	Reload()
 	// Simulate generates the State's simulation form.
 	Simulate()
@@ -94,6 +95,9 @@ type State struct {
 	Summary *protocol.Summary
 	// Direction is the direction setting: auto, higher or lower.
 	Direction string
+	// Metric and Reference are the scoring settings of a pilot given as
+	// embeddings (protocol.Embedding's words; "" for the file's default).
+	Metric, Reference string
 	// K2, Preset and Seed are the run settings.
 	K2 int
 	// K2Err, when not "", is why the k2 last typed was refused (K2 keeps
@@ -203,9 +207,17 @@ func (s *State) SummaryLine() string {
 	if m.MaxPoints != m.MinPoints {
 		pts += "–" + strconv.Itoa(m.MaxPoints)
 	}
-	return fmt.Sprintf("%s points, %s classes (%s per class); top-1 accuracy at %s classes: %.3f",
+	line := fmt.Sprintf("%s points, %s classes (%s per class); top-1 accuracy at %s classes: %.3f",
 		thousands(m.N), thousands(m.K), pts, thousands(m.K), m.Top1)
+	if sc := ScoringLine(m.Embedding, m.K); sc != "" {
+		line += "; " + sc
+	}
+	return line
 }
+
+// IsEmbeddings reports whether the data set on screen was given as
+// embeddings (its scoring can be chosen, its direction follows the metric).
+func (s *State) IsEmbeddings() bool { return s.Summary != nil && s.Summary.Embedding.Metric != "" }
 
 // DirectionLine says which score direction is used and what auto detected.
 func (s *State) DirectionLine() string {
@@ -214,6 +226,9 @@ func (s *State) DirectionLine() string {
 		return ""
 	}
 	word := map[string]string{"higher": "higher is better (similarities)", "lower": "lower is better (distances)"}
+	if s.IsEmbeddings() {
+		return "Scores: " + word[m.Direction] + ", as the metric makes them. Score the embeddings by:"
+	}
 	if s.Direction == "auto" {
 		return "Scores: " + word[m.Direction] + ", detected automatically."
 	}

@@ -133,4 +133,3 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 		return saveFits(dir, f)
 	})
 }
-

@@ -38,7 +38,7 @@ type summarised struct {
 	// values holds, row-major N x len(ranks), each point's knot values.
 	values []float64
 	// ties, mean, m2, maxAbs are per point, as in PointSummary.
-	ties              []int
+	ties             []int
 	mean, m2, maxAbs []float64
 	// precomputed holds per-point values a method computed from the full
 	// rows, by key (see Precomputed).
@@ -89,12 +89,12 @@ func NewSummarisedSample(k int, ranks []int, pts []PointSummary, precomputed map
 	}
 	sm := &summarised{
 		precomputed: precomputed,
-		ranks:  slices.Clone(ranks),
-		values: make([]float64, n*nk),
-		ties:   make([]int, n),
-		mean:   make([]float64, n),
-		m2:     make([]float64, n),
-		maxAbs: make([]float64, n),
+		ranks:       slices.Clone(ranks),
+		values:      make([]float64, n*nk),
+		ties:        make([]int, n),
+		mean:        make([]float64, n),
+		m2:          make([]float64, n),
+		maxAbs:      make([]float64, n),
 	}
 	s := &Sample{
 		K:       k,

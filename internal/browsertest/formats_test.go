@@ -11,17 +11,23 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/cleanex/cleanex/internal/compute"
 	"github.com/cleanex/cleanex/internal/inputs"
+	"github.com/cleanex/cleanex/internal/inputs/parquetfile"
 	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/parquetjob"
+	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/web"
 	"github.com/parquet-go/parquet-go"
 )
@@ -155,7 +161,10 @@ func sourceName(names []string) string { return strings.Join(names, " + ") }
 // observed curve, the recommendation and every method's curve to 1e-9, the
 // same answer, the chart drawn. A malformed file of each format then shows
 // the worker's one-line message (the native code's, naming where it is
-// wrong) and what was on screen stays.
+// wrong) and what was on screen stays. The Parquet reader (assets/parquet.js
+// and parquet.wasm) is not requested from the server until the first
+// Parquet file is dropped (not by the page, its workers, nor the service
+// worker), and is then, and kept for offline use.
 func TestFormatsMatchCSV(t *testing.T) {
 	root := repoRoot(t)
 	read := func(rel string) []byte {
@@ -169,7 +178,8 @@ func TestFormatsMatchCSV(t *testing.T) {
 	csv := read(filepath.Join("internal", "inputs", "testdata", "tiny.csv"))
 	cases := formatCases()
 
-	p := openPage(t, "example=0")
+	srv, served := newLoggedServer(t)
+	p := openPageAt(t, srv.URL, "example=0")
 	p.front()
 	start := time.Now()
 	mustEval[bool](p, dropFilesJS(fileJS("tiny.csv", csv)), 10*time.Second)
@@ -180,8 +190,14 @@ func TestFormatsMatchCSV(t *testing.T) {
 	}
 
 	pickDir := t.TempDir()
+	// The service worker has stored the app's files once it controls the page.
+	p.waitJS(`navigator.serviceWorker && navigator.serviceWorker.controller !== null`, 30*time.Second)
+	parquetSeen := false
 	for _, c := range cases {
 		for _, how := range []string{"dropped", "picked"} {
+			if !parquetSeen && strings.Contains(c.name, "parquet") {
+				served.checkParquetReader(t, false, "before any Parquet file")
+			}
 			t.Run(c.name+" "+how, func(t *testing.T) {
 				p.t = t
 				defer func() { p.t = t }()
@@ -211,10 +227,26 @@ func TestFormatsMatchCSV(t *testing.T) {
 				if c.name == "npy pair" && how == "picked" {
 					p.reloadBothWays(ref)
 				}
+				if c.name == "long parquet" && how == "picked" {
+					// Reload reads the CSV the Parquet file was converted to:
+					// the Parquet reader is not started again.
+					starts := `performance.getEntriesByType("resource").filter(e => e.name.endsWith("/assets/parquet.js")).length`
+					n := mustEval[int](p, starts, 5*time.Second)
+					p.reloadBothWays(ref)
+					if m := mustEval[int](p, starts, 5*time.Second); m != n {
+						t.Errorf("the Parquet reader was started %d times while the direction changed", m-n)
+					}
+				}
 				if c.name == "summary" && how == "picked" {
 					p.summaryRefusesLower()
 				}
 			})
+			if !parquetSeen && strings.Contains(c.name, "parquet") {
+				parquetSeen = true
+				served.checkParquetReader(t, true, "after the "+c.name+" "+how)
+				// The service worker stores it as the page fetches it.
+				p.waitJS(`caches.open("cleanex-app").then(c => c.match("parquet.wasm")).then(r => r !== undefined)`, 30*time.Second)
+			}
 		}
 	}
 	p.t = t
@@ -297,7 +329,7 @@ func (p *page) apiLoads(read func(string) []byte, ref loaded) {
 	if err == nil || perr != nil {
 		t.Fatalf("a lone .npy: %v; packing: %v", err, perr)
 	}
-	_, _, werr := compute.Load(badNPZ, "auto")
+	werr := pageLoad(badNPZ)
 	if werr == nil {
 		t.Fatal("the native code reads the malformed .npz")
 	}
@@ -322,8 +354,9 @@ type malformedCase struct {
 }
 
 // malformedCases makes one malformed file per format from the tiny pilot's
-// files; the message wanted is the native code's (compute.Load on the
-// bytes the workers get) after "Could not read NAME: ".
+// files; the message wanted is the native code's (pageLoad: compute.Load on
+// the bytes the workers get, a Parquet file read by the command line's
+// reader) after "Could not read NAME: ".
 func malformedCases(t *testing.T, read func(string) []byte, csv []byte) []malformedCase {
 	t.Helper()
 	td := filepath.Join("internal", "inputs", "testdata")
@@ -355,13 +388,71 @@ func malformedCases(t *testing.T, read func(string) []byte, csv []byte) []malfor
 		if len(c.files) == 2 {
 			data = badNPZ
 		}
-		_, _, err := compute.Load(data, "auto")
+		err := pageLoad(data)
 		if err == nil {
 			t.Fatalf("%s: the native code reads the malformed file", c.name)
 		}
 		cases[i].want = "Could not read " + sourceName(c.names) + ": " + err.Error()
 	}
 	return cases
+}
+
+// pageLoad is what the page does with a file's bytes, natively: a Parquet
+// file (parquetjob.Wants) is converted to CSV first, by the command line's
+// reader in the page's Parquet reader (parquetfile.WriteCSV), whose error is
+// the page's; then the compute worker reads it (compute.Load).
+func pageLoad(data []byte) error {
+	if parquetjob.Wants(data[:min(len(data), scores.SniffBytes)]) {
+		var csv bytes.Buffer
+		if err := parquetfile.WriteCSV(&csv, data); err != nil {
+			return err
+		}
+		data = csv.Bytes()
+	}
+	_, _, err := compute.Load(data, "auto")
+	return err
+}
+
+// loggedServer serves the app (CLEANEX_DIST) under /sub/app/, as the
+// tests' server does, and records the paths requested from it.
+type loggedServer struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+// newLoggedServer starts a loggedServer, closed when the test ends.
+func newLoggedServer(t *testing.T) (*httptest.Server, *loggedServer) {
+	t.Helper()
+	l := &loggedServer{}
+	files := http.StripPrefix("/sub/app/", http.FileServer(http.Dir(os.Getenv("CLEANEX_DIST"))))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		l.paths = append(l.paths, r.URL.Path)
+		l.mu.Unlock()
+		if !strings.HasPrefix(r.URL.Path, "/sub/app/") {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, l
+}
+
+// checkParquetReader checks that the Parquet reader's files (its script and
+// parquet.wasm) were requested (want) or not (!want) so far; when says when.
+func (l *loggedServer) checkParquetReader(t *testing.T, want bool, when string) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, f := range []string{"/sub/app/assets/parquet.js", "/sub/app/parquet.wasm"} {
+		if got := slices.Contains(l.paths, f); got != want {
+			t.Errorf("%s: %s requested: %v, want %v (requests: %v)", when, f, got, want, l.paths)
+		}
+	}
+	if !slices.Contains(l.paths, "/sub/app/worker.wasm") {
+		t.Errorf("%s: the server log has no worker.wasm: is it recording? (requests: %v)", when, l.paths)
+	}
 }
 
 // longRow is a row of a long Parquet file: one point and class.

@@ -1,6 +1,8 @@
 // Package compute is what a compute worker does with the messages of package
-// protocol: it parses or simulates a data set, keeps it, fits the requested
-// methods on it with throttled progress, and stops a fit when asked. It is
+// protocol: it parses or simulates a data set, or prepares a large one as
+// per-point summaries whose binary form the other workers load, keeps it,
+// fits the requested methods on it with throttled progress, and stops a fit
+// when asked. It is
 // plain Go, so the browser worker (wasm/worker) is a thin loop around a
 // Server and the whole behaviour is tested natively.
 package compute
@@ -16,9 +18,9 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/embed"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/inputs"
-	"github.com/cleanex/cleanex/internal/inputs/parquetfile"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
@@ -35,13 +37,19 @@ type Dataset struct {
 	Truth accuracy.Curve
 
 	summary protocol.Summary
+	// prepared is set for a data set prepared in one worker (Prepare,
+	// LoadBinary): its Sample holds per-point summaries, not the scores.
+	prepared bool
 }
 
 // Load reads a pilot in any format inputs.Reader detects from its first
-// bytes (CSV or TSV, gzip-compressed or not, NumPy .npz, Parquet in long or
-// wide form; docs/formats.md §1) under direction dir ("auto", "higher" or
-// "lower") and summarises it. Errors name the place: *scores.ParseError for
-// text, *inputs.Error for the binary formats.
+// bytes (CSV or TSV, gzip-compressed or not, NumPy .npz; docs/formats.md §1)
+// but Parquet (see reader) under direction dir ("auto", "higher" or
+// "lower") and summarises it. Embeddings are scored with the file's
+// default metric and reference and summarised per point as Prepare does
+// (the page prepares every file it knows to be embeddings). Errors name
+// the place: *scores.ParseError for text, *inputs.Error for the binary
+// formats.
 func Load(data []byte, dir string) (*Dataset, protocol.Summary, error) {
 	d, err := scores.ParseDirection(dir)
 	if err != nil {
@@ -54,6 +62,13 @@ func Load(data []byte, dir string) (*Dataset, protocol.Summary, error) {
 	if in.Matrix != nil {
 		return fromMatrix(in.Matrix, d)
 	}
+	if in.Embeddings != nil {
+		est, err := kdeSetting("")
+		if err != nil {
+			return nil, protocol.Summary{}, err
+		}
+		return fromEmbeddings(context.Background(), in, d, "", "", embed.Options{KDE: est})
+	}
 	s, used, err := in.Sample(d)
 	if err != nil {
 		return nil, protocol.Summary{}, err
@@ -61,11 +76,14 @@ func Load(data []byte, dir string) (*Dataset, protocol.Summary, error) {
 	return fromSample(s, used, used)
 }
 
-// reader is the reader of Load. Its Parquet decoder is most of the compute
-// worker's WebAssembly binary (see inputs.ParquetDecoder): with
-// inputs.Reader{} here, Load refuses Parquet with inputs.ErrNoParquet and
-// the worker is about 4 MB (gzipped) smaller.
-func reader() inputs.Reader { return inputs.Reader{Parquet: parquetfile.Decoder{}} }
+// reader is the reader of Load: it has no Parquet decoder, which would be
+// most of the compute worker's WebAssembly binary (see
+// inputs.ParquetDecoder; with it the worker is 26.9 MB, 5.8 MB gzipped,
+// instead of about 6 MB, 1.6 MB gzipped), so Load refuses Parquet with
+// inputs.ErrNoParquet. The page converts a Parquet file to CSV first, in a
+// worker of its own started only then (internal/parquetjob, wasm/parquet);
+// the command line reads Parquet with its own reader.
+func reader() inputs.Reader { return inputs.Reader{} }
 
 // fromMatrix makes the data set of matrix m under direction d and its summary.
 func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summary, error) {
@@ -186,8 +204,9 @@ func NewServer(post func(protocol.Message), o Options) *Server {
 	return &Server{post: post, yield: o.Yield, now: o.Now, datasets: map[uint64]*Dataset{}, runs: map[uint64]context.CancelFunc{}}
 }
 
-// Handle processes one message. Load and Simulate complete before Handle
-// returns; Run starts the fit on its own goroutine and returns at once, so
+// Handle processes one message. Load, Simulate and LoadBinary complete
+// before Handle returns; a Prepare needs its file, which the host hands to
+// Server.Prepare instead, so here it is refused; Run starts the fit on its own goroutine and returns at once, so
 // a later Cancel can stop it. Messages a worker never receives are ignored.
 func (s *Server) Handle(m protocol.Message) {
 	switch m := m.(type) {
@@ -199,6 +218,13 @@ func (s *Server) Handle(m protocol.Message) {
 		start := s.now()
 		ds, sum, err := Simulate(m.Config, m.WantSummary)
 		s.finishLoad(m.Dataset, m.WantSummary, ds, sum, err, start)
+	case protocol.LoadBinary:
+		start := s.now()
+		ds, sum, err := LoadBinary(m)
+		s.finishLoad(m.Dataset, false, ds, sum, err, start)
+	case protocol.Prepare:
+		// The file comes with the message; the host calls Server.Prepare.
+		s.post(protocol.Error{Dataset: m.Dataset, Message: "prepare: no file came with the message"})
 	case protocol.Run:
 		s.mu.Lock()
 		ds := s.datasets[m.Dataset]
@@ -306,6 +332,9 @@ func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.
 	start := s.now()
 	t := &throttle{s: s, run: m.Run, method: m.Method, start: start, lastYield: start, weights: ds.Sample.Weight, k2: m.K2}
 	res, err := est.Fit(ctx, ds.Sample, m.K2, t.progress)
+	if errors.Is(err, accuracy.ErrSummarised) && ds.prepared {
+		err = fmt.Errorf("%w; the page reads a file this large, or embeddings, as per-point summaries: run the command line on the file for this (cleanex predict)", err)
+	}
 	if err == nil {
 		err = ctx.Err()
 	}

@@ -395,7 +395,7 @@ func TestNoParquet(t *testing.T) {
 	if !errors.Is(err, inputs.ErrNoParquet) {
 		t.Fatalf("got %v, want ErrNoParquet", err)
 	}
-	oneLine(t, "no parquet", err, "cleanex predict")
+	oneLine(t, "no parquet", err, "the command line reads Parquet")
 }
 
 // TestValidate: a matrix a decoder built wrongly is refused with the place.

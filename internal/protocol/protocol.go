@@ -1,6 +1,7 @@
 // Package protocol defines the messages between the page and its compute
-// workers (load a data set, simulate one, run a method, progress, result,
-// error, cancel) and their compact binary encoding: every message is one byte
+// workers (load a data set, simulate one, prepare a large one in one worker
+// and hand its per-point summaries to the others, run a method, progress,
+// result, error, cancel) and their compact binary encoding: every message is one byte
 // slice, integers as varints, strings length-prefixed, and float arrays as
 // little-endian IEEE-754 bytes copied in one block, so a large curve or a
 // 25 MB CSV crosses the JavaScript boundary as a single typed array.
@@ -29,6 +30,8 @@ const (
 	KindCancel
 	KindDescribe
 	KindCrash
+	KindPrepare
+	KindLoadBinary
 )
 
 // Message is one of the message types of this package.
@@ -105,6 +108,63 @@ type Summary struct {
 	ClassSE []float64
 	// Seconds is how long loading took in the worker.
 	Seconds float64
+	// Embedding says how a pilot given as embeddings was scored (the zero
+	// value for scores).
+	Embedding Embedding
+}
+
+// Embedding says how the test embeddings of a pilot were scored against
+// their references (docs/embeddings.md).
+type Embedding struct {
+	// Metric is "euclidean" or "cosine" ("" when the pilot is scores).
+	Metric string
+	// Reference is "centroid", "1nn" or "oneshot".
+	Reference string
+	// RefSet is "train" or "gallery", the kind of reference embeddings the
+	// file gave.
+	RefSet string
+	// Dim is the embeddings' dimension, References the number of
+	// reference embeddings.
+	Dim, References int
+}
+
+// Prepare asks one worker to read a pilot file that the page posts with
+// the message (a File or Blob, read there piece by piece), reduce it to
+// per-point summaries (a score matrix under Direction, or embeddings
+// scored by Metric and Reference) with KDE's C_x of KDEBandwidth computed
+// from each full row, and answer with a LoadBinary holding them, then the
+// Summary: the page sends that LoadBinary to the other workers.
+type Prepare struct {
+	// Dataset identifies the data set in later messages.
+	Dataset uint64
+	// Direction is "auto", "higher" or "lower" (scores only).
+	Direction string
+	// Metric and Reference choose the scoring of embeddings ("" for the
+	// file's default).
+	Metric, Reference string
+	// KDEBandwidth is the KDE bandwidth selector whose C_x is computed
+	// ("" for the default).
+	KDEBandwidth string
+}
+
+// LoadBinary asks a worker to keep as data set Dataset the pilot whose
+// per-point summaries Binary holds (summary.AppendBinary); a worker that
+// prepared a pilot (Prepare) posts one to the page, which forwards the
+// same bytes to the other workers. Binary comes last, so a message's
+// first bytes hold everything else.
+type LoadBinary struct {
+	// Dataset identifies the data set in later messages.
+	Dataset uint64
+	// Pending is the key of precomputed per-point values (such as
+	// "kde:lcv", KDE's C_x) that a later LoadBinary of the same data set
+	// adds; "" when none is to come.
+	Pending string
+	// Direction and Detected are the Summary's.
+	Direction, Detected string
+	// Embedding is the Summary's.
+	Embedding Embedding
+	// Binary is the summarised Sample in binary form.
+	Binary []byte
 }
 
 // Run asks a worker to fit one method on a data set.
@@ -200,6 +260,10 @@ func (Error) Kind() Kind    { return KindError }
 func (Cancel) Kind() Kind   { return KindCancel }
 func (Describe) Kind() Kind { return KindDescribe }
 func (Crash) Kind() Kind    { return KindCrash }
+func (Prepare) Kind() Kind  { return KindPrepare }
+
+// Kind implements Message.
+func (LoadBinary) Kind() Kind { return KindLoadBinary }
 
 // The wire layout of each message: its fields in wire order, walked by the
 // encoder (Encode, LoadParts) and the decoder (Decode) alike, so the order is
@@ -242,6 +306,29 @@ func (m *Summary) fields(c codec) {
 	c.floats(&m.ObservedC)
 	c.floats(&m.ClassSE)
 	c.f(&m.Seconds)
+	m.Embedding.fields(c)
+}
+func (m *Embedding) fields(c codec) {
+	c.str(&m.Metric)
+	c.str(&m.Reference)
+	c.str(&m.RefSet)
+	c.i(&m.Dim)
+	c.i(&m.References)
+}
+func (m *Prepare) fields(c codec) {
+	c.u(&m.Dataset)
+	c.str(&m.Direction)
+	c.str(&m.Metric)
+	c.str(&m.Reference)
+	c.str(&m.KDEBandwidth)
+}
+func (m *LoadBinary) fields(c codec) {
+	c.u(&m.Dataset)
+	c.str(&m.Pending)
+	c.str(&m.Direction)
+	c.str(&m.Detected)
+	m.Embedding.fields(c)
+	c.bytes(&m.Binary)
 }
 func (m *Run) fields(c codec) {
 	c.u(&m.Dataset)
@@ -325,6 +412,7 @@ var codecs = map[Kind]kindCodec{
 	KindSummary: codecFor[Summary](), KindRun: codecFor[Run](), KindProgress: codecFor[Progress](),
 	KindResult: codecFor[Result](), KindError: codecFor[Error](), KindCancel: codecFor[Cancel](),
 	KindDescribe: codecFor[Describe](), KindCrash: codecFor[Crash](),
+	KindPrepare: codecFor[Prepare](), KindLoadBinary: codecFor[LoadBinary](),
 }
 
 // Encode returns m's wire bytes: the kind byte, then the fields in order.
@@ -345,6 +433,26 @@ func LoadParts(dataset uint64, csvLen int, direction string) (prefix, suffix []b
 	m := Load{Dataset: dataset, Direction: direction}
 	m.fields(e)
 	return e.b[:e.cut:e.cut], e.b[e.cut:]
+}
+
+// DecodeHead reads a LoadBinary from the first bytes of its encoding:
+// every field but Binary, which stays nil (its length is read, its bytes
+// need not be there). The page routes the message with it while its bytes
+// stay in JavaScript.
+func DecodeHead(head []byte) (LoadBinary, error) {
+	if len(head) == 0 {
+		return LoadBinary{}, fmt.Errorf("protocol: empty message: %w", ErrShort)
+	}
+	if Kind(head[0]) != KindLoadBinary {
+		return LoadBinary{}, fmt.Errorf("protocol: kind %d is not a LoadBinary", head[0])
+	}
+	var m LoadBinary
+	d := &decoder{b: head[1:], head: true}
+	m.fields(d)
+	if d.err != nil {
+		return LoadBinary{}, fmt.Errorf("protocol: kind %d: %w", head[0], d.err)
+	}
+	return m, nil
 }
 
 // ErrShort is wrapped by Decode's errors when the bytes end early.
@@ -423,10 +531,12 @@ func (e *encoder) floats(p *[]float64) {
 }
 
 // decoder reads fields in order; after the first error every read stores
-// the zero value and err keeps the first error.
+// the zero value and err keeps the first error. With head set, a bytes
+// field is read as its length alone and ends the reading (DecodeHead).
 type decoder struct {
-	b   []byte
-	err error
+	b    []byte
+	err  error
+	head bool
 }
 
 func (d *decoder) fail(what string) {
@@ -488,6 +598,11 @@ func (d *decoder) raw(what string) []byte {
 	return v
 }
 func (d *decoder) bytes(v *[]byte) {
+	if d.head {
+		d.uint()
+		d.b, *v = nil, nil
+		return
+	}
 	*v = d.raw("bytes")
 	if len(*v) == 0 {
 		*v = nil

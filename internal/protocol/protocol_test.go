@@ -30,6 +30,12 @@ func samples() []Message {
 		Error{Dataset: 2, Method: "kde", Message: "row 3, column \"b\": not a number", Cancelled: true},
 		Cancel{Run: 9},
 		Describe{Dataset: 12},
+		Summary{Dataset: 5, N: 20, K: 4, Direction: "lower", Detected: "lower",
+			Embedding: Embedding{Metric: "euclidean", Reference: "centroid", RefSet: "train", Dim: 128, References: 40}},
+		Prepare{Dataset: 8, Direction: "auto", Metric: "cosine", Reference: "1nn", KDEBandwidth: "ucv"},
+		Prepare{Dataset: 9},
+		LoadBinary{Dataset: 8, Pending: "kde:lcv", Direction: "higher", Detected: "lower", Embedding: Embedding{Metric: "cosine", Reference: "oneshot", RefSet: "gallery", Dim: 3, References: 4},
+			Binary: []byte("CXS1\x02\x00")},
 	}
 }
 
@@ -119,6 +125,30 @@ func TestLoadParts(t *testing.T) {
 	}
 }
 
+// DecodeHead reads a LoadBinary's fields but its bytes from its first
+// bytes alone, and refuses other kinds and too few bytes.
+func TestDecodeHead(t *testing.T) {
+	want := LoadBinary{Dataset: 1 << 33, Pending: "kde:lcv", Direction: "higher", Detected: "lower",
+		Embedding: Embedding{Metric: "cosine", Reference: "1nn", RefSet: "gallery", Dim: 128, References: 50000}}
+	full := want
+	full.Binary = make([]byte, 100000)
+	b, err := Encode(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeHead(b[:128])
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("DecodeHead = %+v, %v; want %+v", got, err, want)
+	}
+	if _, err := DecodeHead(b[:12]); !errors.Is(err, ErrShort) {
+		t.Errorf("12 bytes: %v, want ErrShort", err)
+	}
+	c, _ := Encode(Cancel{Run: 3})
+	if _, err := DecodeHead(c); err == nil {
+		t.Error("a Cancel was read as a LoadBinary")
+	}
+}
+
 // The class-sampling standard errors reach the page bit for bit, and a
 // summary without them stays without them.
 func TestSummaryClassSERoundTrip(t *testing.T) {
@@ -153,7 +183,7 @@ func TestWireFormat(t *testing.T) {
 	pre, suf := LoadParts(1<<40, 123456, "higher")
 	h.Write(pre)
 	h.Write(suf)
-	const want = 0x57a699233e01259
+	const want = 0xfee35d7729088154
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the encodings = %#x, want %#x", got, uint64(want))
 	}
@@ -166,7 +196,7 @@ func TestEveryKind(t *testing.T) {
 	for _, m := range samples() {
 		seen[m.Kind()] = true
 	}
-	for k := KindReady; k <= KindCrash; k++ {
+	for k := KindReady; k <= KindLoadBinary; k++ {
 		c, ok := codecs[k]
 		if !ok {
 			t.Errorf("kind %d has no codec", k)

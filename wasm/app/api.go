@@ -20,7 +20,7 @@ import (
 
 // registerAPI sets window.cleanex (README: "JavaScript API"):
 //
-//	load(data, {direction}) -> Promise<summary>   (data: CSV text, bytes, or two .npy)
+//	load(data, {direction}) -> Promise<summary>   (data: CSV text, bytes, or two .npy; summary.prepared)
 //	simulate({classes, points, d, sigma2, r, k1, k2, seed}) -> Promise<summary>
 //	run({k2, methods, preset, seed, onProgress}) -> Promise<{curves, seconds}>
 //	cancel()
@@ -51,7 +51,11 @@ func (a *app) registerAPI() error {
 			if err != nil {
 				return nil, err
 			}
-			return summaryJS(sum), nil
+			out := summaryJS(sum)
+			a.env.RLock()
+			out["prepared"] = !a.fileJS.IsUndefined()
+			a.env.RUnlock()
+			return out, nil
 		},
 		"simulate": func(args []jsdom.Value) (any, error) {
 			a.env.RLock()

@@ -63,10 +63,15 @@ type app struct {
 	dataset uint64
 	loadJS  jsdom.Value // the encoded Load/Simulate message, kept on the JS side
 	dataJS  jsdom.Value // the current file's bytes, any format (a Uint8Array), for Reload
-	hasFile bool
-	fileDir string // the direction the current file was read with
-	summary protocol.Summary
-	loads   map[uint64]chan loadOutcome
+	// fileJS is instead the current file as a File or Blob when it was
+	// prepared in one worker (prepare.go), with its size and first bytes.
+	fileJS   jsdom.Value
+	fileSize float64
+	fileHead []byte
+	hasFile  bool
+	fileDir  string // the direction the current file was read with
+	summary  protocol.Summary
+	loads    map[uint64]chan loadOutcome
 	// resend sends a pending load's messages to a new worker 0 (one that
 	// replaced a worker that did not stop when a run was cancelled).
 	resend map[uint64]func(*slot) error
@@ -82,6 +87,21 @@ type app struct {
 	preview []report.Method
 	// slideGen numbers the slider moves; a re-simulation waits for the last.
 	slideGen int
+	// parquet is the Parquet reader converting a file, if any (parquet.go).
+	parquet *jsdom.Worker
+	// prep is the preparation of a file under way, if any (prepare.go);
+	// prepareBytes the file size from which a file is prepared
+	// (web.PrepareBytes, or the page URL's ?prepare=N); spareAfterRun
+	// starts a new spare once the run under way ends (the spare prepared
+	// the file, and a new one starting would slow the run).
+	prep          *prepState
+	prepareBytes  float64
+	spareAfterRun bool
+	// kdePending is the key of KDE's C_x while the worker that prepared
+	// the current data set still computes them ("" otherwise): KDE's fits
+	// wait for them (nextTask). kdeErr is why they will not come.
+	kdePending string
+	kdeErr     error
 
 	run *runState
 	// liveLoss and liveStep sample CleaneX's loss from its progress messages
@@ -125,6 +145,11 @@ func (a *app) onPage(err error) {
 type loadOutcome struct {
 	sum protocol.Summary
 	err error
+	// loadJS is, for a prepared load, the LoadBinary message the
+	// preparing worker posted, which loads the data set in the others;
+	// pending is its Pending (KDE's C_x, which a later one brings).
+	loadJS  jsdom.Value
+	pending string
 }
 
 // runState is one run: the fits of its plan, sent to the workers one Run
@@ -192,6 +217,7 @@ func (a *app) start() {
 	}
 	a.env.Lock()
 	a.search = search
+	a.prepareBytes = prepareThreshold(search)
 	for i := 0; i < n; i++ {
 		s, err := startSlot(i, a.inbox)
 		if err != nil {
@@ -275,6 +301,10 @@ func (a *app) handle(in inbound) {
 	s := in.s
 	if s == a.spare {
 		a.onSpare(in)
+		return
+	}
+	if p := a.prep; p != nil && s == p.s {
+		a.onPrep(in)
 		return
 	}
 	if !a.current(s) {
@@ -410,8 +440,10 @@ func (a *app) fill() {
 		if !s.ready || s.run != 0 {
 			continue
 		}
-		i := r.queue[0]
-		r.queue = r.queue[1:]
+		i, ok := a.nextTask(r)
+		if !ok {
+			break
+		}
 		t := r.plan.Tasks[i]
 		if err := s.sendMsg(protocol.Run{Dataset: r.dataset, Run: r.id, Method: t.Method, K2: r.k2, Preset: t.Preset, Seed: t.Seed}); err != nil {
 			r.plan.Fail(i, err)
@@ -425,6 +457,30 @@ func (a *app) fill() {
 	if len(r.queue) == 0 && r.active == 0 {
 		a.finishRun(r)
 	}
+}
+
+// nextTask removes from r's queue and returns the first task a worker may
+// start now: KDE's fits wait while the worker that prepared the data set
+// computes KDE's C_x, and fail (taken off the queue) when those will not
+// come; ok is false when no task may start.
+func (a *app) nextTask(r *runState) (task int, ok bool) {
+	for j := 0; j < len(r.queue); j++ {
+		i := r.queue[j]
+		if r.plan.Tasks[i].Method == methods.KDE && r.dataset == a.dataset {
+			if a.kdePending != "" {
+				continue
+			}
+			if a.kdeErr != nil {
+				r.queue = slices.Delete(r.queue, j, j+1)
+				j--
+				r.plan.Fail(i, a.kdeErr)
+				continue
+			}
+		}
+		r.queue = slices.Delete(r.queue, j, j+1)
+		return i, true
+	}
+	return -1, false
 }
 
 // finishRun assembles the recommendation of a run whose fits have all
@@ -459,6 +515,7 @@ func (a *app) finishRun(r *runState) {
 		r.err = errors.New(joinByKey(whys))
 	}
 	close(r.done)
+	a.spareAfterPrep()
 }
 
 // pilot returns what the recommendation needs of the current data set.
@@ -489,6 +546,9 @@ func (a *app) replace(s *slot, why string, stuck bool) {
 	}
 	if s.idx == 0 {
 		for id, ch := range a.loads {
+			if p := a.prep; p != nil && p.id == id {
+				continue // worker 0 has no part in it
+			}
 			if send := a.resend[id]; stuck && send != nil && send(ns) == nil {
 				ns.loaded = id
 				continue
@@ -520,9 +580,18 @@ func (a *app) dropLive(task int) {
 // simulation.
 type loadRequest struct {
 	dataJS jsdom.Value
+	// file is the pilot file as a File or Blob, for a load prepared in one
+	// worker (prepare.go), with its size and first bytes; dataJS is then
+	// undefined.
+	file   jsdom.Value
+	size   float64
+	head   []byte
 	dir    string
 	sim    *protocol.SimConfig
 	source string
+	// metric and reference are the scoring of embeddings ("" for the
+	// file's default); a load of embeddings is prepared.
+	metric, reference string
 	// andRun starts a run with the page's settings as soon as the data set
 	// is loaded, in the same state change (one render, one chart drawing).
 	andRun bool
@@ -537,10 +606,19 @@ type loadRequest struct {
 
 // load sends a data set to every worker, waits for the summary, and on
 // success makes it current. On failure the error is shown and everything
-// on screen stays.
+// on screen stays. A Parquet file is converted to CSV first (fromParquet);
+// a large file, or embeddings, is prepared in one worker (loadPrepared).
+// A load stops the preparation under way, if any.
 func (a *app) load(req loadRequest) (protocol.Summary, error) {
+	if err := a.fromParquet(&req); err != nil {
+		return protocol.Summary{}, err
+	}
+	if a.prepares(&req) {
+		return a.loadPrepared(req)
+	}
 	a.env.Lock()
 	a.cancelRun("new data")
+	a.stopPrep()
 	id := a.id()
 	ch := make(chan loadOutcome, 1)
 	a.loads[id] = ch
@@ -632,12 +710,22 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
 		return protocol.Summary{}, out.err
 	}
-	sum := out.sum
+	return a.adopt(req, id, out.sum, baseJS, ""), nil
+}
+
+// adopt makes data set id, loaded by req, current, with env locked: its
+// summary sum and loadJS, the message that loads it (replayed to replaced
+// workers), go to every worker that lacks it; the page shows it, and with
+// req.andRun runs the page's methods on it. kdePending is the key of
+// KDE's C_x when a later message brings them (prepare.go), else "". It
+// returns the summary shown.
+func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsdom.Value, kdePending string) protocol.Summary {
 	if sum.Truth == nil && a.lateID == id {
 		sum.Truth = a.lateTruth
 	}
 	a.lateID, a.lateTruth = 0, nil
-	a.dataset, a.loadJS, a.summary = id, baseJS, sum
+	a.dataset, a.loadJS, a.summary = id, loadJS, sum
+	a.kdePending, a.kdeErr = kdePending, nil
 	// A worker replaced while this data set loaded has the previous one.
 	for _, s := range a.slots {
 		a.sendData(s)
@@ -653,9 +741,11 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			a.env.UnlockOnly()
 		})
 	}
-	a.dataJS, a.hasFile, a.sim = req.dataJS, req.sim == nil, req.sim
+	a.dataJS, a.fileJS, a.hasFile, a.sim = req.dataJS, req.file, req.sim == nil, req.sim
+	a.fileSize, a.fileHead = req.size, req.head
 	if req.sim == nil {
 		a.st.Direction, a.fileDir = req.dir, req.dir
+		a.st.Metric, a.st.Reference = sum.Embedding.Metric, sum.Embedding.Reference
 	}
 	a.st.Summary = &sum
 	a.st.Source = req.source
@@ -686,7 +776,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			a.onPage(err)
 		}
 	}
-	return sum, nil
+	return sum
 }
 
 // pageRun returns a run with the page's settings.
@@ -848,6 +938,7 @@ func (a *app) cancelRun(why string) {
 		}
 	}
 	close(r.done)
+	a.spareAfterPrep()
 }
 
 // setLink puts a simulation's share link in the address's fragment and in

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/limits"
+	"github.com/cleanex/cleanex/internal/parquetjob"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/web"
 	"github.com/vugu/vugu"
@@ -43,10 +45,13 @@ func (a *app) LoadFile(event vugu.DOMEvent) {
 
 // loadFiles reads the Files given together (dropped or picked) and loads
 // them: one pilot file as it is, two .npy files packed into one .npz
-// (web.CheckPicked). A file above limits.MaxFileBytes, or whose first bytes
-// are not a pilot file, is refused before the rest is read; a read that
-// fails (the file is gone, the tab is short of memory) is one sentence. On
-// failure what is on screen stays.
+// (web.CheckPicked); a file of at least prepareBytes, or of embeddings, is
+// handed unread to the worker that prepares it (loadPrepared). A file
+// whose first bytes are not a pilot file, or a Parquet file or pair of
+// .npy files above limits.MaxFileBytes (the page holds their bytes), is
+// refused before the rest is read; a read that fails (the file is gone,
+// the tab is short of memory) is one sentence. On failure what is on
+// screen stays.
 func (a *app) loadFiles(files []jsdom.Value) {
 	fail := func(msg string) {
 		a.env.Lock()
@@ -82,6 +87,27 @@ func (a *app) loadFiles(files []jsdom.Value) {
 	if pair {
 		name, size = web.PairName(picked[0].Name, picked[1].Name), picked[0].Size+picked[1].Size
 	}
+	a.env.RLock()
+	dir, threshold := a.st.Direction, a.prepareBytes
+	a.env.RUnlock()
+	// A large file, or embeddings, is not read here: the worker that
+	// prepares it reads the File piece by piece. A Parquet file is read
+	// here and converted first (load: fromParquet).
+	head := picked[0].Head
+	if parquetjob.Wants(head) {
+		if err := limits.CheckFileSize(name, size); err != nil {
+			fail(err.Error() + ".")
+			return
+		}
+	} else if !pair && (size >= threshold || web.LooksLikeEmbeddings(head)) {
+		if web.LooksLikeEmbeddings(head) {
+			dir = "auto" // the metric sets the direction
+		}
+		if _, err := a.load(loadRequest{file: files[0], size: size, head: head, dir: dir, source: name, andRun: true}); err != nil {
+			a.onPage(err)
+		}
+		return
+	}
 	// Start reading before rendering the busy line, so the two overlap.
 	reads := make([]jsdom.Read, len(files))
 	for i, f := range files {
@@ -108,9 +134,6 @@ func (a *app) loadFiles(files []jsdom.Value) {
 			return
 		}
 	}
-	a.env.RLock()
-	dir := a.st.Direction
-	a.env.RUnlock()
 	// A file the user gives is analysed at once with the current settings.
 	if _, err := a.load(loadRequest{dataJS: b, dir: dir, source: name, andRun: true}); err != nil {
 		a.onPage(err)
@@ -185,23 +208,32 @@ func fetch(url string) (jsdom.Value, error) {
 	return jsdom.ReadFileJS(resp) // Response has arrayBuffer() too
 }
 
-// Reload reads the current file's bytes again (kept as they were loaded,
-// whatever their format) with the chosen direction. When the file cannot
-// be read that way (a summary is higher-is-better only), the message is
-// shown and the selector shows again the direction the data on screen was
-// read with.
+// Reload reads the current file again (its bytes kept as they were
+// loaded, whatever their format, or the File or Blob of a prepared file)
+// with the chosen direction, or for embeddings the chosen metric and
+// reference. When the file cannot be read that way (a summary is
+// higher-is-better only; a one-shot reference needs one gallery item per
+// class), the message is shown and the selectors show again the settings
+// the data on screen was read with.
 func (a *app) Reload() {
-	data, src, dir, id := a.dataJS, a.st.Source, a.st.Direction, a.dataset
+	req := loadRequest{dataJS: a.dataJS, file: a.fileJS, size: a.fileSize, head: a.fileHead, dir: a.st.Direction,
+		source: a.st.Source, andRun: true, keepK2: true}
+	id := a.dataset
 	if !a.hasFile {
 		a.st.Error = "The direction applies to your own score files; simulated scores are distances (lower is better)."
 		return
 	}
+	if a.st.IsEmbeddings() {
+		// Embeddings are scored again; their metric sets the direction.
+		req.metric, req.reference, req.dir = a.st.Metric, a.st.Reference, "auto"
+	}
 	go func() {
-		if _, err := a.load(loadRequest{dataJS: data, dir: dir, source: src, andRun: true, keepK2: true}); err != nil {
+		if _, err := a.load(req); err != nil {
 			a.onPage(err)
 			a.env.Lock()
 			if a.dataset == id {
 				a.st.Direction = a.fileDir
+				a.st.Metric, a.st.Reference = a.summary.Embedding.Metric, a.summary.Embedding.Reference
 			}
 			a.env.UnlockRender()
 		}

@@ -18,7 +18,7 @@ type slot struct {
 	w   *jsdom.Worker
 	// ready is set once the worker posted Ready; until then posts queue in pending.
 	ready   bool
-	pending []jsdom.Value
+	pending []outbound
 	// loaded is the latest data set sent to it.
 	loaded uint64
 	// run and task are the fit it is running: the run's id (0: idle) and
@@ -29,22 +29,41 @@ type slot struct {
 
 // spareIdx marks the spare worker: started in advance and loaded with the
 // current data set, it takes the place of a worker that is terminated (on
-// cancel or a crash), so a new run can start at once.
-const spareIdx = -1
+// cancel or a crash), so a new run can start at once. prepIdx marks the
+// worker that prepares a large file (prepare.go): the spare, or a worker
+// started for it, terminated once it has answered.
+const (
+	spareIdx = -1
+	prepIdx  = -2
+)
+
+// outbound is a post queued until its worker is ready: a Uint8Array, and
+// what goes with it (a File or Blob; undefined when nothing does).
+type outbound struct {
+	u8, attached jsdom.Value
+}
 
 // inbound is a message from a worker: m, or err when it could not be
-// read; stopped when the worker's Go program ended, why saying how.
+// read; stopped when the worker's Go program ended, why saying how. A
+// LoadBinary stays in JavaScript: m has its fields but the bytes, js the
+// whole message.
 type inbound struct {
 	s       *slot
 	m       protocol.Message
+	js      jsdom.Value
 	err     error
 	stopped bool
 	why     string
 }
 
+// keepInJS reports whether a worker's message of the kind its first byte
+// names stays in JavaScript: a LoadBinary, which the page forwards to the
+// other workers without reading it.
+func keepInJS(first byte) bool { return protocol.Kind(first) == protocol.KindLoadBinary }
+
 // startSlot starts a worker for place idx and forwards its messages to inbox.
 func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
-	w, err := jsdom.NewWorker(workerURL, "cleanex-"+strconv.Itoa(idx))
+	w, err := jsdom.NewWorkerKeeping(workerURL, "cleanex-"+strconv.Itoa(idx), keepInJS)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +71,14 @@ func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
 	go func() {
 		for msg := range w.Messages {
 			in := inbound{s: s, err: msg.Err, stopped: msg.Stopped, why: msg.Reason}
-			if msg.Err == nil {
+			switch {
+			case msg.Err != nil:
+			case !msg.JS.IsUndefined():
+				var head protocol.LoadBinary
+				if head, in.err = protocol.DecodeHead(msg.Data); in.err == nil {
+					in.m, in.js = head, msg.JS
+				}
+			default:
 				in.m, in.err = protocol.Decode(msg.Data)
 			}
 			inbox <- in
@@ -81,11 +107,33 @@ func (s *slot) sendMsg(m protocol.Message) error {
 
 // sendJS posts a Uint8Array (transferring it) now, or queues it.
 func (s *slot) sendJS(u8 jsdom.Value) error {
+	return s.post(outbound{u8: u8})
+}
+
+// sendWith encodes m and posts it with attached (a File or Blob, passed
+// by reference) now, or queues them.
+func (s *slot) sendWith(m protocol.Message, attached jsdom.Value) error {
+	b, err := protocol.Encode(m)
+	if err != nil {
+		return err
+	}
+	u8, err := jsdom.BytesToJS(b)
+	if err != nil {
+		return err
+	}
+	return s.post(outbound{u8: u8, attached: attached})
+}
+
+// post posts o now, or queues it until the worker is ready.
+func (s *slot) post(o outbound) error {
 	if !s.ready {
-		s.pending = append(s.pending, u8)
+		s.pending = append(s.pending, o)
 		return nil
 	}
-	return s.w.PostBytes(u8)
+	if o.attached.IsUndefined() {
+		return s.w.PostBytes(o.u8)
+	}
+	return s.w.PostBytesWith(o.u8, o.attached)
 }
 
 // sendCopy posts a copy of a Uint8Array that the page keeps.
@@ -102,8 +150,8 @@ func (s *slot) markReady() error {
 	s.ready = true
 	q := s.pending
 	s.pending = nil
-	for _, u8 := range q {
-		if err := s.w.PostBytes(u8); err != nil {
+	for _, o := range q {
+		if err := s.post(o); err != nil {
 			return err
 		}
 	}

@@ -2,8 +2,9 @@
 
 // Command worker is the app's compute worker: a Go wasm program started by
 // assets/worker.js inside a Web Worker. It reads protocol messages from the
-// page, hands them to a compute.Server (which parses, simulates and fits),
-// and posts the replies back as bytes.
+// page, hands them to a compute.Server (which parses, simulates, prepares
+// and fits; a Prepare's file, posted with it, is read as a stream), and
+// posts the replies back as bytes.
 package main
 
 import (
@@ -49,8 +50,17 @@ func main() {
 			jsdom.Log("cleanex worker: ", err)
 			continue
 		}
-		if c, ok := m.(protocol.Crash); ok {
-			panic("cleanex worker: crash requested: " + c.Reason)
+		switch m := m.(type) {
+		case protocol.Crash:
+			panic("cleanex worker: crash requested: " + m.Reason)
+		case protocol.Prepare:
+			// The file comes with the message (a File or Blob), read piece
+			// by piece; the worker answers when it is prepared.
+			if jsdom.IsBlob(msg.Attached) {
+				r := jsdom.NewBlobReader(msg.Attached)
+				srv.Prepare(m, r, r.Size())
+				continue
+			}
 		}
 		srv.Handle(m)
 	}

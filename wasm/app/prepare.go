@@ -1,0 +1,307 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/web"
+)
+
+// prepState is a file being prepared in one worker (protocol.Prepare):
+// the worker, the data set, and the LoadBinary it posted (undefined until
+// then), which the page forwards to the compute workers.
+type prepState struct {
+	s      *slot
+	id     uint64
+	source string
+	bin    jsdom.Value
+	// pending is the first LoadBinary's Pending (KDE's C_x, which the
+	// worker computes after it and posts in a second one); adopted is set
+	// once the page has made the data set current, the worker then
+	// working on the pending values only.
+	pending string
+	adopted bool
+	// fromSpare is true when the spare became the preparing worker (a new
+	// spare is started once the file is prepared).
+	fromSpare bool
+	ended     bool
+}
+
+// errNewerLoad ends a preparation that a newer load made pointless; its
+// load returns it and shows nothing (the newer load shows its own).
+var errNewerLoad = errors.New("another data set was loaded while the file was prepared")
+
+// prepareThreshold returns the file size from which the page prepares a
+// file in one worker: web.PrepareBytes, or N from ?prepare=N in the page
+// URL's query (0 prepares every file; the browser tests use it).
+func prepareThreshold(search string) float64 {
+	if i := strings.Index(search, "prepare="); i >= 0 {
+		if n, err := strconv.ParseFloat(strings.SplitN(search[i+len("prepare="):], "&", 2)[0], 64); err == nil && n >= 0 {
+			return n
+		}
+	}
+	return web.PrepareBytes
+}
+
+// prepares reports whether req is loaded by preparing it in one worker: a
+// File or Blob given as such, or bytes of at least prepareBytes, bytes
+// whose first bytes show embeddings (web.LooksLikeEmbeddings), or a load
+// that chooses a scoring of embeddings. Bytes are then put in a Blob
+// (req.file), which the page keeps for Reload instead of the bytes.
+func (a *app) prepares(req *loadRequest) bool {
+	if req.sim != nil {
+		return false
+	}
+	if !req.file.IsUndefined() {
+		return true
+	}
+	head, err := jsdom.Head(req.dataJS, scores.SniffBytes)
+	if err != nil {
+		return false // the workers say what is wrong with the bytes
+	}
+	n := float64(jsdom.ByteLength(req.dataJS))
+	a.env.RLock()
+	threshold := a.prepareBytes
+	a.env.RUnlock()
+	if n < threshold && !web.LooksLikeEmbeddings(head) && req.metric == "" && req.reference == "" {
+		return false
+	}
+	blob, err := jsdom.NewBlob(req.dataJS)
+	if err != nil {
+		a.log.Report("keeping the data as a Blob", err)
+		return false // sent to every worker as bytes
+	}
+	req.file, req.size, req.head, req.dataJS = blob, n, head, jsdom.Value{}
+	return true
+}
+
+// loadPrepared loads req.file by preparing it in one worker: the spare
+// when it is ready, else a worker started for it. That worker reads the
+// file piece by piece and answers with the pilot's per-point summaries in
+// binary form (a LoadBinary, kept in JavaScript) and its summary; the page
+// then sends that message to every compute worker (and to any worker that
+// replaces one later). For a score matrix the first LoadBinary lacks KDE's
+// C_x, which the worker computes next from the rows it kept while the
+// other methods fit; its second LoadBinary replaces the first (finishKDE).
+// The preparing worker is terminated once it has answered, giving back
+// the memory the file took. A file whose preparation would need more memory
+// than the tab can give is refused before it is read (web.CheckPrepare).
+// On failure the error is shown and everything on screen stays.
+func (a *app) loadPrepared(req loadRequest) (protocol.Summary, error) {
+	a.env.Lock()
+	// Refused before anything changes: a run or a load under way goes
+	// on. The compute workers and the spare each receive the data set.
+	if err := web.CheckPrepare(req.source, req.size, req.head, web.PrepareBudget(jsdom.DeviceMemoryGB()), len(a.slots)+1); err != nil {
+		a.st.Error = err.Error() + "."
+		a.env.UnlockRender()
+		return protocol.Summary{}, err
+	}
+	a.cancelRun("new data")
+	a.stopPrep()
+	id := a.id()
+	ch := make(chan loadOutcome, 1)
+	a.loads[id] = ch
+	a.setBusy(loading, "Reading "+req.source+"…")
+	a.st.Error = ""
+	p, err := a.startPrep(id, req)
+	if err != nil {
+		delete(a.loads, id)
+		a.setBusy(idle, "")
+		a.st.Error = "Could not read " + req.source + ": " + err.Error()
+		a.env.UnlockRender()
+		return protocol.Summary{}, err
+	}
+	a.env.UnlockRender()
+	out := <-ch
+
+	a.env.Lock()
+	defer a.env.UnlockRender()
+	if out.err != nil || out.pending == "" {
+		a.endPrep(p)
+	}
+	if errors.Is(out.err, errNewerLoad) {
+		return protocol.Summary{}, out.err
+	}
+	a.setBusy(idle, "")
+	if out.err != nil {
+		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
+		a.spareAfterPrep()
+		return protocol.Summary{}, out.err
+	}
+	// The worker goes on computing KDE's C_x, if pending; KDE's fits wait
+	// for them (nextTask), the others start now.
+	p.adopted = true
+	sum := a.adopt(req, id, out.sum, out.loadJS, out.pending)
+	if a.run == nil || a.run.finished {
+		a.spareAfterPrep()
+	}
+	return sum, nil
+}
+
+// finishKDE takes the second LoadBinary of preparation p, the data set
+// with KDE's C_x, with env locked: it replaces the message that loads the
+// data set and goes to every worker (a fit under way keeps the data set
+// it started with), KDE's fits may start, and the preparing worker is
+// terminated.
+func (a *app) finishKDE(p *prepState, bin jsdom.Value) {
+	a.endPrep(p)
+	if p.id != a.dataset {
+		return
+	}
+	a.loadJS, a.kdePending = bin, ""
+	for _, s := range append(slices.Clone(a.slots), a.spare) {
+		if s != nil {
+			s.loaded = 0
+			a.sendData(s)
+		}
+	}
+	a.fill()
+	if a.run == nil || a.run.finished {
+		a.spareAfterPrep()
+	}
+}
+
+// failKDE records, with env locked, that the C_x preparation p was to
+// compute for KDE will not come (why): KDE's fits on its data set fail
+// with that reason, and the worker is terminated.
+func (a *app) failKDE(p *prepState, why error) {
+	a.endPrep(p)
+	if p.id == a.dataset && a.kdePending != "" {
+		a.kdePending, a.kdeErr = "", fmt.Errorf("kde: %w", why)
+		a.fill()
+	}
+}
+
+// startPrep sends the Prepare of data set id, with req's file, to the
+// ready spare (which then leaves the spare's place) or to a worker started
+// for it, and records the preparation, with env locked.
+func (a *app) startPrep(id uint64, req loadRequest) (*prepState, error) {
+	p := &prepState{id: id, source: req.source}
+	if sp := a.spare; sp != nil && sp.ready {
+		p.s, p.fromSpare, a.spare = sp, true, nil
+		sp.idx = prepIdx
+	} else {
+		s, err := startSlot(prepIdx, a.inbox)
+		if err != nil {
+			return nil, err
+		}
+		p.s = s
+	}
+	a.prep = p
+	msg := protocol.Prepare{Dataset: id, Direction: req.dir, Metric: req.metric, Reference: req.reference}
+	if err := p.s.sendWith(msg, req.file); err != nil {
+		a.endPrep(p)
+		return nil, err
+	}
+	return p, nil
+}
+
+// endPrep terminates the worker of preparation p, once, with env locked;
+// when it was the spare, a new spare is due (spareAfterPrep).
+func (a *app) endPrep(p *prepState) {
+	if p.ended {
+		return
+	}
+	p.ended = true
+	if a.prep == p {
+		a.prep = nil
+	}
+	a.log.Report("terminating the worker that prepared a file", p.s.w.Terminate())
+	if p.fromSpare {
+		a.spareAfterRun = true
+	}
+}
+
+// stopPrep ends the preparation under way, if any, with env locked: a
+// newer load supersedes it (its load returns errNewerLoad).
+func (a *app) stopPrep() {
+	p := a.prep
+	if p == nil {
+		return
+	}
+	if p.adopted {
+		a.failKDE(p, errors.New("its per-point values were not computed: another file was loaded meanwhile; load this one again for KDE"))
+		return
+	}
+	a.endPrep(p)
+	a.settlePrep(p, loadOutcome{err: errNewerLoad})
+}
+
+// settlePrep answers the load waiting for preparation p, once.
+func (a *app) settlePrep(p *prepState, out loadOutcome) {
+	if ch := a.loads[p.id]; ch != nil {
+		delete(a.loads, p.id)
+		ch <- out
+	}
+}
+
+// spareAfterPrep starts a new spare when the spare prepared a file and no
+// file is being prepared, with env locked. It is called when the data set
+// is shown, or after the run that follows it, so the new spare's start
+// does not slow that run.
+func (a *app) spareAfterPrep() {
+	if a.spareAfterRun && a.spare == nil && a.prep == nil {
+		a.spareAfterRun = false
+		a.startSpare()
+	}
+}
+
+// onPrep handles a message from the preparing worker, with env locked: its
+// progress shows in the busy line; its LoadBinary is kept; its summary or
+// error answers the load; a worker that stopped fails it.
+func (a *app) onPrep(in inbound) {
+	p := a.prep
+	if in.stopped {
+		if p.adopted {
+			a.failKDE(p, fmt.Errorf("the worker computing its per-point values stopped (%s)", in.why))
+			return
+		}
+		a.settlePrep(p, loadOutcome{err: errors.New(web.WorkerStoppedLoading(in.why))})
+		return
+	}
+	if in.err != nil {
+		a.log.Report("a message from the worker preparing a file", in.err)
+		return
+	}
+	switch m := in.m.(type) {
+	case protocol.Ready:
+		a.log.Report("sending the preparing worker its file", p.s.markReady())
+	case protocol.Progress:
+		if m.Run == 0 && a.activity == loading {
+			a.st.Busy = web.PrepareBusy(p.source, m.Method, m.Step, m.Total)
+		}
+	case protocol.LoadBinary:
+		switch {
+		case m.Dataset != p.id:
+		case p.bin.IsUndefined():
+			p.bin, p.pending = in.js, m.Pending
+		case p.adopted:
+			a.finishKDE(p, in.js)
+		}
+	case protocol.Summary:
+		if m.Dataset != p.id {
+			return
+		}
+		if p.bin.IsUndefined() {
+			a.settlePrep(p, loadOutcome{err: errors.New("the worker that read the file sent no per-point summaries; please try again")})
+			return
+		}
+		a.settlePrep(p, loadOutcome{sum: m, loadJS: p.bin, pending: p.pending})
+	case protocol.Error:
+		switch {
+		case m.Dataset != p.id || m.Run != 0:
+		case p.adopted:
+			a.failKDE(p, errors.New(m.Message))
+		default:
+			a.settlePrep(p, loadOutcome{err: errors.New(m.Message)})
+		}
+	}
+}

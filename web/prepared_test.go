@@ -1,0 +1,137 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// A prepared file may take half the machine's memory, between 1 GB and
+// what a WebAssembly program addresses (less its own).
+func TestPrepareBudget(t *testing.T) {
+	for _, tc := range []struct{ gb, want float64 }{{0, 3.5e9}, {8, 3.5e9}, {4, 2e9}, {1, 1e9}, {0.5, 1e9}} {
+		if got := PrepareBudget(tc.gb); got != tc.want {
+			t.Errorf("PrepareBudget(%g) = %g, want %g", tc.gb, got, tc.want)
+		}
+	}
+}
+
+// A file whose preparation would need more than the budget is refused with
+// one sentence naming its shape, what it needs and the command line; one
+// that fits passes.
+func TestCheckPrepare(t *testing.T) {
+	// A header of 2,000 classes and rows of about 36,900 bytes: 738 MB is
+	// about 20,000 points.
+	var b strings.Builder
+	b.WriteString("label")
+	for j := range 2000 {
+		b.WriteString(fmt.Sprintf(",c%04d", j))
+	}
+	b.WriteString("\n")
+	for range 3 {
+		b.WriteString("c0000")
+		for range 2000 {
+			b.WriteString(",0.123456789012345")
+		}
+		b.WriteString("\n")
+	}
+	head := []byte(b.String())
+	if err := CheckPrepare("big.csv", 738e6, head, 3.5e9, 3); err != nil {
+		t.Errorf("738 MB with a budget of 3.5 GB: %v", err)
+	}
+	err := CheckPrepare("big.csv", 738e6, head, 5e8, 3)
+	if err == nil {
+		t.Fatal("738 MB with a budget of 500 MB was accepted")
+	}
+	msg := err.Error()
+	for _, want := range []string{"big.csv (738 MB, about 20,", " points × 2,000 classes)", "more than the 500 MB it can use", "cleanex summarise big.csv > summary.csv", "cleanex predict --k2 N big.csv"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%q does not say %q", msg, want)
+		}
+	}
+	if strings.HasSuffix(msg, ".") || strings.Contains(msg, "\n") {
+		t.Errorf("%q: want one sentence without its final period", msg)
+	}
+}
+
+// Embeddings are told from scores by a CSV's first two header cells or by
+// the arrays an .npz's first entries name.
+func TestLooksLikeEmbeddings(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("..", "internal", "inputs", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b[:min(len(b), scores.SniffBytes)]
+	}
+	for _, tc := range []struct {
+		name string
+		head []byte
+		want bool
+	}{
+		{"tiny_embeddings.npz", read("tiny_embeddings.npz"), true},
+		{"tiny_gallery.npz", read("tiny_gallery.npz"), true},
+		{"tiny_embeddings.csv", read("tiny_embeddings.csv"), true},
+		{"tiny.npz", read("tiny.npz"), false},
+		{"tiny.csv", read("tiny.csv"), false},
+		{"a TSV", []byte("\uFEFF\"Set\"\tLabel\tx1\ntest\ta\t1\n"), true},
+		{"label first", []byte("label,set\na,1\n"), false},
+		{"empty", nil, false},
+	} {
+		if got := LooksLikeEmbeddings(tc.head); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The summary line says how embeddings were scored; the direction line
+// says the metric sets the direction.
+func TestScoringLine(t *testing.T) {
+	st := NewState()
+	st.Summary = &protocol.Summary{N: 20000, K: 10000, MinPoints: 2, MaxPoints: 2, Direction: "lower", Top1: 0.5,
+		Embedding: protocol.Embedding{Metric: "euclidean", Reference: "centroid", RefSet: "train", Dim: 128, References: 50000}}
+	want := "20,000 points, 10,000 classes (2 per class); top-1 accuracy at 10,000 classes: 0.500; test embeddings (d = 128) scored by Euclidean distance to 10,000 class centroids (of 50,000 training embeddings)"
+	if got := st.SummaryLine(); got != want {
+		t.Errorf("summary line %q\nwant %q", got, want)
+	}
+	if !st.IsEmbeddings() || !strings.Contains(st.DirectionLine(), "as the metric makes them") {
+		t.Errorf("direction line %q", st.DirectionLine())
+	}
+	for _, tc := range []struct {
+		e    protocol.Embedding
+		want string
+	}{
+		{protocol.Embedding{Metric: "cosine", Reference: "1nn", RefSet: "gallery", Dim: 3, References: 40}, "test embeddings (d = 3) scored by cosine similarity to the nearest of each class's gallery embeddings (1-NN; 40 of them)"},
+		{protocol.Embedding{Metric: "euclidean", Reference: "oneshot", RefSet: "gallery", Dim: 3, References: 4}, "test embeddings (d = 3) scored by Euclidean distance to the one gallery embedding of each class"},
+		{protocol.Embedding{}, ""},
+	} {
+		if got := ScoringLine(tc.e, 4); got != tc.want {
+			t.Errorf("ScoringLine(%+v) = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+	st.Summary.Embedding = protocol.Embedding{}
+	if st.IsEmbeddings() || strings.Contains(st.SummaryLine(), "embeddings") {
+		t.Error("scores described as embeddings")
+	}
+}
+
+func TestPrepareBusy(t *testing.T) {
+	for _, tc := range []struct {
+		stage       string
+		done, total int
+		want        string
+	}{
+		{"reading", 42, 100, "Reading big.csv… 42%"},
+		{"summarising", 10, 20, "Summarising big.csv… 50%"},
+		{"reading", 5, 0, "Reading big.csv…"},
+	} {
+		if got := PrepareBusy("big.csv", tc.stage, tc.done, tc.total); got != tc.want {
+			t.Errorf("PrepareBusy(%q, %d, %d) = %q, want %q", tc.stage, tc.done, tc.total, got, tc.want)
+		}
+	}
+}
