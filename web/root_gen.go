@@ -39,7 +39,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "privacy"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("Private by design: your file is read by this page and never leaves your computer. The page fetches only its own files (kept in your browser after the first visit, so it also works offline); links it makes carry simulation settings, never your data."))
+			vgn.SetInnerHTML(vugu.HTML("Private by design: your file is read by this page and never leaves your computer. The page fetches only its own files (kept in your browser after the first visit, so it also works offline; the Parquet reader once it has read a Parquet file); links it makes carry simulation settings, never your data."))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions top-actions"}}}
