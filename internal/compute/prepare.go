@@ -114,6 +114,27 @@ func (st *Staged) Finish(ctx context.Context) (*Dataset, error) {
 // other workers can start fitting meanwhile. Embeddings and summaries are
 // prepared in one stage.
 func PrepareStaged(ctx context.Context, r io.Reader, o PrepareOptions) (*Staged, error) {
+	pr, err := newPreparer(o)
+	if err != nil {
+		return nil, err
+	}
+	in, err := pr.read(r)
+	if err != nil {
+		return nil, err
+	}
+	return pr.staged(ctx, in)
+}
+
+// preparer is the checked options of a Prepare.
+type preparer struct {
+	o   PrepareOptions
+	d   scores.Direction
+	est kde.Estimator
+	q   int
+}
+
+// newPreparer checks o.
+func newPreparer(o PrepareOptions) (*preparer, error) {
 	d, err := scores.ParseDirection(o.Direction)
 	if err != nil {
 		return nil, err
@@ -129,16 +150,28 @@ func PrepareStaged(ctx context.Context, r io.Reader, o PrepareOptions) (*Staged,
 	if q < 2 || q > summary.MaxQuantiles {
 		return nil, fmt.Errorf("%d quantile steps: give 2 to %d", q, summary.MaxQuantiles)
 	}
-	progress := func(stage string, done, total int64) {
-		if o.Progress != nil {
-			o.Progress(stage, done, total)
-		}
+	return &preparer{o: o, d: d, est: est, q: q}, nil
+}
+
+func (pr *preparer) progress(stage string, done, total int64) {
+	if pr.o.Progress != nil {
+		pr.o.Progress(stage, done, total)
 	}
-	in, err := reader().Read(&countingReader{r: r, total: o.Size, report: func(n int64) { progress(StageReading, n, o.Size) }})
-	if err != nil {
-		return nil, err
-	}
-	points := func(done, total int) { progress(StageSummarising, int64(done), int64(total)) }
+}
+
+// points reports the points summarised so far.
+func (pr *preparer) points(done, total int) {
+	pr.progress(StageSummarising, int64(done), int64(total))
+}
+
+// read reads the pilot from r, reporting the bytes read.
+func (pr *preparer) read(r io.Reader) (*inputs.Data, error) {
+	return reader().Read(&countingReader{r: r, total: pr.o.Size, report: func(n int64) { pr.progress(StageReading, n, pr.o.Size) }})
+}
+
+// staged is PrepareStaged of the pilot read.
+func (pr *preparer) staged(ctx context.Context, in *inputs.Data) (*Staged, error) {
+	d, est, q, points := pr.d, pr.est, pr.q, pr.points
 	one := func(ds *Dataset, sum protocol.Summary, err error) (*Staged, error) {
 		if err != nil {
 			return nil, err
@@ -170,7 +203,7 @@ func PrepareStaged(ctx context.Context, r io.Reader, o PrepareOptions) (*Staged,
 		st.pending, st.finish = est.Key(), rows.finish
 		return st, nil
 	case in.Embeddings != nil:
-		return one(fromEmbeddings(ctx, in, d, o.Metric, o.Reference, embed.Options{KDE: est, Quantiles: q, Progress: points}))
+		return one(fromEmbeddings(ctx, in, d, pr.o.Metric, pr.o.Reference, embed.Options{KDE: est, Quantiles: q, Progress: points}))
 	}
 	s, used, err := in.Sample(d)
 	if err != nil {
@@ -266,26 +299,8 @@ func (mr *matrixRows) finish(ctx context.Context) (*accuracy.Sample, error) {
 // embed.Summarise with o, and its summary. Direction d must be Auto or
 // the metric's own.
 func fromEmbeddings(ctx context.Context, in *inputs.Data, d scores.Direction, metric, reference string, o embed.Options) (*Dataset, protocol.Summary, error) {
-	p := in.Embeddings
-	if metric != "" {
-		m, err := embed.ParseMetric(metric)
-		if err != nil {
-			return nil, protocol.Summary{}, err
-		}
-		p.Metric = m
-	}
-	if reference != "" {
-		r, err := embed.ParseReference(reference)
-		if err != nil {
-			return nil, protocol.Summary{}, err
-		}
-		p.Reference = r
-	}
-	used := p.Direction()
-	if d != scores.Auto && d != used {
-		return nil, protocol.Summary{}, fmt.Errorf("the direction %q does not apply to embeddings scored by %s, for which %s is better: use auto", d, p.Metric, used)
-	}
-	if err := in.CheckEmbeddings(); err != nil {
+	p, used, err := embeddingProblem(in, d, metric, reference)
+	if err != nil {
 		return nil, protocol.Summary{}, err
 	}
 	s, err := embed.Summarise(ctx, p, o)
@@ -296,9 +311,43 @@ func fromEmbeddings(ctx context.Context, in *inputs.Data, d scores.Direction, me
 	if err != nil {
 		return nil, protocol.Summary{}, err
 	}
-	sum.Embedding = protocol.Embedding{Metric: p.Metric.String(), Reference: p.Reference.String(), RefSet: in.ReferenceSet(),
-		Dim: p.Test.D, References: p.References.N()}
+	sum.Embedding = embeddingOf(in, p)
 	return ds, sum, nil
+}
+
+// embeddingProblem returns the embeddings of in under metric and
+// reference ("" keeps the file's default), checked, and the direction of
+// their scores; direction d must be Auto or that one.
+func embeddingProblem(in *inputs.Data, d scores.Direction, metric, reference string) (*embed.Problem, scores.Direction, error) {
+	p := in.Embeddings
+	if metric != "" {
+		m, err := embed.ParseMetric(metric)
+		if err != nil {
+			return nil, d, err
+		}
+		p.Metric = m
+	}
+	if reference != "" {
+		r, err := embed.ParseReference(reference)
+		if err != nil {
+			return nil, d, err
+		}
+		p.Reference = r
+	}
+	used := p.Direction()
+	if d != scores.Auto && d != used {
+		return nil, d, fmt.Errorf("the direction %q does not apply to embeddings scored by %s, for which %s is better: use auto", d, p.Metric, used)
+	}
+	if err := in.CheckEmbeddings(); err != nil {
+		return nil, d, err
+	}
+	return p, used, nil
+}
+
+// embeddingOf says how the embeddings p of in are scored.
+func embeddingOf(in *inputs.Data, p *embed.Problem) protocol.Embedding {
+	return protocol.Embedding{Metric: p.Metric.String(), Reference: p.Reference.String(), RefSet: in.ReferenceSet(),
+		Dim: p.Test.D, References: p.References.N()}
 }
 
 // BinaryMessage returns the LoadBinary message that gives data set id to
@@ -376,7 +425,11 @@ const prepareGCPercent = 25
 // second LoadBinary of the same data set with them. A failure before the
 // summary posts an Error about the data set; one while the C_x are
 // computed, an Error about method kde of the data set. The data set is
-// kept, as a loaded one is. It returns when done.
+// kept, as a loaded one is. With m.Parts > 1 it prepares share m.Part of
+// embeddings (PreparePart) and posts its Part message only, keeping
+// nothing; a file that is not embeddings is then prepared whole by part
+// 0, as above, and dropped by the other parts, which post nothing. It
+// returns when done.
 func (s *Server) Prepare(m protocol.Prepare, r io.Reader, size int64) {
 	old := debug.SetGCPercent(prepareGCPercent)
 	defer debug.SetGCPercent(old)
@@ -393,8 +446,34 @@ func (s *Server) Prepare(m protocol.Prepare, r io.Reader, size int64) {
 	fail := func(method string, err error) {
 		s.post(protocol.Error{Dataset: m.Dataset, Method: method, Message: err.Error()})
 	}
-	st, err := PrepareStaged(context.Background(), r, PrepareOptions{Direction: m.Direction, Metric: m.Metric, Reference: m.Reference,
+	ctx := context.Background()
+	pr, err := newPreparer(PrepareOptions{Direction: m.Direction, Metric: m.Metric, Reference: m.Reference,
 		KDEBandwidth: m.KDEBandwidth, Size: size, Progress: progress})
+	var in *inputs.Data
+	if err == nil {
+		in, err = pr.read(r)
+	}
+	if err != nil {
+		fail("", err)
+		return
+	}
+	if m.Parts > 1 {
+		// One share of embeddings; another file is prepared whole by
+		// the worker of part 0.
+		if in.Embeddings != nil {
+			part, err := pr.part(ctx, in, m.Dataset, m.Part, m.Parts)
+			if err != nil {
+				fail("", err)
+				return
+			}
+			s.post(part)
+			return
+		}
+		if m.Part != 0 {
+			return
+		}
+	}
+	st, err := pr.staged(ctx, in)
 	if err != nil {
 		fail("", err)
 		return
@@ -411,7 +490,7 @@ func (s *Server) Prepare(m protocol.Prepare, r io.Reader, size int64) {
 	if st.Pending() == "" {
 		return
 	}
-	ds, err := st.Finish(context.Background())
+	ds, err := st.Finish(ctx)
 	if err == nil {
 		bin, err = BinaryMessage(m.Dataset, ds, st.Summary, "")
 	}

@@ -1,10 +1,11 @@
 // Package protocol defines the messages between the page and its compute
-// workers (load a data set, simulate one, prepare a large one in one worker
-// and hand its per-point summaries to the others, run a method, progress,
-// result, error, cancel) and their compact binary encoding: every message is one byte
-// slice, integers as varints, strings length-prefixed, and float arrays as
-// little-endian IEEE-754 bytes copied in one block, so a large curve or a
-// 25 MB CSV crosses the JavaScript boundary as a single typed array.
+// workers (load a data set, simulate one, prepare a large one in one worker,
+// or embeddings in parts in several, and hand its per-point summaries to
+// the others, run a method, progress, result, error, cancel) and their
+// compact binary encoding: every message is one byte slice, integers as
+// varints, strings length-prefixed, and float arrays as little-endian
+// IEEE-754 bytes copied in one block, so a large curve or a 25 MB CSV
+// crosses the JavaScript boundary as a single typed array.
 package protocol
 
 import (
@@ -32,6 +33,7 @@ const (
 	KindCrash
 	KindPrepare
 	KindLoadBinary
+	KindPart
 )
 
 // Message is one of the message types of this package.
@@ -145,6 +147,15 @@ type Prepare struct {
 	// KDEBandwidth is the KDE bandwidth selector whose C_x is computed
 	// ("" for the default).
 	KDEBandwidth string
+	// Part and Parts, when Parts > 1, ask for one share of embeddings
+	// prepared by Parts workers at once, each sent the file: the worker
+	// summarises test points embed.Split(N, Part, Parts) only and answers
+	// with a Part message (its Progress counting those points); the page
+	// joins the Parts parts into one LoadBinary (summary.AssemblePlan). A
+	// file that is not embeddings is prepared whole by the worker of part
+	// 0, as with Parts 0 (a LoadBinary, then the Summary), while the
+	// others post nothing.
+	Part, Parts int
 }
 
 // LoadBinary asks a worker to keep as data set Dataset the pilot whose
@@ -165,6 +176,26 @@ type LoadBinary struct {
 	Embedding Embedding
 	// Binary is the summarised Sample in binary form.
 	Binary []byte
+}
+
+// Part is one worker's share of embeddings prepared by several (Prepare
+// with Parts > 1): the per-point summaries of its range of test points in
+// binary form (summary.AppendPoints), with what the Summary says of the
+// directions and scoring. The page keeps it in JavaScript and joins the
+// parts into the binary form of the whole pilot (summary.AssemblePlan).
+type Part struct {
+	// Dataset identifies the data set; Part of Parts the share.
+	Dataset     uint64
+	Part, Parts int
+	// Direction and Detected are the Summary's.
+	Direction, Detected string
+	// Embedding is the Summary's.
+	Embedding Embedding
+	// Binary is the range's summaries in binary form; it comes last.
+	Binary []byte
+	// At is where Binary starts in the message's encoding, set by
+	// DecodeKeptHead (not on the wire).
+	At int
 }
 
 // Run asks a worker to fit one method on a data set.
@@ -265,6 +296,9 @@ func (Prepare) Kind() Kind  { return KindPrepare }
 // Kind implements Message.
 func (LoadBinary) Kind() Kind { return KindLoadBinary }
 
+// Kind implements Message.
+func (Part) Kind() Kind { return KindPart }
+
 // The wire layout of each message: its fields in wire order, walked by the
 // encoder (Encode, LoadParts) and the decoder (Decode) alike, so the order is
 // written once.
@@ -321,10 +355,21 @@ func (m *Prepare) fields(c codec) {
 	c.str(&m.Metric)
 	c.str(&m.Reference)
 	c.str(&m.KDEBandwidth)
+	c.i(&m.Part)
+	c.i(&m.Parts)
 }
 func (m *LoadBinary) fields(c codec) {
 	c.u(&m.Dataset)
 	c.str(&m.Pending)
+	c.str(&m.Direction)
+	c.str(&m.Detected)
+	m.Embedding.fields(c)
+	c.bytes(&m.Binary)
+}
+func (m *Part) fields(c codec) {
+	c.u(&m.Dataset)
+	c.i(&m.Part)
+	c.i(&m.Parts)
 	c.str(&m.Direction)
 	c.str(&m.Detected)
 	m.Embedding.fields(c)
@@ -413,6 +458,7 @@ var codecs = map[Kind]kindCodec{
 	KindResult: codecFor[Result](), KindError: codecFor[Error](), KindCancel: codecFor[Cancel](),
 	KindDescribe: codecFor[Describe](), KindCrash: codecFor[Crash](),
 	KindPrepare: codecFor[Prepare](), KindLoadBinary: codecFor[LoadBinary](),
+	KindPart: codecFor[Part](),
 }
 
 // Encode returns m's wire bytes: the kind byte, then the fields in order.
@@ -452,6 +498,40 @@ func DecodeHead(head []byte) (LoadBinary, error) {
 	if d.err != nil {
 		return LoadBinary{}, fmt.Errorf("protocol: kind %d: %w", head[0], d.err)
 	}
+	return m, nil
+}
+
+// LoadBinaryPrefix returns the bytes that go before a Binary of binLen
+// bytes in the encoding of m (whose Binary is ignored): prefix + Binary
+// equals Encode(m with that Binary). The page builds the LoadBinary of
+// parts joined in JavaScript around it.
+func LoadBinaryPrefix(m LoadBinary, binLen int) []byte {
+	e := &encoder{b: []byte{byte(KindLoadBinary)}, hole: true, holeLen: binLen}
+	m.fields(e)
+	return e.b[:e.cut:e.cut]
+}
+
+// KeptInJS reports whether a worker's message whose first byte is first
+// is one the page keeps in JavaScript and reads by its head alone
+// (DecodeKeptHead): a LoadBinary or a Part.
+func KeptInJS(first byte) bool {
+	return Kind(first) == KindLoadBinary || Kind(first) == KindPart
+}
+
+// DecodeKeptHead reads a LoadBinary (DecodeHead) or a Part from the first
+// bytes of its encoding: every field but Binary, which stays nil; a Part's
+// At is where its Binary starts.
+func DecodeKeptHead(head []byte) (Message, error) {
+	if len(head) == 0 || Kind(head[0]) != KindPart {
+		return DecodeHead(head)
+	}
+	var m Part
+	d := &decoder{b: head[1:], head: true, start: len(head) - 1}
+	m.fields(d)
+	if d.err != nil {
+		return nil, fmt.Errorf("protocol: kind %d: %w", head[0], d.err)
+	}
+	m.At = d.at + 1
 	return m, nil
 }
 
@@ -537,6 +617,9 @@ type decoder struct {
 	b    []byte
 	err  error
 	head bool
+	// start is len(b) at first; at is then, after a bytes field read
+	// with head set, how many bytes of b preceded its content.
+	start, at int
 }
 
 func (d *decoder) fail(what string) {
@@ -600,6 +683,7 @@ func (d *decoder) raw(what string) []byte {
 func (d *decoder) bytes(v *[]byte) {
 	if d.head {
 		d.uint()
+		d.at = d.start - len(d.b)
 		d.b, *v = nil, nil
 		return
 	}

@@ -34,6 +34,9 @@ func samples() []Message {
 			Embedding: Embedding{Metric: "euclidean", Reference: "centroid", RefSet: "train", Dim: 128, References: 40}},
 		Prepare{Dataset: 8, Direction: "auto", Metric: "cosine", Reference: "1nn", KDEBandwidth: "ucv"},
 		Prepare{Dataset: 9},
+		Prepare{Dataset: 10, Part: 1, Parts: 3},
+		Part{Dataset: 10, Part: 1, Parts: 3, Direction: "lower", Detected: "lower", Embedding: Embedding{Metric: "euclidean", Reference: "centroid", RefSet: "train", Dim: 128, References: 40},
+			Binary: []byte("CXP1\x00")},
 		LoadBinary{Dataset: 8, Pending: "kde:lcv", Direction: "higher", Detected: "lower", Embedding: Embedding{Metric: "cosine", Reference: "oneshot", RefSet: "gallery", Dim: 3, References: 4},
 			Binary: []byte("CXS1\x02\x00")},
 	}
@@ -149,6 +152,45 @@ func TestDecodeHead(t *testing.T) {
 	}
 }
 
+// DecodeKeptHead reads a Part's fields but its bytes from its first bytes,
+// with where its bytes start; LoadBinaryPrefix is the encoding of a
+// LoadBinary before its bytes.
+func TestDecodeKeptHead(t *testing.T) {
+	want := Part{Dataset: 7, Part: 2, Parts: 4, Direction: "higher", Detected: "higher",
+		Embedding: Embedding{Metric: "cosine", Reference: "1nn", RefSet: "gallery", Dim: 128, References: 50000}}
+	full := want
+	full.Binary = []byte("CXP1 and the rest of a range of points")
+	b, err := Encode(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Message{full, LoadBinary{Dataset: 3}} {
+		if b, _ := Encode(m); !KeptInJS(b[0]) {
+			t.Errorf("%T is not kept in JavaScript", m)
+		}
+	}
+	m, err := DecodeKeptHead(b[:60])
+	got, ok := m.(Part)
+	if err != nil || !ok {
+		t.Fatalf("DecodeKeptHead = %+v, %v", m, err)
+	}
+	if string(b[got.At:]) != string(full.Binary) {
+		t.Errorf("At = %d: the bytes from there are %q", got.At, b[got.At:])
+	}
+	got.At = 0
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("DecodeKeptHead = %+v, want %+v", got, want)
+	}
+	lb := LoadBinary{Dataset: 1 << 33, Direction: "lower", Detected: "lower", Embedding: want.Embedding, Binary: []byte("CXS1 whole")}
+	enc, _ := Encode(lb)
+	if pre := LoadBinaryPrefix(lb, len(lb.Binary)); string(append(pre, lb.Binary...)) != string(enc) {
+		t.Error("LoadBinaryPrefix + Binary is not the LoadBinary's encoding")
+	}
+	if m, err := DecodeKeptHead(enc[:len(enc)-4]); err != nil || m.(LoadBinary).Dataset != lb.Dataset {
+		t.Errorf("DecodeKeptHead of a LoadBinary = %+v, %v", m, err)
+	}
+}
+
 // The class-sampling standard errors reach the page bit for bit, and a
 // summary without them stays without them.
 func TestSummaryClassSERoundTrip(t *testing.T) {
@@ -183,7 +225,7 @@ func TestWireFormat(t *testing.T) {
 	pre, suf := LoadParts(1<<40, 123456, "higher")
 	h.Write(pre)
 	h.Write(suf)
-	const want = 0xfee35d7729088154
+	const want = 0xc4078fc25be8517b
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the encodings = %#x, want %#x", got, uint64(want))
 	}
@@ -196,7 +238,7 @@ func TestEveryKind(t *testing.T) {
 	for _, m := range samples() {
 		seen[m.Kind()] = true
 	}
-	for k := KindReady; k <= KindLoadBinary; k++ {
+	for k := KindReady; k <= KindPart; k++ {
 		c, ok := codecs[k]
 		if !ok {
 			t.Errorf("kind %d has no codec", k)

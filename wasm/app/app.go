@@ -303,7 +303,7 @@ func (a *app) handle(in inbound) {
 		a.onSpare(in)
 		return
 	}
-	if p := a.prep; p != nil && s == p.s {
+	if p := a.prep; p != nil && p.index(s) >= 0 {
 		a.onPrep(in)
 		return
 	}

@@ -45,8 +45,8 @@ type outbound struct {
 
 // inbound is a message from a worker: m, or err when it could not be
 // read; stopped when the worker's Go program ended, why saying how. A
-// LoadBinary stays in JavaScript: m has its fields but the bytes, js the
-// whole message.
+// LoadBinary or a Part stays in JavaScript: m has its fields but the
+// bytes, js the whole message.
 type inbound struct {
 	s       *slot
 	m       protocol.Message
@@ -58,8 +58,9 @@ type inbound struct {
 
 // keepInJS reports whether a worker's message of the kind its first byte
 // names stays in JavaScript: a LoadBinary, which the page forwards to the
-// other workers without reading it.
-func keepInJS(first byte) bool { return protocol.Kind(first) == protocol.KindLoadBinary }
+// other workers without reading it, or a Part, which it joins with the
+// others there (protocol.KeptInJS).
+func keepInJS(first byte) bool { return protocol.KeptInJS(first) }
 
 // startSlot starts a worker for place idx and forwards its messages to inbox.
 func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
@@ -74,8 +75,8 @@ func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
 			switch {
 			case msg.Err != nil:
 			case !msg.JS.IsUndefined():
-				var head protocol.LoadBinary
-				if head, in.err = protocol.DecodeHead(msg.Data); in.err == nil {
+				var head protocol.Message
+				if head, in.err = protocol.DecodeKeptHead(msg.Data); in.err == nil {
 					in.m, in.js = head, msg.JS
 				}
 			default:

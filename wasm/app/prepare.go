@@ -9,20 +9,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cleanex/cleanex/internal/compute"
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/summary"
 	"github.com/cleanex/cleanex/web"
 )
 
-// prepState is a file being prepared in one worker (protocol.Prepare):
-// the worker, the data set, and the LoadBinary it posted (undefined until
+// prepState is a file being prepared (protocol.Prepare) in one worker,
+// or for embeddings in several, each summarising a range of the test
+// points: the workers (one per part), the data set, and the LoadBinary
+// the worker posted or the page joined from the parts (undefined until
 // then), which the page forwards to the compute workers.
 type prepState struct {
-	s      *slot
-	id     uint64
-	source string
-	bin    jsdom.Value
+	workers []*slot
+	id      uint64
+	source  string
+	bin     jsdom.Value
+	// parts holds, when the file is prepared in several parts, each
+	// part's Part message (kept in JavaScript; undefined until it came)
+	// and progress; nil when one worker prepares it whole.
+	parts []prepPart
 	// pending is the first LoadBinary's Pending (KDE's C_x, which the
 	// worker computes after it and posts in a second one); adopted is set
 	// once the page has made the data set current, the worker then
@@ -33,6 +41,45 @@ type prepState struct {
 	// spare is started once the file is prepared).
 	fromSpare bool
 	ended     bool
+}
+
+// prepPart is one part of a file prepared in parts: its Part message (js,
+// undefined until it came; head its fields) and its latest progress.
+type prepPart struct {
+	js          jsdom.Value
+	head        protocol.Part
+	stage       string
+	done, total int
+}
+
+// index returns the part of worker s in preparation p (-1: not one of its
+// workers).
+func (p *prepState) index(s *slot) int {
+	return slices.Index(p.workers, s)
+}
+
+// busy returns the busy line of a file prepared in parts: the stage the
+// slowest part is at, and the mean over the parts of the fraction of that
+// stage done (a part past it counting as done).
+func (p *prepState) busy() string {
+	stage := compute.StageSummarising
+	for _, pt := range p.parts {
+		if pt.stage != compute.StageSummarising {
+			stage = compute.StageReading
+		}
+	}
+	frac := 0.0
+	for _, pt := range p.parts {
+		switch {
+		case pt.stage != stage:
+			if stage == compute.StageReading && pt.stage == compute.StageSummarising {
+				frac++
+			}
+		case pt.total > 0:
+			frac += float64(pt.done) / float64(pt.total)
+		}
+	}
+	return web.PrepareBusy(p.source, stage, int(1000*frac/float64(len(p.parts))), 1000)
 }
 
 // errNewerLoad ends a preparation that a newer load made pointless; its
@@ -88,7 +135,11 @@ func (a *app) prepares(req *loadRequest) bool {
 // file piece by piece and answers with the pilot's per-point summaries in
 // binary form (a LoadBinary, kept in JavaScript) and its summary; the page
 // then sends that message to every compute worker (and to any worker that
-// replaces one later). For a score matrix the first LoadBinary lacks KDE's
+// replaces one later). Embeddings are prepared in one part per compute
+// worker (prepParts), in as many preparing workers, each sent the file
+// (by reference) and scoring a range of the test points (a Part); the
+// page joins the parts into the LoadBinary in JavaScript (joinParts), and
+// the first of them answers with the summary. For a score matrix the first LoadBinary lacks KDE's
 // C_x, which the worker computes next from the rows it kept while the
 // other methods fit; its second LoadBinary replaces the first (finishKDE).
 // The preparing worker is terminated once it has answered, giving back
@@ -180,32 +231,66 @@ func (a *app) failKDE(p *prepState, why error) {
 	}
 }
 
-// startPrep sends the Prepare of data set id, with req's file, to the
-// ready spare (which then leaves the spare's place) or to a worker started
-// for it, and records the preparation, with env locked.
+// prepParts returns in how many parts the file of req is prepared: one
+// per compute worker for embeddings (web.LooksLikeEmbeddings), each part's
+// worker reading the file and summarising a range of its test points, when
+// the tab can hold that many preparing workers (compute.PrepareNeed
+// each); else 1, one worker preparing it whole.
+func (a *app) prepParts(req loadRequest) int {
+	n := len(a.slots)
+	if n < 2 || !web.LooksLikeEmbeddings(req.head) {
+		return 1
+	}
+	need := compute.PrepareNeed(req.size, req.head)
+	if float64(n)*need.Bytes+float64(n+1)*need.PerWorker > web.PrepareBudget(jsdom.DeviceMemoryGB()) {
+		return 1
+	}
+	return n
+}
+
+// startPrep sends the Prepare of data set id, with req's file, to each
+// preparing worker: the ready spare (which then leaves the spare's place)
+// and workers started for it, one per part (prepParts); and records the
+// preparation, with env locked.
 func (a *app) startPrep(id uint64, req loadRequest) (*prepState, error) {
 	p := &prepState{id: id, source: req.source}
-	if sp := a.spare; sp != nil && sp.ready {
-		p.s, p.fromSpare, a.spare = sp, true, nil
-		sp.idx = prepIdx
-	} else {
+	parts := a.prepParts(req)
+	a.prep = p
+	for i := range parts {
+		if sp := a.spare; sp != nil && sp.ready {
+			p.fromSpare, a.spare = true, nil
+			sp.idx = prepIdx
+			p.workers = append(p.workers, sp)
+			continue
+		}
 		s, err := startSlot(prepIdx, a.inbox)
 		if err != nil {
+			if i > 0 {
+				break // fewer parts
+			}
+			a.endPrep(p)
 			return nil, err
 		}
-		p.s = s
+		p.workers = append(p.workers, s)
 	}
-	a.prep = p
-	msg := protocol.Prepare{Dataset: id, Direction: req.dir, Metric: req.metric, Reference: req.reference}
-	if err := p.s.sendWith(msg, req.file); err != nil {
-		a.endPrep(p)
-		return nil, err
+	if len(p.workers) > 1 {
+		p.parts = make([]prepPart, len(p.workers))
+	}
+	for i, s := range p.workers {
+		msg := protocol.Prepare{Dataset: id, Direction: req.dir, Metric: req.metric, Reference: req.reference}
+		if p.parts != nil {
+			msg.Part, msg.Parts = i, len(p.parts)
+		}
+		if err := s.sendWith(msg, req.file); err != nil {
+			a.endPrep(p)
+			return nil, err
+		}
 	}
 	return p, nil
 }
 
-// endPrep terminates the worker of preparation p, once, with env locked;
-// when it was the spare, a new spare is due (spareAfterPrep).
+// endPrep terminates the workers of preparation p, once, with env locked;
+// when the spare was one, a new spare is due (spareAfterPrep).
 func (a *app) endPrep(p *prepState) {
 	if p.ended {
 		return
@@ -214,10 +299,93 @@ func (a *app) endPrep(p *prepState) {
 	if a.prep == p {
 		a.prep = nil
 	}
-	a.log.Report("terminating the worker that prepared a file", p.s.w.Terminate())
+	for _, s := range p.workers {
+		a.log.Report("terminating a worker that prepared a file", s.w.Terminate())
+	}
 	if p.fromSpare {
 		a.spareAfterRun = true
 	}
+}
+
+// dropWorkers terminates the workers of preparation p but the first (their
+// later messages are ignored): their parts have come, or the first worker
+// prepares the file whole.
+func (a *app) dropWorkers(p *prepState) {
+	for _, s := range p.workers[1:] {
+		a.log.Report("terminating a worker that prepared a part of a file", s.w.Terminate())
+	}
+	p.workers = p.workers[:1]
+}
+
+// joinParts joins the parts of preparation p, once every one has come,
+// with env locked: the pieces of their binary forms (summary.AssemblePlan)
+// are copied in JavaScript into one LoadBinary after its first bytes
+// (protocol.LoadBinaryPrefix), which the first worker receives with a
+// Describe (it answers with the Summary, as a worker that prepared the
+// file whole does); the other workers are terminated.
+func (a *app) joinParts(p *prepState) error {
+	heads := make([][]byte, len(p.parts))
+	sizes := make([]int, len(p.parts))
+	bins := make([]jsdom.Value, len(p.parts))
+	for i, pt := range p.parts {
+		bin, err := pt.js.Call("subarray", pt.head.At)
+		if err != nil {
+			return err
+		}
+		fixed, err := jsdom.Head(bin, summary.PointsFixed)
+		if err != nil {
+			return err
+		}
+		ph, err := summary.ReadPointsHead(fixed)
+		if err != nil {
+			return err
+		}
+		if heads[i], err = jsdom.Head(bin, summary.PointsFixed+ph.H); err != nil {
+			return err
+		}
+		bins[i], sizes[i] = bin, jsdom.ByteLength(bin)
+	}
+	pieces, total, err := summary.AssemblePlan(heads, sizes)
+	if err != nil {
+		return err
+	}
+	h := p.parts[0].head
+	prefix := protocol.LoadBinaryPrefix(protocol.LoadBinary{Dataset: p.id, Direction: h.Direction, Detected: h.Detected, Embedding: h.Embedding}, total)
+	u8, err := jsdom.Global().Get("Uint8Array")
+	if err != nil {
+		return err
+	}
+	out, err := u8.New(len(prefix) + total)
+	if err != nil {
+		return err
+	}
+	pre, err := jsdom.BytesToJS(prefix)
+	if err != nil {
+		return err
+	}
+	if _, err := out.Call("set", pre, 0); err != nil {
+		return err
+	}
+	at := len(prefix)
+	for _, pc := range pieces {
+		piece, err := bins[pc.Part].Call("subarray", pc.Off, pc.Off+pc.Len)
+		if err == nil {
+			_, err = out.Call("set", piece, at)
+		}
+		if err != nil {
+			return err
+		}
+		at += pc.Len
+	}
+	for i := range p.parts {
+		p.parts[i].js = jsdom.Value{}
+	}
+	a.dropWorkers(p)
+	p.bin, p.pending = out, ""
+	if err := p.workers[0].sendCopy(out); err != nil {
+		return err
+	}
+	return p.workers[0].sendMsg(protocol.Describe{Dataset: p.id})
 }
 
 // stopPrep ends the preparation under way, if any, with env locked: a
@@ -254,11 +422,13 @@ func (a *app) spareAfterPrep() {
 	}
 }
 
-// onPrep handles a message from the preparing worker, with env locked: its
-// progress shows in the busy line; its LoadBinary is kept; its summary or
-// error answers the load; a worker that stopped fails it.
+// onPrep handles a message from a preparing worker, with env locked: its
+// progress shows in the busy line; its LoadBinary is kept, or its Part,
+// and once every part has come the page joins them (joinParts); its
+// summary or error answers the load; a worker that stopped fails it.
 func (a *app) onPrep(in inbound) {
 	p := a.prep
+	part := p.index(in.s)
 	if in.stopped {
 		if p.adopted {
 			a.failKDE(p, fmt.Errorf("the worker computing its per-point values stopped (%s)", in.why))
@@ -273,12 +443,37 @@ func (a *app) onPrep(in inbound) {
 	}
 	switch m := in.m.(type) {
 	case protocol.Ready:
-		a.log.Report("sending the preparing worker its file", p.s.markReady())
+		a.log.Report("sending the preparing worker its file", in.s.markReady())
 	case protocol.Progress:
-		if m.Run == 0 && a.activity == loading {
+		switch {
+		case m.Run != 0 || a.activity != loading:
+		case p.parts != nil:
+			p.parts[part].stage, p.parts[part].done, p.parts[part].total = m.Method, m.Step, m.Total
+			a.st.Busy = p.busy()
+		default:
 			a.st.Busy = web.PrepareBusy(p.source, m.Method, m.Step, m.Total)
 		}
+	case protocol.Part:
+		if m.Dataset != p.id || p.parts == nil || m.Part != part || m.Parts != len(p.parts) {
+			return
+		}
+		p.parts[part].js, p.parts[part].head = in.js, m
+		for _, pt := range p.parts {
+			if pt.js.IsUndefined() {
+				return
+			}
+		}
+		if err := a.joinParts(p); err != nil {
+			a.settlePrep(p, loadOutcome{err: fmt.Errorf("joining the parts prepared by %d workers: %w", len(p.parts), err)})
+		}
+		p.parts = nil
 	case protocol.LoadBinary:
+		if p.parts != nil && part == 0 && m.Dataset == p.id {
+			// Not embeddings after all: the first worker prepares the
+			// file whole (protocol.Prepare), the others are not needed.
+			a.dropWorkers(p)
+			p.parts = nil
+		}
 		switch {
 		case m.Dataset != p.id:
 		case p.bin.IsUndefined():
