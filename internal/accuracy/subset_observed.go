@@ -9,25 +9,11 @@ import "fmt"
 // sub-Sample (no sorting), for methods that resample classes many times.
 // A Sample built from a summary has no scores to subset (ErrSummarised).
 func (s *Sample) SubsetObserved(classes []int) (Curve, error) {
-	h := len(classes)
-	if h < 2 {
-		return nil, ErrTooFewClasses
-	}
-	newIndex, err := s.subsetIndex(classes)
+	newIndex, sizes, err := s.subsetSizes(classes)
 	if err != nil {
 		return nil, err
 	}
-	sizes := make([]int, h)
-	for _, y := range s.Labels {
-		if j := newIndex[y]; j >= 0 {
-			sizes[j]++
-		}
-	}
-	for j, r := range sizes {
-		if r == 0 {
-			return nil, fmt.Errorf("class %d has no points", j)
-		}
-	}
+	h := len(classes)
 	if s.summary != nil {
 		return nil, fmt.Errorf("subset: %w", ErrSummarised)
 	}
@@ -61,25 +47,11 @@ func (s *Sample) SubsetObserved(classes []int) (Curve, error) {
 // with w^S_x = 1/(h r_y). It needs only R_x, so a Sample built from a
 // summary has it too.
 func (s *Sample) ExpectedSubsetObserved(classes []int) (Curve, error) {
-	h := len(classes)
-	if h < 2 {
-		return nil, ErrTooFewClasses
-	}
-	newIndex, err := s.subsetIndex(classes)
+	newIndex, sizes, err := s.subsetSizes(classes)
 	if err != nil {
 		return nil, err
 	}
-	sizes := make([]int, h)
-	for _, y := range s.Labels {
-		if j := newIndex[y]; j >= 0 {
-			sizes[j]++
-		}
-	}
-	for j, r := range sizes {
-		if r == 0 {
-			return nil, fmt.Errorf("class %d has no points", j)
-		}
-	}
+	h := len(classes)
 	byR := make([]float64, s.K)
 	for i, y := range s.Labels {
 		if j := newIndex[y]; j >= 0 {
@@ -87,4 +59,29 @@ func (s *Sample) ExpectedSubsetObserved(classes []int) (Curve, error) {
 		}
 	}
 	return observedByR(byR, s.K, h), nil
+}
+
+// subsetSizes maps each of the K classes to its position in classes (-1
+// when absent) and counts the points of each of the given classes; fewer
+// than 2 classes, an index out of range or repeated, or a class without
+// points is an error.
+func (s *Sample) subsetSizes(classes []int) (newIndex, sizes []int, err error) {
+	if len(classes) < 2 {
+		return nil, nil, ErrTooFewClasses
+	}
+	if newIndex, err = s.subsetIndex(classes); err != nil {
+		return nil, nil, err
+	}
+	sizes = make([]int, len(classes))
+	for _, y := range s.Labels {
+		if j := newIndex[y]; j >= 0 {
+			sizes[j]++
+		}
+	}
+	for j, r := range sizes {
+		if r == 0 {
+			return nil, nil, fmt.Errorf("class %d has no points", j)
+		}
+	}
+	return newIndex, sizes, nil
 }

@@ -1,10 +1,10 @@
 package embed
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -19,17 +19,17 @@ func workerCount(w int) int {
 	return w
 }
 
-// forRows scores p's test points in blocks of blockSize across workers
-// goroutines, as Summarise does, and calls fn(worker, i, row) for every
-// point i with its K scores oriented higher-is-better (distances negated).
+// forRows scores p's test points from..to-1 in blocks of blockSize across
+// workers goroutines and calls fn(worker, i, row) for every point i with
+// its K scores oriented higher-is-better (distances negated).
 // Calls for different points run concurrently; worker (0..workers-1) names
 // the goroutine, so fn may keep scratch per worker; row is valid only
 // during the call. progress, when not nil, is called with the points done
-// so far, from one goroutine at a time. It returns ctx.Err() soon after
+// so far out of to-from, from one goroutine at a time. It returns ctx.Err() soon after
 // ctx is done.
-func forRows(ctx context.Context, p *Problem, workers int, progress func(done, total int), fn func(worker, i int, row []float64)) error {
+func forRows(ctx context.Context, p *Problem, from, to, workers int, progress func(done, total int), fn func(worker, i int, row []float64)) error {
 	sc := newScorer(p)
-	n, k := p.Test.N(), len(p.Classes)
+	n, k := to-from, len(p.Classes)
 	negate := !p.HigherIsBetter()
 	blocks := make(chan int)
 	var wg sync.WaitGroup
@@ -45,7 +45,7 @@ func forRows(ctx context.Context, p *Problem, workers int, progress func(done, t
 			}
 			buf := make([]float64, tilePoints*p.Test.D)
 			for start := range blocks {
-				end := min(start+blockSize, n)
+				end := min(start+blockSize, to)
 				sc.rows(p, start, end, buf, rows)
 				for i := start; i < end; i++ {
 					row := rows[i-start]
@@ -67,7 +67,7 @@ func forRows(ctx context.Context, p *Problem, workers int, progress func(done, t
 	}
 	var err error
 feed:
-	for start := 0; start < n; start += blockSize {
+	for start := from; start < to; start += blockSize {
 		select {
 		case blocks <- start:
 		case <-ctx.Done():
@@ -101,22 +101,26 @@ func Points(ctx context.Context, p *Problem, o Options) ([]accuracy.PointSummary
 		return nil, nil, fmt.Errorf("%d classes: at most %d", k, summary.MaxClasses)
 	}
 	ranks := summary.KnotRanks(k, q)
-	pts := make([]accuracy.PointSummary, p.Test.N())
+	n := p.Test.N()
+	pts := make([]accuracy.PointSummary, n)
 	workers := workerCount(o.Workers)
+	rs := make([]*RowSummariser, workers)
 	incs := make([][]float64, workers)
-	err := forRows(ctx, p, workers, o.Progress, func(w, i int, row []float64) {
-		if incs[w] == nil {
+	var firstErr error
+	var mu sync.Mutex
+	err := forRows(ctx, p, 0, n, workers, o.Progress, func(w, i int, row []float64) {
+		if rs[w] == nil {
+			rs[w], _ = NewRowSummariser(k, ranks, o.KDE) // k was checked above
 			incs[w] = make([]float64, k-1)
 		}
-		inc := incs[w]
-		y := p.Test.Labels[i]
-		c := row[y]
-		copy(inc, row[:y])
-		copy(inc[y:], row[y+1:])
-		slices.Sort(inc)
-		below, _ := slices.BinarySearch(inc, c)
-		pts[i] = accuracy.SummarisePoint(y, c, inc, below, ranks)
+		var err error
+		if pts[i], err = rs[w].Point(p.Test.Labels[i], row, incs[w]); err != nil {
+			mu.Lock()
+			firstErr = cmp.Or(firstErr, err)
+			mu.Unlock()
+		}
 	})
+	err = cmp.Or(err, firstErr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -136,7 +140,7 @@ func Observed(ctx context.Context, p *Problem, o Options) (accuracy.Curve, error
 	}
 	k, n := len(p.Classes), p.Test.N()
 	r := make([]int, n)
-	err := forRows(ctx, p, workerCount(o.Workers), o.Progress, func(_, i int, row []float64) {
+	err := forRows(ctx, p, 0, n, workerCount(o.Workers), o.Progress, func(_, i int, row []float64) {
 		c := row[p.Test.Labels[i]]
 		below := 0
 		for _, v := range row {

@@ -1,10 +1,9 @@
 package embed
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -53,71 +52,24 @@ func SummariseRange(ctx context.Context, p *Problem, from, to int, o Options) (*
 		return nil, fmt.Errorf("%d classes: at most %d", k, summary.MaxClasses)
 	}
 	ranks := summary.KnotRanks(k, q)
-	sc := newScorer(p)
 	m := to - from
 	r := &Range{From: from, To: to, Points: make([]accuracy.PointSummary, m), C: make([]float64, m)}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	blocks := make(chan int)
-	var wg sync.WaitGroup
+	workers := workerCount(o.Workers)
+	rs := make([]*RowSummariser, workers)
+	var firstErr error
 	var mu sync.Mutex
-	done := 0
-	negate := !p.HigherIsBetter()
-	// The loop of Summarise, point i of the problem written at i - from.
-	for range min(workers, (m+blockSize-1)/blockSize) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rows := make([][]float64, blockSize)
-			for t := range rows {
-				rows[t] = make([]float64, k)
-			}
-			inc := make([]float64, k-1)
-			buf := make([]float64, tilePoints*p.Test.D)
-			ps := o.KDE.NewPointScorer(k)
-			for start := range blocks {
-				end := min(start+blockSize, to)
-				sc.rows(p, start, end, buf, rows)
-				for i := start; i < end; i++ {
-					row := rows[i-start]
-					if negate {
-						for j, v := range row {
-							row[j] = -v
-						}
-					}
-					y := p.Test.Labels[i]
-					c := row[y]
-					copy(inc, row[:y])
-					copy(inc[y:], row[y+1:])
-					slices.Sort(inc)
-					below, _ := slices.BinarySearch(inc, c)
-					r.Points[i-from] = accuracy.SummarisePoint(y, c, inc, below, ranks)
-					r.C[i-from] = ps.C(c, inc, below)
-				}
-				if o.Progress != nil {
-					mu.Lock()
-					done += end - start
-					o.Progress(done, m)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	var err error
-feed:
-	for start := from; start < to; start += blockSize {
-		select {
-		case blocks <- start:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
+	err := forRows(ctx, p, from, to, workers, o.Progress, func(w, i int, row []float64) {
+		if rs[w] == nil {
+			rs[w], _ = NewRowSummariser(k, ranks, o.KDE) // k was checked above
 		}
-	}
-	close(blocks)
-	wg.Wait()
-	if err != nil {
+		var err error
+		if r.Points[i-from], r.C[i-from], err = rs[w].Summarise(p.Test.Labels[i], row); err != nil {
+			mu.Lock()
+			firstErr = cmp.Or(firstErr, err)
+			mu.Unlock()
+		}
+	})
+	if err = cmp.Or(err, firstErr); err != nil {
 		return nil, err
 	}
 	return r, nil

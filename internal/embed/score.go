@@ -2,16 +2,12 @@ package embed
 
 import (
 	"context"
-	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate/kde"
 	"github.com/cleanex/cleanex/internal/scores"
-	"github.com/cleanex/cleanex/internal/summary"
 )
 
 // scorer holds the prepared references of a problem.
@@ -252,84 +248,9 @@ const blockSize = 64
 // than o.KDE (rows rebuilt from the summaries). It returns ctx.Err() soon
 // after ctx is done.
 func Summarise(ctx context.Context, p *Problem, o Options) (*accuracy.Sample, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	q := o.Quantiles
-	if q == 0 {
-		q = summary.DefaultQuantiles
-	}
-	k := len(p.Classes)
-	if k > summary.MaxClasses {
-		return nil, fmt.Errorf("%d classes: at most %d", k, summary.MaxClasses)
-	}
-	ranks := summary.KnotRanks(k, q)
-	sc := newScorer(p)
-	n := p.Test.N()
-	pts := make([]accuracy.PointSummary, n)
-	kdeC := make([]float64, n)
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	blocks := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	negate := !p.HigherIsBetter()
-	for range min(workers, (n+blockSize-1)/blockSize) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rows := make([][]float64, blockSize)
-			for t := range rows {
-				rows[t] = make([]float64, k)
-			}
-			inc := make([]float64, k-1)
-			buf := make([]float64, tilePoints*p.Test.D)
-			ps := o.KDE.NewPointScorer(k)
-			for start := range blocks {
-				end := min(start+blockSize, n)
-				sc.rows(p, start, end, buf, rows)
-				for i := start; i < end; i++ {
-					row := rows[i-start]
-					if negate {
-						for j, v := range row {
-							row[j] = -v
-						}
-					}
-					y := p.Test.Labels[i]
-					c := row[y]
-					copy(inc, row[:y])
-					copy(inc[y:], row[y+1:])
-					slices.Sort(inc)
-					below, _ := slices.BinarySearch(inc, c)
-					pts[i] = accuracy.SummarisePoint(y, c, inc, below, ranks)
-					kdeC[i] = ps.C(c, inc, below)
-				}
-				if o.Progress != nil {
-					mu.Lock()
-					done += end - start
-					o.Progress(done, n)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	var err error
-feed:
-	for start := 0; start < n; start += blockSize {
-		select {
-		case blocks <- start:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
-		}
-	}
-	close(blocks)
-	wg.Wait()
+	r, err := SummariseRange(ctx, p, 0, p.Test.N(), o)
 	if err != nil {
 		return nil, err
 	}
-	return accuracy.NewSummarisedSample(k, ranks, pts, map[string][]float64{o.KDE.Key(): kdeC})
+	return Assemble(p, o, r)
 }
