@@ -18,6 +18,7 @@ type nopBackend struct{}
 
 func (nopBackend) LoadFile(vugu.DOMEvent)    {}
 func (nopBackend) LoadExample()              {}
+func (nopBackend) LoadEmbeddingsExample()    {}
 func (nopBackend) Reload()                   {}
 func (nopBackend) Simulate()                 {}
 func (nopBackend) Run()                      {}

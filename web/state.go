@@ -24,6 +24,10 @@ type Backend interface {
 	LoadFile(event vugu.DOMEvent)
 	// LoadExample loads the bundled example CSV.
 	LoadExample()
+	// LoadEmbeddingsExample makes the embeddings example of the State's
+	// simulation form in the page (EmbeddingsExample) and loads it as if
+	// it had been dropped.
+	LoadEmbeddingsExample()
 	// Reload loads the current file again (its bytes or the File, kept)
 	// under the State's Direction, and for embeddings its Metric and
 	// Reference.

@@ -200,3 +200,42 @@ func TestPreparedTooLargeRefused(t *testing.T) {
 	}
 	p.checkKept(before, "a file too large to prepare", "73-prepare-too-large")
 }
+
+// TestEmbeddingsExample: the "Embeddings example" button makes the
+// simulation form's pilot as embeddings in the page and loads it like a
+// dropped file: the same curves, to 1e-9, as the CSV of the example's
+// explicit score matrix (made natively by the same function), the headline
+// and the chart drawn.
+func TestEmbeddingsExample(t *testing.T) {
+	name, npz, err := web.EmbeddingsExample(web.NewState().Sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := inputs.Read(bytes.NewReader(npz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := embed.Matrix(d.Embeddings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var csv bytes.Buffer
+	if err := scores.WriteCSV(&csv, m); err != nil {
+		t.Fatal(err)
+	}
+	p := openPage(t, "example=0")
+	p.front()
+	mustEval[bool](p, dropJS(fileJS("example-matrix.csv", csv.Bytes())), 10*time.Second)
+	ref := p.readLoaded("example-matrix.csv")
+	p.click("example-embeddings")
+	got := p.readLoaded("embeddings example (simulated")
+	got.sameAs(t, ref)
+	line := mustEval[string](p, `document.querySelector("#summary-line").textContent`, 5*time.Second)
+	if !strings.Contains(line, "scored by Euclidean distance to 100 class centroids") {
+		t.Errorf("summary line %q does not say how the example was scored", line)
+	}
+	if !strings.Contains(name, "100 classes of 2000") {
+		t.Errorf("example name %q", name)
+	}
+	p.shot("74-embeddings-example")
+}

@@ -192,6 +192,44 @@ func (a *app) LoadExample() {
 	}()
 }
 
+// LoadEmbeddingsExample makes the embeddings example of the simulation
+// form in the page (web.EmbeddingsExample: nothing is fetched, so it works
+// offline) and loads it as a dropped embeddings file: prepared in the
+// workers, scored by Euclidean distance to the class centroids.
+func (a *app) LoadEmbeddingsExample() {
+	cfg := a.st.Sim // the event handler holds the lock
+	go func() {
+		fail := func(err error) {
+			a.env.Lock()
+			a.setBusy(idle, "")
+			a.st.Error = "Could not make the embeddings example: " + err.Error()
+			a.env.UnlockRender()
+		}
+		a.env.Lock()
+		a.setBusy(loading, "Making the embeddings example…")
+		a.env.UnlockRender()
+		name, b, err := web.EmbeddingsExample(cfg)
+		if err != nil {
+			fail(err)
+			return
+		}
+		u8, err := jsdom.BytesToJS(b)
+		if err != nil {
+			fail(err)
+			return
+		}
+		blob, err := jsdom.NewBlob(u8)
+		if err != nil {
+			fail(err)
+			return
+		}
+		head := b[:min(len(b), scores.SniffBytes)]
+		if _, err := a.load(loadRequest{file: blob, size: float64(len(b)), head: head, dir: "auto", source: name, andRun: true}); err != nil {
+			a.onPage(err)
+		}
+	}()
+}
+
 // fetch GETs a same-origin URL; the body comes back as a Uint8Array.
 func fetch(url string) (jsdom.Value, error) {
 	p, err := jsdom.Global().Call("fetch", url)
