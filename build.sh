@@ -104,7 +104,8 @@ bench_browser() {
 
 # bench_prepared OUTFILE — BenchmarkPrepared in internal/browsertest, written as Go
 # benchmark lines to OUTFILE with one table at the end: the page on large pilots, which it
-# prepares in one worker (per-point summaries handed to the other workers), against
+# prepares into per-point summaries (a score file in one worker, embeddings across every
+# worker, each on its own test points) handed to every worker, against
 # `cleanex predict --k2 10k1` on the same file in the same run (wall time, peak RSS from
 # /usr/bin/time -v). Per case: file picked -> observed curve drawn (observed-s), -> every
 # method and the recommended estimate done (all-s), and the tab's peak memory (tab-MB:

@@ -2,8 +2,10 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/compute"
@@ -73,9 +75,18 @@ var embeddingArrays = []string{"test.npy", "test_labels.npy", "train.npy", "trai
 // scores.SniffBytes) show labelled embeddings: a CSV or TSV whose header
 // row starts with the cells "set" and "label", or a zip archive (.npz)
 // whose entries, as far as head holds them, include an embeddings array
-// and no scores.npy. A file it misses is still read as embeddings by
+// and no scores.npy, either of them possibly gzip-compressed. A file it misses is still read as embeddings by
 // the workers (compute.Load), with the default scoring.
 func LooksLikeEmbeddings(head []byte) bool {
+	if bytes.HasPrefix(head, []byte("\x1f\x8b")) {
+		// gzip: look at as much of the content as the head decompresses to.
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err != nil {
+			return false
+		}
+		inner, _ := io.ReadAll(io.LimitReader(zr, int64(len(head))*4))
+		return len(inner) > 0 && !bytes.HasPrefix(inner, []byte("\x1f\x8b")) && LooksLikeEmbeddings(inner)
+	}
 	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
 		found := false
 		for _, name := range zipNames(head) {

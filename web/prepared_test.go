@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,11 +71,21 @@ func TestLooksLikeEmbeddings(t *testing.T) {
 		}
 		return b[:min(len(b), scores.SniffBytes)]
 	}
+	gz := func(b []byte) []byte {
+		var out bytes.Buffer
+		zw := gzip.NewWriter(&out)
+		zw.Write(b)
+		zw.Close()
+		return out.Bytes()
+	}
 	for _, tc := range []struct {
 		name string
 		head []byte
 		want bool
 	}{
+		{"tiny_embeddings.csv.gz", gz(read("tiny_embeddings.csv")), true},
+		{"tiny_embeddings.npz.gz", gz(read("tiny_embeddings.npz")), true},
+		{"tiny.csv.gz", gz(read("tiny.csv")), false},
 		{"tiny_embeddings.npz", read("tiny_embeddings.npz"), true},
 		{"tiny_gallery.npz", read("tiny_gallery.npz"), true},
 		{"tiny_embeddings.csv", read("tiny_embeddings.csv"), true},

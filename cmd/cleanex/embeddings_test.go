@@ -291,7 +291,7 @@ func TestEmbeddingsErrors(t *testing.T) {
 		{[]string{"summarise", "--reference", "1nn", tinyPilot("tiny.csv")}, "--reference applies to embeddings"},
 		{[]string{"predict", "--k2", "10", "--metric", "manhattan", emb}, `--metric: metric "manhattan": use euclidean or cosine`},
 		{[]string{"predict", "--k2", "10", "--reference", "knn", emb}, `--reference: reference "knn": use centroid, 1nn or oneshot`},
-		{[]string{"predict", "--k2", "10", "--reference", "oneshot", gal}, `tiny_gallery.npz: test_labels.npy and gallery_labels.npy: class "c0000" has 2 gallery embeddings: one-shot scoring uses exactly one per class; keep one, or use 1nn`},
+		{[]string{"predict", "--k2", "10", "--reference", "oneshot", gal}, `tiny_gallery.npz: test_labels.npy and gallery_labels.npy: class "c0000" has 2 reference embeddings: one-shot scoring uses exactly one per class; keep one, or use 1nn`},
 		{[]string{"predict", "--k2", "10", "--direction", "higher", emb}, "--direction higher does not apply to embeddings scored by Euclidean distance, for which lower is better"},
 		{[]string{"backtest", "--direction", "lower", "--metric", "cosine", emb}, "--direction lower does not apply to embeddings scored by cosine similarity"},
 		{[]string{"predict", "--k2", "10", bad}, `bad.csv: row 3, column "set": "tset" is not a set: each row's set is test, train or gallery`},

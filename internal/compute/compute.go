@@ -78,8 +78,8 @@ func Load(data []byte, dir string) (*Dataset, protocol.Summary, error) {
 
 // reader is the reader of Load: it has no Parquet decoder, which would be
 // most of the compute worker's WebAssembly binary (see
-// inputs.ParquetDecoder; with it the worker is 26.9 MB, 5.8 MB gzipped,
-// instead of about 6 MB, 1.6 MB gzipped), so Load refuses Parquet with
+// inputs.ParquetDecoder; with it the worker is about 27 MB, 5.8 MB gzipped,
+// instead of about 6.4 MB, 1.7 MB gzipped), so Load refuses Parquet with
 // inputs.ErrNoParquet. The page converts a Parquet file to CSV first, in a
 // worker of its own started only then (internal/parquetjob, wasm/parquet);
 // the command line reads Parquet with its own reader.

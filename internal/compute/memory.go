@@ -31,7 +31,9 @@ const workerPeak = 4
 
 // BinaryBytes is the size of the binary form (summary.AppendBinary) of a
 // pilot of n points and k classes with the default quantile steps and one
-// precomputed array, about 1.26 kB per point from 150 classes on.
+// precomputed array: 12 + 8 (4 + ranks + 1) bytes per point, ranks the
+// number of knot ranks (about 1.1 kB per point at 150 classes, 1.25 kB at
+// 10,000).
 func BinaryBytes(n, k int) float64 {
 	ranks := 150
 	if k >= 2 {

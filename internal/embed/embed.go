@@ -112,6 +112,11 @@ type Problem struct {
 	Reference Reference
 }
 
+// MaxCoordinate bounds the absolute value of an embedding's coordinates, so
+// that squared distances (summed over up to millions of coordinates) stay
+// finite.
+const MaxCoordinate = 1e150
+
 // HigherIsBetter reports whether the problem's scores are similarities.
 func (p *Problem) HigherIsBetter() bool { return p.Metric == Cosine }
 
@@ -143,6 +148,9 @@ func (p *Problem) Check() error {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					return fmt.Errorf("%s embedding %d, coordinate %d: %v; every coordinate must be a finite number", set.name, i+1, j+1, v)
 				}
+				if math.Abs(v) > MaxCoordinate {
+					return fmt.Errorf("%s embedding %d, coordinate %d: %v is too large for distances between embeddings (at most %g in absolute value); rescale the embeddings", set.name, i+1, j+1, v, MaxCoordinate)
+				}
 			}
 			if p.Metric == Cosine && (set.name == "test" || p.Reference != Centroid) && isZero(s.Row(i)) {
 				return fmt.Errorf("%s embedding %d is all zeros: its cosine similarity is undefined; drop it or use euclidean", set.name, i+1)
@@ -172,10 +180,12 @@ func (p *Problem) Check() error {
 	}
 	for y := range k {
 		switch {
+		case refs[y] == 0 && tests[y] == 0:
+			return fmt.Errorf("class %q has neither test points nor reference embeddings: drop it from the classes", p.Classes[y])
 		case refs[y] == 0:
 			return fmt.Errorf("class %q has test points but no reference embedding (no centroid): give it training or gallery embeddings, or drop its test points", p.Classes[y])
 		case p.Reference == OneShot && refs[y] != 1:
-			return fmt.Errorf("class %q has %d gallery embeddings: one-shot scoring uses exactly one per class; keep one, or use 1nn", p.Classes[y], refs[y])
+			return fmt.Errorf("class %q has %d reference embeddings: one-shot scoring uses exactly one per class; keep one, or use 1nn (or centroid)", p.Classes[y], refs[y])
 		case tests[y] == 0:
 			return fmt.Errorf("class %q has reference embeddings but no test point: every class of the pilot needs test points; drop the class", p.Classes[y])
 		}

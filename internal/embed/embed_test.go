@@ -180,6 +180,8 @@ func TestCheckRefuses(t *testing.T) {
 		{"no test point", func(p *Problem) { p.Test.Labels = []int{0, 0} }, `class "b" has reference embeddings but no test point`},
 		{"zero vector", func(p *Problem) { p.Metric = Cosine; p.Test.Vectors[0] = 0 }, "all zeros"},
 		{"length", func(p *Problem) { p.Test.Vectors = p.Test.Vectors[:3] }, "3 numbers for 2 labels"},
+		{"huge", func(p *Problem) { p.References.Vectors[1] = 1e200 }, "reference embedding 1, coordinate 2: 1e+200 is too large"},
+		{"neither", func(p *Problem) { p.Classes = append(p.Classes, "c") }, `class "c" has neither test points nor reference embeddings`},
 	} {
 		p := good()
 		c.edit(p)

@@ -61,14 +61,23 @@ func newScorer(p *Problem) *scorer {
 	return sc
 }
 
-// normalise scales v to unit length, v / sqrt(sum v_i^2), the sum taken in
-// index order.
+// normalise scales v to unit length: v / n with n = m sqrt(sum (v_i/m)^2),
+// m = max |v_i| (so the squares neither overflow nor underflow), the sum
+// taken in index order; a zero vector is left as it is.
 func normalise(v []float64) {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, math.Abs(x))
+	}
+	if m == 0 {
+		return
+	}
 	ss := 0.0
 	for _, x := range v {
-		ss += x * x
+		y := x / m
+		ss += y * y
 	}
-	n := math.Sqrt(ss)
+	n := m * math.Sqrt(ss)
 	for i := range v {
 		v[i] /= n
 	}

@@ -89,7 +89,7 @@ func TestEmbeddingsTestdata(t *testing.T) {
 func TestEmbeddingsWriteRead(t *testing.T) {
 	p := &embed.Problem{
 		Classes:    []string{"cat, wild", `say "hi"`, "dog"},
-		Test:       embed.Set{D: 2, Vectors: []float64{0.1, -2.5e-300, 1, 2, 3, 4, 0.3, 1e300}, Labels: []int{0, 1, 2, 1}},
+		Test:       embed.Set{D: 2, Vectors: []float64{0.1, -2.5e-300, 1, 2, 3, 4, 0.3, 1e140}, Labels: []int{0, 1, 2, 1}},
 		References: embed.Set{D: 2, Vectors: []float64{0, 0, 1, 1, 3, 3}, Labels: []int{0, 1, 2}},
 		Metric:     embed.Euclidean,
 	}
@@ -155,7 +155,7 @@ func TestCheckEmbeddings(t *testing.T) {
 	p.Metric = embed.Cosine
 	oneLine(t, "cosine", d.CheckEmbeddings(), "row 3: the embedding is all zeros, so its cosine similarity is undefined")
 	p.Metric, p.Reference = embed.Euclidean, embed.OneShot
-	oneLine(t, "one-shot", d.CheckEmbeddings(), `column "label": class "b" has 2 gallery embeddings: one-shot scoring uses exactly one per class`)
+	oneLine(t, "one-shot", d.CheckEmbeddings(), `column "label": class "b" has 2 reference embeddings: one-shot scoring uses exactly one per class`)
 	var npz bytes.Buffer
 	if err := inputs.WriteEmbeddingsNPZ(&npz, p, inputs.SetGallery); err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestCheckEmbeddings(t *testing.T) {
 	d.Embeddings.Metric = embed.Cosine
 	oneLine(t, "cosine npz", d.CheckEmbeddings(), "test.npy: point 1: the embedding is all zeros")
 	d.Embeddings.Metric, d.Embeddings.Reference = embed.Euclidean, embed.OneShot
-	oneLine(t, "one-shot npz", d.CheckEmbeddings(), `test_labels.npy and gallery_labels.npy: class "b" has 2 gallery embeddings`)
+	oneLine(t, "one-shot npz", d.CheckEmbeddings(), `test_labels.npy and gallery_labels.npy: class "b" has 2 reference embeddings`)
 	if err := (&inputs.Data{}).CheckEmbeddings(); err != nil {
 		t.Errorf("no embeddings: %v", err)
 	}

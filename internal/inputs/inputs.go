@@ -111,8 +111,8 @@ func Detect(head []byte) (Format, error) {
 // ParquetDecoder reads a whole Parquet file into a validated score matrix.
 // Package internal/inputs/parquetfile implements it. It is an interface so
 // that a program can leave the Parquet reader out, or load it apart: it adds
-// about 21 MB to the compute worker's WebAssembly binary (4.2 MB gzipped,
-// against 1.6 MB gzipped for all the rest of the worker).
+// about 21 MB to a WebAssembly binary (4.2 MB gzipped, against about
+// 1.7 MB gzipped for all the rest of the page's compute worker).
 type ParquetDecoder interface {
 	DecodeParquet(b []byte) (*scores.Matrix, error)
 }
@@ -241,7 +241,7 @@ type gzipErrors struct{ r io.Reader }
 func (g gzipErrors) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
 	if err != nil && err != io.EOF {
-		err = fmt.Errorf("the gzip-compressed data is damaged or cut short (%v); compress the file again", err)
+		err = &Error{Err: fmt.Errorf("%w: the gzip-compressed data is damaged or cut short (%w); compress the file again", ErrFormat, err)}
 	}
 	return n, err
 }

@@ -21,9 +21,10 @@ var ErrEmbeddings = errors.New("this file holds embeddings, not scores: score th
 // Sample returns the pilot as the estimators read it, and the direction its
 // scores were taken in. A score matrix is oriented by dir (Auto resolved as
 // scores.Matrix.Resolve does); a summary is oriented higher-is-better
-// already, so dir must be Auto or Higher, and a summary in which the
-// correct scores lose more pairs than they win (sum of below < sum of
-// above) is refused with ErrSummaryDirection. Embeddings are refused with
+// already, so dir must be Auto or Higher; with Auto, a summary in which
+// the correct scores lose more pairs than they win (sum of below < sum of
+// above) is refused with ErrSummaryDirection (Higher accepts it: a
+// classifier near chance may lose more pairs than it wins). Embeddings are refused with
 // ErrEmbeddings: they must be scored first.
 func (d *Data) Sample(dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
 	if d.Embeddings != nil {
@@ -44,7 +45,7 @@ func (d *Data) Sample(dir scores.Direction) (*accuracy.Sample, scores.Direction,
 		below += r
 		above += s.K - 1 - r - s.Ties(i)
 	}
-	if above > below {
+	if dir == scores.Auto && above > below {
 		return nil, dir, ErrSummaryDirection
 	}
 	return s, scores.Higher, nil

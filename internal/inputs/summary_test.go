@@ -67,6 +67,11 @@ func TestSummaryFile(t *testing.T) {
 	if _, _, err := d.Sample(scores.Auto); !errors.Is(err, ErrSummaryDirection) {
 		t.Errorf("a summary of distances kept as they are: %v, want ErrSummaryDirection", err)
 	}
+	// Told that higher is better, it is taken as it is (a classifier near
+	// chance may lose more pairs than it wins).
+	if _, used, err := d.Sample(scores.Higher); err != nil || used != scores.Higher {
+		t.Errorf("the same summary with direction higher: %v, %v", used, err)
+	}
 }
 
 func mustRead(t *testing.T, name string) []byte {

@@ -57,12 +57,12 @@ func Bandwidths() []float64 {
 //     the squared error of its prediction min(1, sum_j beta_j b_j(k1))
 //     against the full sample's Abar_k1. The expectation is over which
 //     incorrect classes each of the subsample's points meets, given the
-//     points it holds (Sample.ExpectedSubsetObserved): Zheng et al. use the
-//     subsample's realised curve; its expectation keeps the noise of which
-//     classes the subsample holds but not the extra noise of which
-//     competitors they meet, needs only each point's R_x (so a per-point
-//     summary gives the same fit as the score matrix), and lowered the mean
-//     RMSE on the benchmark bank (docs/recommendation.md);
+//     points it holds (Sample.ExpectedSubsetObserved), where Zheng et al.
+//     score the subsample's realised curve: it keeps the noise of which
+//     classes the subsample holds, not that of which competitors its
+//     points meet, and needs only each point's R_x, so a per-point summary
+//     gives the same fit as the score matrix (the two variants are
+//     compared in docs/recommendation.md);
 //  3. takes the s with the smallest mean squared error (the smallest s on a
 //     tie), fits beta >= 0 to the
 //     full observed curve Abar_k, k = 2..k1, and returns

@@ -36,7 +36,7 @@ func WriteCSV(w io.Writer, file []byte) error {
 		return err
 	}
 	if d.Matrix == nil {
-		return notParquet()
+		return &inputs.Error{Err: fmt.Errorf("%w: this gzip file holds a per-point summary or embeddings, not a Parquet pilot; give it as it is, not through the Parquet reader", inputs.ErrFormat)}
 	}
 	if err := csvNames(d.Matrix.Classes); err != nil {
 		return err
