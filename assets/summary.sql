@@ -3,7 +3,8 @@
 -- (test point, class); label is the point's true class (the same on all of
 -- its rows). Higher scores must mean "more likely this class": for distances,
 -- write -CAST(score AS DOUBLE) in the first SELECT below.
--- Output: one row per point; save it as CSV with a header row.
+-- Output: one row per point; save it as CSV with a header row. A point whose
+-- label is none of its classes gets an empty correct cell, which CleaneX refuses.
 WITH scored AS (
   SELECT point, class, label, CAST(score AS DOUBLE) AS s FROM pilot
 ),
@@ -11,10 +12,10 @@ nclasses AS (
   SELECT COUNT(DISTINCT class) AS classes FROM scored
 ),
 correct AS (
-  SELECT point, label, s AS c FROM scored WHERE class = label
+  SELECT point, s AS c FROM scored WHERE class = label
 ),
 rowstats AS (
-  SELECT point, COUNT(*) AS scores, AVG(s) AS mean,
+  SELECT point, MAX(label) AS label, COUNT(*) AS scores, AVG(s) AS mean,
          VAR_POP(s) * COUNT(*) AS m2, MAX(ABS(s)) AS maxabs
   FROM scored GROUP BY point
 ),
@@ -23,7 +24,7 @@ incorrect AS (
   FROM scored WHERE class <> label
 )
 SELECT
-  c.point AS point, c.label AS label, n.classes AS classes, st.scores AS scores,
+  st.point AS point, st.label AS label, n.classes AS classes, st.scores AS scores,
   c.c AS correct,
   SUM(CASE WHEN i.s < c.c THEN 1 ELSE 0 END) AS below,
   SUM(CASE WHEN i.s = c.c THEN 1 ELSE 0 END) AS ties,
@@ -189,9 +190,9 @@ SELECT
   MAX(CASE WHEN i.r = 1 + FLOOR(126 * (n.classes - 2) / 128) THEN i.s END) AS q126,
   MAX(CASE WHEN i.r = 1 + FLOOR(127 * (n.classes - 2) / 128) THEN i.s END) AS q127,
   MIN(i.s) AS lowest
-FROM correct c
-JOIN incorrect i ON i.point = c.point
-JOIN rowstats st ON st.point = c.point
+FROM rowstats st
+LEFT JOIN correct c ON c.point = st.point
+LEFT JOIN incorrect i ON i.point = st.point
 CROSS JOIN nclasses n
-GROUP BY c.point, c.label, n.classes, st.scores, c.c, st.mean, st.m2, st.maxabs
-ORDER BY c.point
+GROUP BY st.point, st.label, n.classes, st.scores, c.c, st.mean, st.m2, st.maxabs
+ORDER BY st.point

@@ -236,7 +236,10 @@ func readSummary(path string) (*summary.Table, error) {
 	return t, nil
 }
 
-// sameSummary compares two parsed summaries of the same pilot.
+// sameSummary compares two parsed summaries of the same pilot: classes,
+// labels, below, ties, correct scores and the order statistics at the knot
+// ranks exactly; each point's mean, m2 and maxabs, the pooled score moments
+// and the interpolated order statistics to a relative 1e-9.
 func sameSummary(a, b *summary.Table) error {
 	sa, sb := a.Sample, b.Sample
 	if sa.K != sb.K || sa.N() != sb.N() || !slices.Equal(a.Classes, b.Classes) {
@@ -250,6 +253,10 @@ func sameSummary(a, b *summary.Table) error {
 	for i := range sa.N() {
 		if sa.Labels[i] != sb.Labels[i] || sa.R[i] != sb.R[i] || sa.Correct[i] != sb.Correct[i] {
 			return fmt.Errorf("point %d: label, below or correct score differ", i+1)
+		}
+		pa, pb := sa.Point(i, nil), sb.Point(i, nil)
+		if pa.Ties != pb.Ties || !near(pa.Mean, pb.Mean) || !near(pa.M2, pb.M2) || !near(pa.MaxAbs, pb.MaxAbs) {
+			return fmt.Errorf("point %d: ties, mean, m2 or maxabs (%d, %v, %v, %v) against (%d, %v, %v, %v)", i+1, pa.Ties, pa.Mean, pa.M2, pa.MaxAbs, pb.Ties, pb.Mean, pb.M2, pb.MaxAbs)
 		}
 		for _, r := range summary.KnotRanks(sa.K, summary.DefaultQuantiles) {
 			if x, y := sa.IncorrectAt(i, r), sb.IncorrectAt(i, r); x != y {

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -30,12 +31,17 @@ func IsHeader(fields []string) bool {
 // point, as Write and the SQL recipe produce) into a Table. Class indices
 // follow the labels' first appearance. Every error is a *scores.ParseError
 // naming the row and column, or the file when the summary as a whole is
-// wrong (labels naming fewer classes than the classes column says).
+// wrong (labels naming fewer classes than the classes column says). A line
+// longer than scores.MaxLineBytes is refused, as scores.Parse refuses it.
 func Parse(r io.Reader) (*Table, error) {
-	cr := csv.NewReader(r)
+	lim := &lineLimit{r: r}
+	cr := csv.NewReader(lim)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
+		if pe := lim.err; pe != nil {
+			return nil, pe
+		}
 		if errors.Is(err, io.EOF) {
 			return nil, &scores.ParseError{Err: scores.ErrNoData}
 		}
@@ -45,9 +51,12 @@ func Parse(r io.Reader) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := parser{col: col, q: q, cols: orderColumns(q), classIndex: map[string]int{}}
+	p := parser{col: col, q: q, cols: orderColumns(q), classIndex: map[string]int{}, pointRow: map[string]int{}}
 	for {
 		rec, err := cr.Read()
+		if pe := lim.err; pe != nil {
+			return nil, pe
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -77,6 +86,37 @@ func Parse(r io.Reader) (*Table, error) {
 	return &Table{Classes: p.classes, Sample: s}, nil
 }
 
+// lineLimit reads r and fails once a line runs past scores.MaxLineBytes
+// without a line end, so a file without line ends cannot fill memory; the
+// error is kept in err as well, since encoding/csv reports a reader's error
+// wrapped in its own.
+type lineLimit struct {
+	r   io.Reader
+	run int // bytes since the last line end
+	row int // line ends seen
+	err *scores.ParseError
+}
+
+// Read reads from r and tracks the length of the current line.
+func (l *lineLimit) Read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	n, err := l.r.Read(p)
+	b := p[:n]
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		l.row += bytes.Count(b, []byte{'\n'})
+		l.run = n - 1 - i
+	} else {
+		l.run += n
+	}
+	if l.run > scores.MaxLineBytes {
+		l.err = &scores.ParseError{Row: l.row + 1, Err: fmt.Errorf("%w: a line longer than %d MiB without a line end; is this a CSV file? Rows end with a line break (LF or CRLF)", scores.ErrMalformed, scores.MaxLineBytes>>20)}
+		return 0, l.err
+	}
+	return n, err
+}
+
 // columnIndex maps each summary column to its position in header and
 // returns the number of quantile steps, one more than the largest j of the
 // columns q<j>; a missing or repeated column is an error.
@@ -92,6 +132,9 @@ func columnIndex(header []string) (map[string]int, int, error) {
 		if j, err := strconv.Atoi(strings.TrimPrefix(name, "q")); err == nil && strings.HasPrefix(name, "q") && j >= 1 {
 			q = max(q, j+1)
 		}
+	}
+	if q == 0 {
+		return nil, 0, &scores.ParseError{Row: 1, Err: errors.New("the header has no quantile columns q1, q2, …: make the summary with the recipe in docs/summary.md")}
 	}
 	if err := checkQuantiles(q); err != nil {
 		return nil, 0, &scores.ParseError{Row: 1, Err: fmt.Errorf("the header has quantile columns up to q%d: %w", q-1, err)}
@@ -115,6 +158,7 @@ type parser struct {
 	classes    []string
 	classIndex map[string]int
 	points     []accuracy.PointSummary
+	pointRow   map[string]int // the row each point id first appeared on
 }
 
 // row parses one record, on the given line of the file.
@@ -126,6 +170,12 @@ func (p *parser) row(rec []string, line int) error {
 			err = fmt.Errorf("point %q: %w", point, err)
 		}
 		return &scores.ParseError{Row: line, Column: column, Err: err}
+	}
+	if point != "" {
+		if first, dup := p.pointRow[point]; dup {
+			return &scores.ParseError{Row: line, Column: "point", Err: fmt.Errorf("point %q already appeared on row %d: each point needs one row", clip(point), first)}
+		}
+		p.pointRow[point] = line
 	}
 	integer := func(name string) (int, error) {
 		v, err := strconv.Atoi(cell(name))
@@ -177,6 +227,15 @@ func (p *parser) row(rec []string, line int) error {
 	if label == "" {
 		return fail("label", scores.ErrEmptyCell)
 	}
+	var ps accuracy.PointSummary
+	if c := cell("correct"); c == "" || c == "NULL" {
+		// The recipe leaves correct empty for a point none of whose rows
+		// has class = label.
+		return fail("correct", fmt.Errorf("%w: the point has no score for its label %q; is the label one of the classes?", scores.ErrEmptyCell, clip(label)))
+	}
+	if ps.Correct, err = number("correct"); err != nil {
+		return err
+	}
 	y, ok := p.classIndex[label]
 	if !ok {
 		if len(p.classes) == k {
@@ -186,7 +245,7 @@ func (p *parser) row(rec []string, line int) error {
 		p.classIndex[label] = y
 		p.classes = append(p.classes, label)
 	}
-	ps := accuracy.PointSummary{Label: y, Values: make([]float64, len(p.ranks))}
+	ps.Label, ps.Values = y, make([]float64, len(p.ranks))
 	if ps.Below, err = integer("below"); err != nil {
 		return err
 	}
@@ -196,7 +255,7 @@ func (p *parser) row(rec []string, line int) error {
 	for _, f := range []struct {
 		name string
 		to   *float64
-	}{{"correct", &ps.Correct}, {"mean", &ps.Mean}, {"m2", &ps.M2}, {"maxabs", &ps.MaxAbs}} {
+	}{{"mean", &ps.Mean}, {"m2", &ps.M2}, {"maxabs", &ps.MaxAbs}} {
 		if *f.to, err = number(f.name); err != nil {
 			return err
 		}
