@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/compute"
@@ -93,7 +94,7 @@ func LooksLikeEmbeddings(head []byte) bool {
 			switch {
 			case name == "scores.npy":
 				return false
-			case contains(embeddingArrays, name):
+			case slices.Contains(embeddingArrays, name):
 				found = true
 			}
 		}
@@ -147,15 +148,6 @@ func printable(s string) bool {
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // metricWords names a metric in a sentence.

@@ -18,9 +18,31 @@ import (
 // workers live in one renderer process, so this is the tab's peak memory.
 // It returns 0 when /proc cannot be read.
 func rendererPeakMB() float64 {
+	peak := 0.0
+	for _, pid := range rendererPIDs() {
+		f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if kb, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+				if v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB")), 64); err == nil {
+					peak = max(peak, v/1024)
+				}
+			}
+		}
+		f.Close()
+	}
+	return peak
+}
+
+// rendererPIDs returns the process ids of the test browser's renderer
+// processes (its descendants started with --type=renderer).
+func rendererPIDs() []int {
 	c := chromedp.FromContext(browserCtx)
 	if c == nil || c.Browser == nil || c.Browser.Process() == nil {
-		return 0
+		return nil
 	}
 	root := c.Browser.Process().Pid
 	parent := map[int]int{}
@@ -41,36 +63,21 @@ func rendererPeakMB() float64 {
 			}
 		}
 	}
-	under := func(pid int) bool {
-		for p := pid; p > 1; p = parent[p] {
-			if p == root {
-				return true
-			}
-		}
-		return false
-	}
-	peak := 0.0
+	var out []int
 	for pid := range parent {
-		if !under(pid) {
-			continue
-		}
-		cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		if !bytes.Contains(cmd, []byte("--type=renderer")) {
-			continue
-		}
-		f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if kb, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-				if v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB")), 64); err == nil {
-					peak = max(peak, v/1024)
-				}
+		under := false
+		for q := pid; q > 1; q = parent[q] {
+			if q == root {
+				under = true
+				break
 			}
 		}
-		f.Close()
+		if !under {
+			continue
+		}
+		if cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); bytes.Contains(cmd, []byte("--type=renderer")) {
+			out = append(out, pid)
+		}
 	}
-	return peak
+	return out
 }

@@ -3,7 +3,6 @@ package inputs
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 
@@ -202,21 +201,9 @@ func decodeEmbeddingsNPZ(zr *npz.Reader, has map[string]bool) (*Data, error) {
 			return nil, &Error{Err: fmt.Errorf("%w: the .npz holds embeddings but no %s; save it too: %s", ErrMissing, name, savezHint)}
 		}
 	}
-	read := func(name string) (*npArray, error) {
-		rc, err := zr.Open(name)
-		if err != nil {
-			return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
-		}
-		defer rc.Close()
-		raw, err := io.ReadAll(rc)
-		if err != nil {
-			return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
-		}
-		return decodeNPY(name, raw)
-	}
 	var arrays [4]*npArray
 	for i, name := range []string{testNPY, src.refArray(), testLabelsNPY, src.refLabels()} {
-		a, err := read(name)
+		a, err := readMember(zr, name)
 		if err != nil {
 			return nil, err
 		}
@@ -245,7 +232,7 @@ func decodeEmbeddingsNPZ(zr *npz.Reader, has map[string]bool) (*Data, error) {
 	}
 	var classes []string
 	if has[classesNPY] {
-		c, err := read(classesNPY)
+		c, err := readMember(zr, classesNPY)
 		if err != nil {
 			return nil, err
 		}

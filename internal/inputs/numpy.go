@@ -52,18 +52,7 @@ func decodeNPZ(b []byte) (*scores.Matrix, error) {
 	if !has[scoresNPY] || !has[labelsNPY] {
 		return nil, &Error{Err: missingArrays(keys, has)}
 	}
-	read := func(name string) (*npArray, error) {
-		rc, err := zr.Open(name)
-		if err != nil {
-			return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
-		}
-		defer rc.Close()
-		raw, err := io.ReadAll(rc)
-		if err != nil {
-			return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
-		}
-		return decodeNPY(name, raw)
-	}
+	read := func(name string) (*npArray, error) { return readMember(zr, name) }
 	s, err := read(scoresNPY)
 	if err != nil {
 		return nil, err
@@ -537,4 +526,18 @@ func PackNPY(a, b []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// readMember reads and decodes the array name of an .npz archive.
+func readMember(zr *npz.Reader, name string) (*npArray, error) {
+	rc, err := zr.Open(name)
+	if err != nil {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+	}
+	defer rc.Close()
+	raw, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+	}
+	return decodeNPY(name, raw)
 }

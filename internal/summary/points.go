@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 )
@@ -131,7 +132,7 @@ func AssemblePlan(heads [][]byte, sizes []int) (pieces []Piece, total int, err e
 		next := -1
 		for i, h := range ph {
 			// The empty ranges at covered first, then the one that goes on.
-			if h.From == covered && (next < 0 || h.To == h.From) && !contains(order, i) {
+			if h.From == covered && (next < 0 || h.To == h.From) && !slices.Contains(order, i) {
 				next = i
 			}
 		}
@@ -163,15 +164,6 @@ func AssemblePlan(heads [][]byte, sizes []int) (pieces []Piece, total int, err e
 		total += m * rec
 	}
 	return pieces, total, nil
-}
-
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // Assemble joins the binary forms of ranges of points (AppendPoints) into
