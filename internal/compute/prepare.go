@@ -1,6 +1,7 @@
 package compute
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -143,10 +144,7 @@ func newPreparer(o PrepareOptions) (*preparer, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := o.Quantiles
-	if q == 0 {
-		q = summary.DefaultQuantiles
-	}
+	q := cmp.Or(o.Quantiles, summary.DefaultQuantiles)
 	if q < 2 || q > summary.MaxQuantiles {
 		return nil, fmt.Errorf("%d quantile steps: give 2 to %d", q, summary.MaxQuantiles)
 	}

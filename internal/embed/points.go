@@ -92,10 +92,7 @@ func Points(ctx context.Context, p *Problem, o Options) ([]accuracy.PointSummary
 	if err := p.Check(); err != nil {
 		return nil, nil, err
 	}
-	q := o.Quantiles
-	if q == 0 {
-		q = summary.DefaultQuantiles
-	}
+	q := cmp.Or(o.Quantiles, summary.DefaultQuantiles)
 	k := len(p.Classes)
 	if k > summary.MaxClasses {
 		return nil, nil, fmt.Errorf("%d classes: at most %d", k, summary.MaxClasses)

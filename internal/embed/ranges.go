@@ -43,10 +43,7 @@ func SummariseRange(ctx context.Context, p *Problem, from, to int, o Options) (*
 	if from < 0 || from > to || to > n {
 		return nil, fmt.Errorf("test points %d..%d: the problem has %d", from, to, n)
 	}
-	q := o.Quantiles
-	if q == 0 {
-		q = summary.DefaultQuantiles
-	}
+	q := cmp.Or(o.Quantiles, summary.DefaultQuantiles)
 	k := len(p.Classes)
 	if k > summary.MaxClasses {
 		return nil, fmt.Errorf("%d classes: at most %d", k, summary.MaxClasses)
@@ -79,10 +76,7 @@ func SummariseRange(ctx context.Context, p *Problem, from, to int, o Options) (*
 // that cover its test points 0..N-1 in order, each starting where the
 // previous one ends: the Sample Summarise(p, o) returns, bit for bit.
 func Assemble(p *Problem, o Options, ranges ...*Range) (*accuracy.Sample, error) {
-	q := o.Quantiles
-	if q == 0 {
-		q = summary.DefaultQuantiles
-	}
+	q := cmp.Or(o.Quantiles, summary.DefaultQuantiles)
 	k, n := len(p.Classes), p.Test.N()
 	pts := make([]accuracy.PointSummary, 0, n)
 	c := make([]float64, 0, n)

@@ -43,19 +43,25 @@ func AppendBinary(b []byte, s *accuracy.Sample) ([]byte, error) {
 		}
 	}
 	for i := range s.N() {
-		p := s.Point(i, nil)
-		u32(p.Label)
-		u32(p.Below)
-		u32(p.Ties)
-		f64(p.Correct)
-		f64(p.Mean)
-		f64(p.M2)
-		f64(p.MaxAbs)
-		for _, v := range p.Values {
-			f64(v)
-		}
+		b = appendPoint(b, s.Point(i, nil))
 	}
 	return b, nil
+}
+
+// appendPoint appends the binary form of one point's summary: its label,
+// below and ties (uint32) and its correct score, mean, m2, maxabs and knot
+// values (float64), little-endian.
+func appendPoint(b []byte, p accuracy.PointSummary) []byte {
+	for _, v := range [...]int{p.Label, p.Below, p.Ties} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	for _, v := range [...]float64{p.Correct, p.Mean, p.M2, p.MaxAbs} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	for _, v := range p.Values {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
 }
 
 var errNotSummarised = errors.New("only a Sample built from per-point summaries has a binary form")

@@ -58,16 +58,7 @@ func AppendPoints(b []byte, k, n int, ranks []int, key string, from int, pts []a
 		if len(p.Values) != len(ranks) {
 			return b, fmt.Errorf("summary: a point with %d knot values at %d ranks", len(p.Values), len(ranks))
 		}
-		u32(p.Label)
-		u32(p.Below)
-		u32(p.Ties)
-		f64(p.Correct)
-		f64(p.Mean)
-		f64(p.M2)
-		f64(p.MaxAbs)
-		for _, v := range p.Values {
-			f64(v)
-		}
+		b = appendPoint(b, p)
 	}
 	return b, nil
 }
