@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/cleanex/cleanex/internal/compute"
 	"github.com/cleanex/cleanex/internal/embed"
 	"github.com/cleanex/cleanex/internal/inputs"
 	"github.com/cleanex/cleanex/internal/protocol"
-	"github.com/cleanex/cleanex/internal/simulate"
 )
 
 // ExampleRefPoints is the number of training embeddings per class of the
@@ -15,7 +15,7 @@ import (
 const ExampleRefPoints = 3
 
 // EmbeddingsExample returns the teaching example of embeddings, made in the
-// page from the simulation form cfg: the world of cfg (its K2 class centres
+// page from the simulation form cfg: the world of cfg (compute.World: its K2 class centres
 // and R points per class in d dimensions), the pilot of K1 classes drawn
 // as the simulation draws it, each point a test embedding and
 // ExampleRefPoints points drawn around each class centre as its training
@@ -24,15 +24,7 @@ const ExampleRefPoints = 3
 // scored by Euclidean distance to the class centroids. It returns the name
 // shown for it and the bytes.
 func EmbeddingsExample(cfg protocol.SimConfig) (string, []byte, error) {
-	cd, err := simulate.ParseDist(cfg.Classes)
-	if err != nil {
-		return "", nil, fmt.Errorf("class distribution: %w", err)
-	}
-	pd, err := simulate.ParseDist(cfg.Points)
-	if err != nil {
-		return "", nil, fmt.Errorf("point distribution: %w", err)
-	}
-	w, err := simulate.Generate(simulate.Config{Classes: cd, Points: pd, D: cfg.D, Sigma2: cfg.Sigma2, K: cfg.K2, R: cfg.R, Seed: cfg.Seed})
+	w, err := compute.World(cfg)
 	if err != nil {
 		return "", nil, err
 	}

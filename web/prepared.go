@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/compute"
+	"github.com/cleanex/cleanex/internal/embed"
+	"github.com/cleanex/cleanex/internal/inputs"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
 )
@@ -63,14 +65,11 @@ func CheckPrepare(name string, size float64, head []byte, budget float64, worker
 	}
 	shape := ""
 	if need.Points > 0 && need.Classes > 0 {
-		shape = fmt.Sprintf(", about %s points × %s classes", thousands(need.Points), thousands(need.Classes))
+		shape = fmt.Sprintf(", about %s points × %s classes", limits.Thousands(need.Points), limits.Thousands(need.Classes))
 	}
 	return fmt.Errorf("%s (%s%s) would need about %s of memory in this tab to be read, more than the %s it can use; summarise it with the command line and give the summary to the page (cleanex summarise %s > summary.csv), or run cleanex predict --k2 N %s on it",
 		name, limits.HumanBytes(size), shape, limits.HumanBytes(total), limits.HumanBytes(budget), name, name)
 }
-
-// embeddingArrays are the arrays of an embeddings .npz (docs/embeddings.md).
-var embeddingArrays = []string{"test.npy", "test_labels.npy", "train.npy", "train_labels.npy", "gallery.npy", "gallery_labels.npy"}
 
 // LooksLikeEmbeddings reports whether a file's first bytes (up to
 // scores.SniffBytes) show labelled embeddings: a CSV or TSV whose header
@@ -94,23 +93,14 @@ func LooksLikeEmbeddings(head []byte) bool {
 			switch {
 			case name == "scores.npy":
 				return false
-			case slices.Contains(embeddingArrays, name):
+			case slices.Contains(inputs.EmbeddingArrays(), name):
 				found = true
 			}
 		}
 		return found
 	}
-	line := bytes.TrimPrefix(head, []byte("\uFEFF"))
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	i := bytes.IndexAny(line, ",;\t")
-	if i < 0 {
-		return false
-	}
-	cell := func(b []byte) string { return strings.TrimSpace(strings.Trim(strings.TrimSpace(string(b)), `"`)) }
-	second, _, _ := bytes.Cut(line[i+1:], line[i:i+1])
-	return strings.EqualFold(cell(line[:i]), "set") && strings.EqualFold(cell(second), "label")
+	_, ok := inputs.EmbeddingsHeader(head)
+	return ok
 }
 
 // zipNames returns the names of the zip entries whose local headers head
@@ -150,14 +140,6 @@ func printable(s string) bool {
 	return true
 }
 
-// metricWords names a metric in a sentence.
-func metricWords(metric string) string {
-	if metric == "cosine" {
-		return "cosine similarity"
-	}
-	return "Euclidean distance"
-}
-
 // ScoringLine says how a pilot given as embeddings was scored, e.g. "test
 // embeddings (d = 128) scored by Euclidean distance to 10,000 class
 // centroids (of 50,000 training embeddings)"; "" for scores.
@@ -172,13 +154,14 @@ func ScoringLine(e protocol.Embedding, k int) string {
 	var to string
 	switch e.Reference {
 	case "1nn":
-		to = fmt.Sprintf("the nearest of each class's %s embeddings (1-NN; %s of them)", set, thousands(e.References))
+		to = fmt.Sprintf("the nearest of each class's %s embeddings (1-NN; %s of them)", set, limits.Thousands(e.References))
 	case "oneshot":
 		to = fmt.Sprintf("the one %s embedding of each class", set)
 	default:
-		to = fmt.Sprintf("%s class centroids (of %s %s embeddings)", thousands(k), thousands(e.References), set)
+		to = fmt.Sprintf("%s class centroids (of %s %s embeddings)", limits.Thousands(k), limits.Thousands(e.References), set)
 	}
-	return fmt.Sprintf("test embeddings (d = %d) scored by %s to %s", e.Dim, metricWords(e.Metric), to)
+	metric, _ := embed.ParseMetric(e.Metric) // the worker's own name for it
+	return fmt.Sprintf("test embeddings (d = %d) scored by %s to %s", e.Dim, metric.Words(), to)
 }
 
 // PrepareBusy is the busy line while a file is prepared in one worker:

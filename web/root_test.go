@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/report"
 	"github.com/vugu/vugu"
@@ -96,7 +97,7 @@ func TestPercentAndFormatting(t *testing.T) {
 			t.Errorf("%+v: %d%%, want %d%%", tc.p, got, tc.want)
 		}
 	}
-	if thousands(1234567) != "1,234,567" || thousands(12) != "12" {
+	if limits.Thousands(1234567) != "1,234,567" || limits.Thousands(12) != "12" {
 		t.Error("thousands separator")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
@@ -212,7 +211,7 @@ func (s *State) SummaryLine() string {
 		pts += "–" + strconv.Itoa(m.MaxPoints)
 	}
 	line := fmt.Sprintf("%s points, %s classes (%s per class); top-1 accuracy at %s classes: %.3f",
-		thousands(m.N), thousands(m.K), pts, thousands(m.K), m.Top1)
+		limits.Thousands(m.N), limits.Thousands(m.K), pts, limits.Thousands(m.K), m.Top1)
 	if sc := ScoringLine(m.Embedding, m.K); sc != "" {
 		line += "; " + sc
 	}
@@ -287,16 +286,4 @@ func (s *State) Label(name string) string {
 		return "CleaneX (paper preset)"
 	}
 	return name
-}
-
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -97,7 +98,7 @@ func (s *State) Warning() string {
 // HeadlineText formats the answer at k2: "At 2,000 classes: 0.47 (80%
 // interval 0.40–0.55)".
 func HeadlineText(k2 int, est, lo, hi float64) string {
-	return fmt.Sprintf("At %s classes: %.2f (80%% interval %.2f–%.2f)", thousands(k2), est, lo, hi)
+	return fmt.Sprintf("At %s classes: %.2f (80%% interval %.2f–%.2f)", limits.Thousands(k2), est, lo, hi)
 }
 
 // NoRecommendation says in one sentence why there is no recommended
@@ -105,12 +106,12 @@ func HeadlineText(k2 int, est, lo, hi float64) string {
 func NoRecommendation(k2 int, err error) string {
 	switch {
 	case err == nil:
-		return fmt.Sprintf("No recommendation for %s classes.", thousands(k2))
+		return fmt.Sprintf("No recommendation for %s classes.", limits.Thousands(k2))
 	case errors.Is(err, recommend.ErrNoFits):
-		return fmt.Sprintf("No recommendation for %s classes: none of the regression, KDE and CleaneX fits matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", thousands(k2))
+		return fmt.Sprintf("No recommendation for %s classes: none of the regression, KDE and CleaneX fits matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", limits.Thousands(k2))
 	}
 	why := strings.TrimPrefix(err.Error(), "recommend: ")
-	return fmt.Sprintf("No recommendation for %s classes: %s; the individual methods are shown below.", thousands(k2), strings.TrimSuffix(why, "."))
+	return fmt.Sprintf("No recommendation for %s classes: %s; the individual methods are shown below.", limits.Thousands(k2), strings.TrimSuffix(why, "."))
 }
 
 // runningLine says what is running ("Working out the accuracy at 2,000
@@ -132,13 +133,13 @@ func (s *State) runningLine() string {
 		parts = append(parts, name)
 	}
 	if len(parts) == 0 {
-		return fmt.Sprintf("Working out the accuracy at %s classes…", thousands(s.K2))
+		return fmt.Sprintf("Working out the accuracy at %s classes…", limits.Thousands(s.K2))
 	}
 	list := parts[0]
 	if n := len(parts); n > 1 {
 		list = strings.Join(parts[:n-1], ", ") + " and " + parts[n-1]
 	}
-	return fmt.Sprintf("Working out the accuracy at %s classes: running %s…", thousands(s.K2), list)
+	return fmt.Sprintf("Working out the accuracy at %s classes: running %s…", limits.Thousands(s.K2), list)
 }
 
 // TableRow is one line of the results table as the page shows it.
@@ -324,13 +325,13 @@ func (s *State) WhyParts() []string {
 		}
 		return fmt.Sprintf(" — about %.0f%% of the interval's width", 100*x)
 	}
-	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.2f wide (%.2f to %.2f). It is made of:", thousands(k2), width, o.Lo[k2], o.Hi[k2])}
+	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.2f wide (%.2f to %.2f). It is made of:", limits.Thousands(k2), width, o.Lo[k2], o.Hi[k2])}
 	se := math.NaN()
 	if r.K1 <= r.ClassSE.Max() {
 		se = r.ClassSE[r.K1]
 	}
 	out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about ±%.3f (one standard error)%s.",
-		thousands(r.K1), thousands(r.K1), se, share(sh.ClassSample)))
+		limits.Thousands(r.K1), limits.Thousands(r.K1), se, share(sh.ClassSample)))
 	var says []string
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, m := range []string{methods.Regression, methods.KDE, methods.CleaneX} { // the methods the estimate combines
@@ -340,7 +341,7 @@ func (s *State) WhyParts() []string {
 		}
 	}
 	if len(says) > 1 {
-		out = append(out, fmt.Sprintf("The methods disagree by %.3f at %s classes (%s)%s.", hi-lo, thousands(k2), strings.Join(says, ", "), share(sh.Disagreement)))
+		out = append(out, fmt.Sprintf("The methods disagree by %.3f at %s classes (%s)%s.", hi-lo, limits.Thousands(k2), strings.Join(says, ", "), share(sh.Disagreement)))
 	} else {
 		out = append(out, "Only one method could be used, so their disagreement could not be measured.")
 	}
@@ -349,7 +350,7 @@ func (s *State) WhyParts() []string {
 		out = append(out, fmt.Sprintf("CleaneX's %d fits spread by about ±%.3f%s.", r.Used, ft.S*cx*(1-cx), share(sh.SeedSpread)))
 	}
 	out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s.",
-		Ratio(float64(k2)/float64(r.K1)), thousands(r.K1), thousands(k2), share(sh.Extrapolation)))
+		Ratio(float64(k2)/float64(r.K1)), limits.Thousands(r.K1), limits.Thousands(k2), share(sh.Extrapolation)))
 	if sh.Floor >= 0.05 {
 		out = append(out, fmt.Sprintf("A floor that every estimate has, whatever the data%s.", share(sh.Floor)))
 	}
@@ -470,7 +471,7 @@ func Ratio(x float64) string {
 	if x < 10 {
 		return strings.TrimSuffix(fmt.Sprintf("%.1f", x), ".0") + "×"
 	}
-	return thousands(int(math.Round(x))) + "×"
+	return limits.Thousands(int(math.Round(x))) + "×"
 }
 
 // plural returns "1 fit" or "3 fits".
@@ -478,5 +479,5 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return thousands(n) + " " + many
+	return limits.Thousands(n) + " " + many
 }

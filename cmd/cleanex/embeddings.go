@@ -15,6 +15,7 @@ import (
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/kde"
 	"github.com/cleanex/cleanex/internal/inputs"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
 	"github.com/cleanex/cleanex/internal/summary"
@@ -78,20 +79,12 @@ func (e *embedFlags) apply(d *inputs.Data, name string, dir scores.Direction) er
 		p.Reference = r
 	}
 	if dir != scores.Auto && dir != p.Direction() {
-		return badInput("--direction %s does not apply to embeddings scored by %s, for which %s is better; leave --direction out", dir, metricWords(p.Metric), p.Direction())
+		return badInput("--direction %s does not apply to embeddings scored by %s, for which %s is better; leave --direction out", dir, p.Metric.Words(), p.Direction())
 	}
 	if err := d.CheckEmbeddings(); err != nil {
 		return inputError{fmt.Errorf("%s: %w", name, err)}
 	}
 	return nil
-}
-
-// metricWords names a metric in a sentence.
-func metricWords(m embed.Metric) string {
-	if m == embed.Cosine {
-		return "cosine similarity"
-	}
-	return "Euclidean distance"
 }
 
 // scoringLine says how d's embeddings are scored, e.g. "scored 20,000 test
@@ -107,31 +100,13 @@ func scoringLine(d *inputs.Data) string {
 	var against string
 	switch p.Reference {
 	case embed.Nearest:
-		against = fmt.Sprintf("the nearest of each class's %s embeddings (1-NN; %s of them, %s classes)", set, thousands(nr), thousands(k))
+		against = fmt.Sprintf("the nearest of each class's %s embeddings (1-NN; %s of them, %s classes)", set, limits.Thousands(nr), limits.Thousands(k))
 	case embed.OneShot:
-		against = fmt.Sprintf("the one %s embedding of each of %s classes", set, thousands(k))
+		against = fmt.Sprintf("the one %s embedding of each of %s classes", set, limits.Thousands(k))
 	default:
-		against = fmt.Sprintf("%s class centroids (of %s %s embeddings)", thousands(k), thousands(nr), set)
+		against = fmt.Sprintf("%s class centroids (of %s %s embeddings)", limits.Thousands(k), limits.Thousands(nr), set)
 	}
-	return fmt.Sprintf("scored %s test embeddings (d = %d) against %s by %s", thousands(p.Test.N()), p.Test.D, against, metricWords(p.Metric))
-}
-
-// thousands writes n with commas between groups of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return fmt.Sprintf("scored %s test embeddings (d = %d) against %s by %s", limits.Thousands(p.Test.N()), p.Test.D, against, p.Metric.Words())
 }
 
 // loadScored builds the chosen methods and reads the pilot named by pos,
@@ -175,7 +150,7 @@ func scoreEmbeddings(ctx context.Context, d *inputs.Data, name string, dir score
 	var s *accuracy.Sample
 	if matrix {
 		if float64(n)*float64(k) > maxEmbedMatrix {
-			return nil, badInput("%s: %s draws subsets of the classes and needs the N x K score matrix; these embeddings give %s x %s = %.3g scores, above the %.0e it builds from embeddings: give fewer test embeddings or classes, or use predict", name, cmd, thousands(n), thousands(k), float64(n)*float64(k), float64(maxEmbedMatrix))
+			return nil, badInput("%s: %s draws subsets of the classes and needs the N x K score matrix; these embeddings give %s x %s = %.3g scores, above the %.0e it builds from embeddings: give fewer test embeddings or classes, or use predict", name, cmd, limits.Thousands(n), limits.Thousands(k), float64(n)*float64(k), float64(maxEmbedMatrix))
 		}
 		mat, err := embed.Matrix(p)
 		if err != nil {
@@ -186,7 +161,7 @@ func scoreEmbeddings(ctx context.Context, d *inputs.Data, name string, dir score
 		}
 	} else {
 		if k > summary.MaxClasses {
-			return nil, badInput("%s: %s classes: at most %s are scored from embeddings", name, thousands(k), thousands(summary.MaxClasses))
+			return nil, badInput("%s: %s classes: at most %s are scored from embeddings", name, limits.Thousands(k), limits.Thousands(summary.MaxClasses))
 		}
 		sel, err := kde.ParseSelector(bandwidth)
 		if err != nil {

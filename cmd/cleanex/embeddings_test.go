@@ -10,6 +10,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/embed"
 	"github.com/cleanex/cleanex/internal/inputs"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -141,12 +142,12 @@ func TestEmbeddingsScoringLine(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q, want %q", c.file, code, errs, c.want)
 		}
 	}
-	if s := thousands(20000); s != "20,000" {
-		t.Errorf("thousands(20000) = %q", s)
+	if s := limits.Thousands(20000); s != "20,000" {
+		t.Errorf("limits.Thousands(20000) = %q", s)
 	}
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -4500: "-4,500"} {
-		if s := thousands(n); s != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, s, want)
+		if s := limits.Thousands(n); s != want {
+			t.Errorf("limits.Thousands(%d) = %q, want %q", n, s, want)
 		}
 	}
 }

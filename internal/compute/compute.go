@@ -125,18 +125,7 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 // classes, of which a pilot of K1 classes (drawn with the same seed) is the
 // data set. With truth, it also streams the exact curve over all K2 classes.
 func Simulate(cfg protocol.SimConfig, truth bool) (*Dataset, protocol.Summary, error) {
-	cd, err := simulate.ParseDist(cfg.Classes)
-	if err != nil {
-		return nil, protocol.Summary{}, fmt.Errorf("class distribution: %w", err)
-	}
-	pd, err := simulate.ParseDist(cfg.Points)
-	if err != nil {
-		return nil, protocol.Summary{}, fmt.Errorf("point distribution: %w", err)
-	}
-	if cfg.K1 < 2 || cfg.K1 > cfg.K2 {
-		return nil, protocol.Summary{}, fmt.Errorf("simulate: k1 = %d pilot classes: it must be between 2 and k2 = %d", cfg.K1, cfg.K2)
-	}
-	w, err := simulate.Generate(simulate.Config{Classes: cd, Points: pd, D: cfg.D, Sigma2: cfg.Sigma2, K: cfg.K2, R: cfg.R, Seed: cfg.Seed})
+	w, err := World(cfg)
 	if err != nil {
 		return nil, protocol.Summary{}, err
 	}
@@ -153,6 +142,24 @@ func Simulate(cfg protocol.SimConfig, truth bool) (*Dataset, protocol.Summary, e
 		sum.Truth = ds.Truth
 	}
 	return ds, sum, nil
+}
+
+// World generates the simulated world of cfg (its K2 classes) after
+// checking the form: known distributions, 2 <= K1 <= K2. Simulate draws its
+// pilot of K1 classes with cfg.Seed.
+func World(cfg protocol.SimConfig) (*simulate.World, error) {
+	cd, err := simulate.ParseDist(cfg.Classes)
+	if err != nil {
+		return nil, fmt.Errorf("class distribution: %w", err)
+	}
+	pd, err := simulate.ParseDist(cfg.Points)
+	if err != nil {
+		return nil, fmt.Errorf("point distribution: %w", err)
+	}
+	if cfg.K1 < 2 || cfg.K1 > cfg.K2 {
+		return nil, fmt.Errorf("simulate: k1 = %d pilot classes: it must be between 2 and k2 = %d", cfg.K1, cfg.K2)
+	}
+	return simulate.Generate(simulate.Config{Classes: cd, Points: pd, D: cfg.D, Sigma2: cfg.Sigma2, K: cfg.K2, R: cfg.R, Seed: cfg.Seed})
 }
 
 // Server handles the messages a worker receives. Post sends a reply; it is

@@ -32,6 +32,15 @@ func (m Metric) String() string {
 	return "euclidean"
 }
 
+// Words names the metric in a sentence: "Euclidean distance" or "cosine
+// similarity".
+func (m Metric) Words() string {
+	if m == Cosine {
+		return "cosine similarity"
+	}
+	return "Euclidean distance"
+}
+
 // ParseMetric reads "euclidean" or "cosine".
 func ParseMetric(s string) (Metric, error) {
 	switch strings.ToLower(s) {

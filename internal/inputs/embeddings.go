@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"codeberg.org/sbinet/npyio/npz"
@@ -22,6 +23,12 @@ const (
 	galleryNPY       = "gallery.npy"
 	galleryLabelsNPY = "gallery_labels.npy"
 )
+
+// EmbeddingArrays returns the names of the arrays an embeddings .npz may
+// hold (docs/embeddings.md), besides the optional classes.npy.
+func EmbeddingArrays() []string {
+	return []string{testNPY, testLabelsNPY, trainNPY, trainLabelsNPY, galleryNPY, galleryLabelsNPY}
+}
 
 // The reference sets an embeddings file can give (ReferenceSet).
 const (
@@ -170,7 +177,7 @@ func readEmbeddingsNPZ(b []byte) (d *Data, ok bool, err error) {
 	for _, k := range zr.Keys() {
 		has[k] = true
 	}
-	if has[scoresNPY] || !(has[testNPY] || has[testLabelsNPY] || has[trainNPY] || has[trainLabelsNPY] || has[galleryNPY] || has[galleryLabelsNPY]) {
+	if has[scoresNPY] || !slices.ContainsFunc(EmbeddingArrays(), func(name string) bool { return has[name] }) {
 		return nil, false, nil
 	}
 	d, err = decodeEmbeddingsNPZ(zr, has)

@@ -17,12 +17,18 @@ import (
 )
 
 // embeddingsDelimiter returns the delimiter of the first line br holds (as
-// far as it has buffered) when that line is an embeddings header: its
-// first two cells are "set" and "label" (any case, optionally quoted,
-// after an optional byte-order mark); ok is false otherwise. The delimiter
-// is the character that ends the first cell: a comma, semicolon or tab.
+// far as it has buffered) when that line is an embeddings header
+// (EmbeddingsHeader); ok is false otherwise.
 func embeddingsDelimiter(br *bufio.Reader) (delim byte, ok bool) {
 	head, _ := br.Peek(br.Buffered())
+	return EmbeddingsHeader(head)
+}
+
+// EmbeddingsHeader reports whether the first line of head is the header
+// row of an embeddings CSV: its first two cells are "set" and "label" (any
+// case, optionally quoted, after an optional byte-order mark); delim is
+// the character that ends the first cell: a comma, semicolon or tab.
+func EmbeddingsHeader(head []byte) (delim byte, ok bool) {
 	head = bytes.TrimPrefix(head, []byte("\uFEFF"))
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]
@@ -34,30 +40,6 @@ func embeddingsDelimiter(br *bufio.Reader) (delim byte, ok bool) {
 	cell := func(b []byte) string { return strings.TrimSpace(strings.Trim(strings.TrimSpace(string(b)), `"`)) }
 	second, _, _ := bytes.Cut(head[i+1:], head[i:i+1])
 	return head[i], strings.EqualFold(cell(head[:i]), "set") && strings.EqualFold(cell(second), "label")
-}
-
-// lineLimit reads r and fails once a line runs past scores.MaxLineBytes
-// without a line end, so a file without line ends cannot fill memory.
-type lineLimit struct {
-	r   io.Reader
-	run int // bytes since the last line end
-	row int // line ends seen
-}
-
-// Read reads from r and tracks the length of the current line.
-func (l *lineLimit) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	b := p[:n]
-	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-		l.row += bytes.Count(b, []byte{'\n'})
-		l.run = n - 1 - i
-	} else {
-		l.run += n
-	}
-	if l.run > scores.MaxLineBytes {
-		return n, &scores.ParseError{Row: l.row + 1, Err: fmt.Errorf("%w: a line longer than %d MiB without a line end; is this a CSV file? Rows end with a line break (LF or CRLF)", scores.ErrMalformed, scores.MaxLineBytes>>20)}
-	}
-	return n, err
 }
 
 // embedSets are the values of an embeddings CSV's set column.
@@ -72,7 +54,7 @@ const embedSets = "test, train or gallery"
 // *scores.ParseError values naming the row (the header is row 1) and the
 // column.
 func parseEmbeddingsCSV(br *bufio.Reader, delim byte) (*Data, error) {
-	lim := &lineLimit{r: br}
+	lim := &scores.LineLimit{R: br}
 	cr := csv.NewReader(lim)
 	cr.Comma = rune(delim)
 	cr.FieldsPerRecord = -1
@@ -172,9 +154,9 @@ func parseEmbeddingsCSV(br *bufio.Reader, delim byte) (*Data, error) {
 	return data, nil
 }
 
-// csvError turns an error of encoding/csv (or of lineLimit) into a
+// csvError turns an error of encoding/csv (or of scores.LineLimit) into a
 // *scores.ParseError naming the row.
-func csvError(err error, lim *lineLimit) error {
+func csvError(err error, lim *scores.LineLimit) error {
 	var pe *scores.ParseError
 	if errors.As(err, &pe) {
 		return pe
@@ -186,7 +168,7 @@ func csvError(err error, lim *lineLimit) error {
 	if errors.Is(err, io.EOF) {
 		return &scores.ParseError{Err: fmt.Errorf("%w: the file is empty", scores.ErrNoData)}
 	}
-	return &scores.ParseError{Row: lim.row + 1, Err: err}
+	return &scores.ParseError{Row: lim.Lines + 1, Err: err}
 }
 
 // parseCoordinate reads a plain decimal number (an optional sign, digits

@@ -95,6 +95,22 @@ func CheckFileSize(name string, size float64) error {
 	return nil
 }
 
+// Thousands writes n in decimal with commas between groups of three
+// digits: 1,234,567, -12,000.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	digits := strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	b.WriteString(s[:len(s)-len(digits)])
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
 // HumanBytes writes a byte count with a decimal unit and three significant
 // digits: 8 TB, 480 MB.
 func HumanBytes(b float64) string {

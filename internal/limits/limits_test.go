@@ -93,3 +93,14 @@ func TestParseK2(t *testing.T) {
 		}
 	}
 }
+
+func TestThousands(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {1234567, "1,234,567"}, {-12000, "-12,000"}, {-999, "-999"}} {
+		if got := Thousands(c.n); got != c.want {
+			t.Errorf("Thousands(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}

@@ -116,7 +116,7 @@ func (r *recordReader) checkChunk(chunk []byte, held int) error {
 		return errNUL(r.line + 1)
 	}
 	if held+len(chunk) > MaxLineBytes {
-		return &ParseError{Row: r.line + 1, Err: fmt.Errorf("%w: a line longer than %d MiB without a line end; is this a CSV file? Rows end with a line break (LF or CRLF)", ErrMalformed, MaxLineBytes>>20)}
+		return errLongLine(r.line + 1)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package summary
 
 import (
-	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -34,12 +33,12 @@ func IsHeader(fields []string) bool {
 // wrong (labels naming fewer classes than the classes column says). A line
 // longer than scores.MaxLineBytes is refused, as scores.Parse refuses it.
 func Parse(r io.Reader) (*Table, error) {
-	lim := &lineLimit{r: r}
+	lim := &scores.LineLimit{R: r}
 	cr := csv.NewReader(lim)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
-		if pe := lim.err; pe != nil {
+		if pe := lim.Err; pe != nil {
 			return nil, pe
 		}
 		if errors.Is(err, io.EOF) {
@@ -54,7 +53,7 @@ func Parse(r io.Reader) (*Table, error) {
 	p := parser{col: col, q: q, cols: orderColumns(q), classIndex: map[string]int{}, pointRow: map[string]int{}}
 	for {
 		rec, err := cr.Read()
-		if pe := lim.err; pe != nil {
+		if pe := lim.Err; pe != nil {
 			return nil, pe
 		}
 		if errors.Is(err, io.EOF) {
@@ -84,37 +83,6 @@ func Parse(r io.Reader) (*Table, error) {
 		return nil, &scores.ParseError{Err: err}
 	}
 	return &Table{Classes: p.classes, Sample: s}, nil
-}
-
-// lineLimit reads r and fails once a line runs past scores.MaxLineBytes
-// without a line end, so a file without line ends cannot fill memory; the
-// error is kept in err as well, since encoding/csv reports a reader's error
-// wrapped in its own.
-type lineLimit struct {
-	r   io.Reader
-	run int // bytes since the last line end
-	row int // line ends seen
-	err *scores.ParseError
-}
-
-// Read reads from r and tracks the length of the current line.
-func (l *lineLimit) Read(p []byte) (int, error) {
-	if l.err != nil {
-		return 0, l.err
-	}
-	n, err := l.r.Read(p)
-	b := p[:n]
-	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-		l.row += bytes.Count(b, []byte{'\n'})
-		l.run = n - 1 - i
-	} else {
-		l.run += n
-	}
-	if l.run > scores.MaxLineBytes {
-		l.err = &scores.ParseError{Row: l.row + 1, Err: fmt.Errorf("%w: a line longer than %d MiB without a line end; is this a CSV file? Rows end with a line break (LF or CRLF)", scores.ErrMalformed, scores.MaxLineBytes>>20)}
-		return 0, l.err
-	}
-	return n, err
 }
 
 // columnIndex maps each summary column to its position in header and
