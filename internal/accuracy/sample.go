@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/detmath"
+	"github.com/cleanex/cleanex/internal/radix"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -152,6 +153,7 @@ func build(k int, labels []int, oriented []float64) (*Sample, error) {
 		R:         make([]int, n),
 		scores:    oriented,
 	}
+	buf := make([]float64, k-1)
 	for i, y := range labels {
 		row := oriented[i*k : (i+1)*k]
 		c := row[y]
@@ -160,7 +162,7 @@ func build(k int, labels []int, oriented []float64) (*Sample, error) {
 		inc := s.IncorrectRow(i)
 		copy(inc, row[:y])
 		copy(inc[y:], row[y+1:])
-		slices.Sort(inc)
+		radix.Float64s(inc, buf)
 		// R_x: incorrect scores strictly below c (ties lose).
 		r, _ := slices.BinarySearch(inc, c)
 		s.R[i] = r
@@ -233,42 +235,123 @@ func settle(c Curve) {
 	}
 }
 
-// Expected returns the curve E_k = sum_x w_x C_x^(k-1), k = 0..k2, with each
+// Expected returns the curve E_k = sum_x w_x C_x^(k-1), k = 0..max(k2, 1), with each
 // power evaluated as exp((k-1) log C_x); C_x <= 0 contributes 0 for k >= 2.
 // Rounding is settled so that the curve lies in [0, 1] and never rises with k
 // (see settle).
 // To save exp calls the power is re-anchored with exp every expAnchor steps and
-// carried by multiplication in between (relative error below expAnchor ulp).
+// carried by multiplication in between (relative error below expAnchor ulp); a
+// point stops contributing once its power falls below 1e-300. Every E_k adds
+// the points' terms in their order, as a loop over points would; the points
+// are taken expGroup at a time so that their multiplication chains overlap.
 func Expected(cx, w []float64, k2 int) Curve {
-	const expAnchor = 64
-	c := make(Curve, k2+1)
+	c := make(Curve, max(k2, 1)+1)
 	c[0], c[1] = 1, 1
+	if k2 < 2 {
+		return c
+	}
+	var g expectedGroup
 	for i, p := range cx {
 		if p <= 0 {
 			continue
 		}
-		if p >= 1 {
-			for kk := 2; kk <= k2; kk++ {
-				c[kk] += w[i]
-			}
-			continue
-		}
-		lp := detmath.Log(p)
-		v := 1.0
-		for kk := 2; kk <= k2; kk++ {
-			if (kk-2)%expAnchor == 0 {
-				v = detmath.Exp(float64(kk-1) * lp)
-			} else {
-				v *= p
-			}
-			if v < 1e-300 {
-				break
-			}
-			c[kk] += w[i] * v
+		g.add(p, w[i])
+		if g.n == expGroup {
+			g.accumulate(c)
+			g.n = 0
 		}
 	}
+	g.accumulate(c)
 	settle(c)
 	return c
+}
+
+const (
+	// expAnchor is the number of k between two exp anchors of Expected.
+	expAnchor = 256
+	// expGroup is the number of points Expected carries at once.
+	expGroup = 4
+)
+
+// expectedGroup holds up to expGroup points of Expected with their powers
+// over one block of expAnchor values of k.
+type expectedGroup struct {
+	n  int
+	p  [expGroup]float64
+	lp [expGroup]float64
+	w  [expGroup]float64
+	v  [expGroup][expAnchor]float64
+}
+
+func (g *expectedGroup) add(p, w float64) {
+	g.p[g.n], g.w[g.n] = p, w
+	if p < 1 {
+		g.lp[g.n] = detmath.Log(p)
+	}
+	g.n++
+}
+
+// accumulate adds the group's terms w_x C_x^(k-1) to c[k], k = 2..len(c)-1,
+// block by block: first the points' powers in the block (exp at the block's
+// first k, then multiplication; 1 for C_x >= 1; 0 from the first power below
+// 1e-300 on, and for the unused places of a partial group, whose terms add
+// exactly 0), then c[k] += each point's term in order.
+func (g *expectedGroup) accumulate(c Curve) {
+	if g.n == 0 {
+		return
+	}
+	k2 := len(c) - 1
+	// stop[i] is the power below which point i stops (-1 once it has).
+	var stop [expGroup]float64
+	for i := range expGroup {
+		stop[i] = -1
+		if i < g.n {
+			stop[i] = 1e-300
+		}
+	}
+	for b := 2; b <= k2; b += expAnchor {
+		if stop == [expGroup]float64{-1, -1, -1, -1} {
+			return
+		}
+		var x, p [expGroup]float64
+		for i := range expGroup {
+			switch {
+			case stop[i] < 0:
+			case g.p[i] >= 1:
+				x[i], p[i] = 1, 1
+			default:
+				x[i], p[i] = detmath.Exp(float64(b-1)*g.lp[i]), g.p[i]
+			}
+		}
+		m := min(expAnchor, k2+1-b)
+		cb := c[b : b+m]
+		v0, v1, v2, v3 := g.v[0][:len(cb)], g.v[1][:len(cb)], g.v[2][:len(cb)], g.v[3][:len(cb)]
+		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
+		p0, p1, p2, p3 := p[0], p[1], p[2], p[3]
+		for j := range cb {
+			if x0 < stop[0] || x1 < stop[1] || x2 < stop[2] || x3 < stop[3] {
+				x, p = [expGroup]float64{x0, x1, x2, x3}, [expGroup]float64{p0, p1, p2, p3}
+				for i := range expGroup {
+					if x[i] < stop[i] {
+						x[i], p[i], stop[i] = 0, 0, -1
+					}
+				}
+				x0, x1, x2, x3 = x[0], x[1], x[2], x[3]
+				p0, p1, p2, p3 = p[0], p[1], p[2], p[3]
+			}
+			v0[j], v1[j], v2[j], v3[j] = x0, x1, x2, x3
+			x0 *= p0
+			x1 *= p1
+			x2 *= p2
+			x3 *= p3
+		}
+		var w [expGroup]float64
+		copy(w[:g.n], g.w[:g.n])
+		w0, w1, w2, w3 := w[0], w[1], w[2], w[3]
+		for j := range cb {
+			cb[j] = cb[j] + w0*v0[j] + w1*v1[j] + w2*v2[j] + w3*v3[j]
+		}
+	}
 }
 
 // RMSE returns sqrt(mean_{k=2..kmax} (a_k - b_k)^2) (docs/formats.md §2),

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cleanex/cleanex/internal/detmath"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -349,6 +350,72 @@ func TestNewSampleErrors(t *testing.T) {
 	}
 }
 
+// expectedOnePointAtATime is Expected written as a loop over points, each
+// adding its terms to every E_k: the order of summation Expected keeps.
+func expectedOnePointAtATime(cx, w []float64, k2 int) Curve {
+	c := make(Curve, max(k2, 1)+1)
+	c[0], c[1] = 1, 1
+	for i, p := range cx {
+		if p <= 0 {
+			continue
+		}
+		if p >= 1 {
+			for kk := 2; kk <= k2; kk++ {
+				c[kk] += w[i]
+			}
+			continue
+		}
+		lp := detmath.Log(p)
+		v := 1.0
+		for kk := 2; kk <= k2; kk++ {
+			if (kk-2)%expAnchor == 0 {
+				v = detmath.Exp(float64(kk-1) * lp)
+			} else {
+				v *= p
+			}
+			if v < 1e-300 {
+				break
+			}
+			c[kk] += w[i] * v
+		}
+	}
+	settle(c)
+	return c
+}
+
+// TestExpectedSameBitsAsOnePointAtATime checks that carrying several points
+// at once changes no bit: point counts that leave partial groups, C_x of 0,
+// 1 and values whose powers fall below 1e-300 mid-block, k2 on and off a
+// block boundary.
+func TestExpectedSameBitsAsOnePointAtATime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 33} {
+		for _, k2 := range []int{0, 1, 2, 3, 65, 66, 67, 129, 1000, 20000} {
+			cx := make([]float64, n)
+			w := make([]float64, n)
+			for i := range cx {
+				switch rng.IntN(6) {
+				case 0:
+					cx[i] = 0
+				case 1:
+					cx[i] = 1
+				case 2:
+					cx[i] = rng.Float64() * 0.01 // below 1e-300 within a few hundred k
+				default:
+					cx[i] = 1 - rng.ExpFloat64()*1e-3
+				}
+				w[i] = rng.Float64() / float64(n)
+			}
+			got, want := Expected(cx, w, k2), expectedOnePointAtATime(cx, w, k2)
+			for k := range want {
+				if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+					t.Fatalf("n=%d k2=%d: E_%d = %v, one point at a time %v", n, k2, k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
+
 func TestExpected(t *testing.T) {
 	w := []float64{0.1, 0.2, 0.3, 0.4}
 	for _, c := range []float64{0, 0.25, 0.5, 0.9, 0.999, 1} {
@@ -518,4 +585,27 @@ func TestTop1Hits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkExpected evaluates the curve of 2,000 points up to k2 = 100,000
+// (C_x near 1, as for a pilot of many classes), and the same one point at
+// a time for the ratio.
+func BenchmarkExpected(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, k2 = 2000, 100000
+	cx, w := make([]float64, n), make([]float64, n)
+	for i := range cx {
+		cx[i] = 1 - rng.ExpFloat64()*1e-3
+		w[i] = 1.0 / n
+	}
+	b.Run("grouped", func(b *testing.B) {
+		for b.Loop() {
+			Expected(cx, w, k2)
+		}
+	})
+	b.Run("one-point-at-a-time", func(b *testing.B) {
+		for b.Loop() {
+			expectedOnePointAtATime(cx, w, k2)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate/kde"
+	"github.com/cleanex/cleanex/internal/radix"
 	"github.com/cleanex/cleanex/internal/summary"
 )
 
@@ -22,6 +23,7 @@ type RowSummariser struct {
 	k     int
 	ranks []int
 	inc   []float64
+	buf   []float64
 	ps    *kde.PointScorer
 }
 
@@ -35,7 +37,7 @@ func NewRowSummariser(k int, ranks []int, est kde.Estimator) (*RowSummariser, er
 	if k > summary.MaxClasses {
 		return nil, fmt.Errorf("%d classes: at most %d", k, summary.MaxClasses)
 	}
-	return &RowSummariser{k: k, ranks: slices.Clone(ranks), inc: make([]float64, k-1), ps: est.NewPointScorer(k)}, nil
+	return &RowSummariser{k: k, ranks: slices.Clone(ranks), inc: make([]float64, k-1), buf: make([]float64, k-1), ps: est.NewPointScorer(k)}, nil
 }
 
 // Summarise returns the summary and the KDE C_x of the point of class y
@@ -59,7 +61,7 @@ func (r *RowSummariser) Point(y int, row, inc []float64) (accuracy.PointSummary,
 	c := row[y]
 	copy(inc, row[:y])
 	copy(inc[y:], row[y+1:])
-	slices.Sort(inc)
+	radix.Float64s(inc, r.buf)
 	below, _ := slices.BinarySearch(inc, c)
 	return accuracy.SummarisePoint(y, c, inc, below, r.ranks), nil
 }
