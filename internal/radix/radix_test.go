@@ -13,10 +13,12 @@ import (
 func TestFloat64sAsSlicesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	gens := map[string]func() float64{
-		"normal":    rng.NormFloat64,
-		"ties":      func() float64 { return float64(rng.IntN(7)) - 3 },
-		"positive":  func() float64 { return rng.ExpFloat64() * 1e-6 },
-		"extremes":  func() float64 { return []float64{math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.SmallestNonzeroFloat64, 5e-324, 0}[rng.IntN(6)] },
+		"normal":   rng.NormFloat64,
+		"ties":     func() float64 { return float64(rng.IntN(7)) - 3 },
+		"positive": func() float64 { return rng.ExpFloat64() * 1e-6 },
+		"extremes": func() float64 {
+			return []float64{math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.SmallestNonzeroFloat64, 5e-324, 0}[rng.IntN(6)]
+		},
 		"exponents": func() float64 { return math.Ldexp(rng.Float64()-0.5, rng.IntN(2000)-1000) },
 	}
 	for name, gen := range gens {
