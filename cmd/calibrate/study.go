@@ -78,6 +78,9 @@ type studyOptions struct {
 	// dump prints each pilot's residual and features at K; symmetric fits
 	// one scale for both sides of the interval.
 	dump, symmetric bool
+	// scale is the fit of the sided scale coefficients
+	// (recommend.FitSidedScaleWith; "" is the product's FitSidedScale).
+	scale string
 }
 
 func study(dir string, pilots []bank.Pilot, o studyOptions) error {
@@ -92,7 +95,7 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	if o.dump {
 		dump(dir, all)
 	}
-	table, err := intervalStudy(all, o.symmetric)
+	table, err := intervalStudy(all, o)
 	if err != nil {
 		return err
 	}
@@ -276,8 +279,8 @@ func observations(ps []pilotFits) []recommend.Observation {
 	return obs
 }
 
-func intervalStudy(all []pilotFits, symmetric bool) (recommend.Table, error) {
-	cal, err := fitCal(observations(all), symmetric)
+func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
+	cal, err := fitCal(observations(all), o)
 	if err != nil {
 		return recommend.Table{}, err
 	}
@@ -287,6 +290,9 @@ func intervalStudy(all []pilotFits, symmetric bool) (recommend.Table, error) {
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	gs := groups(all, false)
 	var pooledIn, pooledK, pooledAll, n float64
+	var misses []string
+	var allWidths []float64 // LOFO widths at K, all pilots and by k1
+	byK1 := map[int][]float64{}
 	for _, g := range gs {
 		var others []pilotFits
 		for _, p := range all {
@@ -294,7 +300,7 @@ func intervalStudy(all []pilotFits, symmetric bool) (recommend.Table, error) {
 				others = append(others, p)
 			}
 		}
-		lofo, err := fitCal(observations(others), symmetric)
+		lofo, err := fitCal(observations(others), o)
 		if err != nil {
 			return recommend.Table{}, err
 		}
@@ -309,8 +315,15 @@ func intervalStudy(all []pilotFits, symmetric bool) (recommend.Table, error) {
 				}
 			}
 			fmt.Printf(" %.3f |", median(ws))
+			byK1[k1] = append(byK1[k1], ws...)
 		}
 		fmt.Println()
+		allWidths = append(allWidths, out.widths...)
+		m := g.name + ":"
+		for _, k1 := range bank.K1s {
+			m += fmt.Sprintf(" k1=%d %d/%d", k1, out.below[k1], out.above[k1])
+		}
+		misses = append(misses, m)
 		table.Families = append(table.Families, recommend.FamilyCheck{Family: g.name, Pilots: len(g.ps),
 			CoverageAtK: out.atK, CoverageAllK: out.all, MedianWidth: median(out.widths)})
 		pooledIn += in.atK * float64(len(g.ps))
@@ -318,17 +331,28 @@ func intervalStudy(all []pilotFits, symmetric bool) (recommend.Table, error) {
 		pooledAll += out.all * float64(len(g.ps))
 		n += float64(len(g.ps))
 	}
-	fmt.Printf("| pooled | %.0f | %.2f | %.2f | %.2f | |\n", n, pooledIn/n, pooledK/n, pooledAll/n)
+	fmt.Printf("| pooled | %.0f | %.2f | %.2f | %.2f | %.3f |", n, pooledIn/n, pooledK/n, pooledAll/n, median(allWidths))
+	for _, k1 := range bank.K1s {
+		fmt.Printf(" %.3f |", median(byK1[k1]))
+	}
+	fmt.Println()
+	fmt.Println("\nLOFO misses at K, truth below / above the interval, by k1:")
+	for _, m := range misses {
+		fmt.Println(m)
+	}
 	return table, nil
 }
 
 type cov struct {
 	atK, all float64
 	widths   []float64
+	// below and above count, by k1, the pilots whose truth at K lies below
+	// and above the interval.
+	below, above map[int]int
 }
 
 func coverage(ps []pilotFits, cal recommend.Calibration) cov {
-	var c cov
+	c := cov{below: map[int]int{}, above: map[int]int{}}
 	var nAll float64
 	for _, p := range ps {
 		res, err := recommend.Recommend(p.rf, p.K, cal)
@@ -337,7 +361,12 @@ func coverage(ps []pilotFits, cal recommend.Calibration) cov {
 			continue
 		}
 		t := p.Truth[p.K]
-		if res.Lo[p.K] <= t && t <= res.Hi[p.K] {
+		switch {
+		case t < res.Lo[p.K]:
+			c.below[p.K1]++
+		case t > res.Hi[p.K]:
+			c.above[p.K1]++
+		default:
 			c.atK++
 		}
 		c.widths = append(c.widths, res.Hi[p.K]-res.Lo[p.K])
@@ -425,11 +454,15 @@ func mix3(a, b, c float64) func(p pilotFits) accuracy.Curve {
 	}
 }
 
-// fitCal fits the calibration the product uses (FitSidedScale), or the
-// symmetric one (FitScale) for comparison.
-func fitCal(obs []recommend.Observation, symmetric bool) (recommend.Calibration, error) {
-	if symmetric {
+// fitCal fits the calibration the product uses (FitSidedScale), the one
+// with the scale fitted by o.scale (FitSidedScaleWith), or the symmetric one
+// (FitScale) for comparison.
+func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration, error) {
+	switch {
+	case o.symmetric:
 		return recommend.FitScale(obs, recommend.DefaultKnots())
+	case o.scale != "":
+		return recommend.FitSidedScaleWith(obs, recommend.DefaultKnots(), recommend.ScaleFit(o.scale))
 	}
 	return recommend.FitSidedScale(obs, recommend.DefaultKnots())
 }

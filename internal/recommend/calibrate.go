@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/cleanex/cleanex/internal/estimate/regress"
@@ -41,7 +42,7 @@ func DefaultKnots() []float64 {
 //     t_j is the triangle that is 1 at L_j and falls to 0 at the neighbouring
 //     knots (flat beyond the last knot).
 func FitScale(obs []Observation, knots []float64) (Calibration, error) {
-	return fitScale(obs, knots, false)
+	return fitScale(obs, knots, false, ScaleNNLS)
 }
 
 // FitSidedScale is FitScale with a scale per side: the lower side's
@@ -49,32 +50,95 @@ func FitScale(obs []Observation, knots []float64) (Calibration, error) {
 // D replaced by DDown, the upper side's to those above with DUp; the
 // standardised residual divides by the scale of its own side.
 func FitSidedScale(obs []Observation, knots []float64) (Calibration, error) {
-	return fitScale(obs, knots, true)
+	return fitScale(obs, knots, true, ScaleNNLS)
 }
 
-func fitScale(obs []Observation, knots []float64, sided bool) (Calibration, error) {
+// ScaleFit names a way of fitting the sided scale coefficients a >= 0 (see
+// FitSidedScaleWith); the knot quantiles are taken the same way after each.
+type ScaleFit string
+
+const (
+	// ScaleNNLS is FitSidedScale's fit: per side, non-negative least squares
+	// of |Y - Z| on the observations of that side.
+	ScaleNNLS ScaleFit = "nnls"
+	// ScaleQuantile fits, per side, the 90% quantile of the side's positive
+	// part over all observations: a = argmin_{a >= 0} sum_i Weight_i
+	// rho_0.9(t_i - a . v(F_i)), t_i = max(0, Y_i - Z_i) for the upper side
+	// and max(0, Z_i - Y_i) for the lower, rho_tau(u) = u (tau - 1{u < 0}).
+	ScaleQuantile ScaleFit = "quantile"
+	// ScaleQuantileBeyond is ScaleQuantile on the observations beyond the
+	// pilot (L > 0) only, where the interval extrapolates.
+	ScaleQuantileBeyond ScaleFit = "quantile-beyond"
+	// ScaleMedian fits, per side, the median of |Y - Z| on the observations
+	// of that side (least absolute deviations, rho_0.5).
+	ScaleMedian ScaleFit = "median"
+	// ScaleCapped is ScaleNNLS on min(|Y - Z|, cap), cap the weighted 95%
+	// quantile of |Y - Z| on that side (winsorised residuals).
+	ScaleCapped ScaleFit = "capped"
+)
+
+// ScaleFits lists the ScaleFit values FitSidedScaleWith accepts.
+func ScaleFits() []ScaleFit {
+	return []ScaleFit{ScaleNNLS, ScaleQuantile, ScaleQuantileBeyond, ScaleMedian, ScaleCapped}
+}
+
+// FitSidedScaleWith is FitSidedScale with the scale coefficients of each
+// side fitted by method.
+func FitSidedScaleWith(obs []Observation, knots []float64, method ScaleFit) (Calibration, error) {
+	if !slices.Contains(ScaleFits(), method) {
+		return Calibration{}, fmt.Errorf("recommend: unknown scale fit %q", method)
+	}
+	return fitScale(obs, knots, true, method)
+}
+
+func fitScale(obs []Observation, knots []float64, sided bool, method ScaleFit) (Calibration, error) {
 	if len(obs) < NumCoef {
 		return Calibration{}, fmt.Errorf("recommend: %d observations cannot fit %d coefficients", len(obs), NumCoef)
 	}
-	fit := func(keep func(o Observation) bool, side func(Features) Features) ([NumCoef]float64, error) {
-		var a, b []float64
-		m := 0
+	// fit fits the coefficients of one side to the observations keep
+	// selects, with the targets |Y - Z| (or, for ScaleQuantile and
+	// ScaleQuantileBeyond, the side's positive part on every observation).
+	fit := func(keep func(o Observation) bool, side func(Features) Features, sign float64) ([NumCoef]float64, error) {
+		var c [NumCoef]float64
+		var rows, t, w []float64
 		for _, o := range obs {
-			if !keep(o) {
+			y := math.Abs(o.Y - o.Z)
+			switch {
+			case method == ScaleQuantileBeyond && o.F.L <= 0:
+				continue
+			case method == ScaleQuantile || method == ScaleQuantileBeyond:
+				y = max(0, sign*(o.Y-o.Z))
+			case !keep(o):
 				continue
 			}
-			sw := math.Sqrt(o.Weight)
-			for _, x := range side(o.F).vector() {
-				a = append(a, sw*x)
-			}
-			b = append(b, sw*math.Abs(o.Y-o.Z))
-			m++
+			v := side(o.F).vector()
+			rows = append(rows, v[:]...)
+			t = append(t, y)
+			w = append(w, o.Weight)
 		}
-		var c [NumCoef]float64
+		m := len(t)
 		if m < NumCoef {
 			return c, fmt.Errorf("recommend: %d observations on one side cannot fit %d coefficients", m, NumCoef)
 		}
-		coef, err := regress.NNLS(a, m, NumCoef, b)
+		var coef []float64
+		var err error
+		switch method {
+		case ScaleQuantile, ScaleQuantileBeyond:
+			coef, err = quantileNNLS(rows, m, t, w, 1-(1-Nominal)/2)
+		case ScaleMedian:
+			coef, err = quantileNNLS(rows, m, t, w, 0.5)
+		case ScaleCapped:
+			ts := slices.Clone(t)
+			ws := slices.Clone(w)
+			sortPaired(ts, ws)
+			capAt := stat.Quantile(0.95, stat.Empirical, ts, ws)
+			for i := range t {
+				t[i] = min(t[i], capAt)
+			}
+			coef, err = weightedNNLS(rows, m, t, w)
+		default:
+			coef, err = weightedNNLS(rows, m, t, w)
+		}
 		if err != nil {
 			return c, fmt.Errorf("recommend: fitting the interval scale: %w", err)
 		}
@@ -90,11 +154,11 @@ func fitScale(obs []Observation, knots []float64, sided bool) (Calibration, erro
 	cal := Calibration{Knots: slices.Clone(knots)}
 	var err error
 	if !sided {
-		cal.Coef, err = fit(all, same)
+		cal.Coef, err = fit(all, same, 1)
 	} else {
-		cal.Coef, err = fit(func(o Observation) bool { return o.Y < o.Z }, func(f Features) Features { return f.sided(false) })
+		cal.Coef, err = fit(func(o Observation) bool { return o.Y < o.Z }, func(f Features) Features { return f.sided(false) }, -1)
 		if err == nil {
-			cal.CoefUp, err = fit(func(o Observation) bool { return o.Y >= o.Z }, func(f Features) Features { return f.sided(true) })
+			cal.CoefUp, err = fit(func(o Observation) bool { return o.Y >= o.Z }, func(f Features) Features { return f.sided(true) }, 1)
 		}
 	}
 	if err != nil {
@@ -155,5 +219,87 @@ func triangle(knots []float64, j int, l float64) float64 {
 			return 1
 		}
 		return max(0, (knots[j+1]-l)/(knots[j+1]-c))
+	}
+}
+
+// weightedNNLS returns argmin_{a >= 0} sum_i w_i (t_i - rows_i . a)^2, rows
+// m x NumCoef row-major.
+func weightedNNLS(rows []float64, m int, t, w []float64) ([]float64, error) {
+	a := make([]float64, len(rows))
+	b := make([]float64, m)
+	for i := range m {
+		sw := math.Sqrt(w[i])
+		for j := range NumCoef {
+			a[i*NumCoef+j] = sw * rows[i*NumCoef+j]
+		}
+		b[i] = sw * t[i]
+	}
+	return regress.NNLS(a, m, NumCoef, b)
+}
+
+// quantileNNLS returns a >= 0 minimising the weighted check loss
+// sum_i w_i rho_tau(t_i - rows_i . a), rho_tau(u) = u (tau - 1{u < 0}), by
+// iteratively reweighted non-negative least squares: rho_tau(u) is replaced
+// by c(u) u^2 / max(|u|, delta) at the previous residual u, c = tau above and
+// 1 - tau below, which majorises the loss, so each step does not increase
+// it. It starts from the least-squares fit and returns the best iterate.
+func quantileNNLS(rows []float64, m int, t, w []float64, tau float64) ([]float64, error) {
+	const (
+		iters = 200
+		delta = 1e-4
+	)
+	loss := func(a []float64) float64 {
+		s := 0.0
+		for i := range m {
+			u := t[i] - floats.Dot(rows[i*NumCoef:(i+1)*NumCoef], a)
+			if u >= 0 {
+				s += w[i] * tau * u
+			} else {
+				s -= w[i] * (1 - tau) * u
+			}
+		}
+		return s
+	}
+	a, err := weightedNNLS(rows, m, t, w)
+	if err != nil {
+		return nil, err
+	}
+	best, bestLoss := a, loss(a)
+	ww := make([]float64, m)
+	for range iters {
+		for i := range m {
+			u := t[i] - floats.Dot(rows[i*NumCoef:(i+1)*NumCoef], a)
+			c := tau
+			if u < 0 {
+				c = 1 - tau
+			}
+			ww[i] = w[i] * c / max(math.Abs(u), delta)
+		}
+		if a, err = weightedNNLS(rows, m, t, ww); err != nil {
+			return nil, err
+		}
+		l := loss(a)
+		if l >= bestLoss {
+			break
+		}
+		gain := bestLoss - l
+		best, bestLoss = a, l
+		if gain <= 1e-10*bestLoss {
+			break
+		}
+	}
+	return best, nil
+}
+
+// sortPaired sorts x increasingly and w along with it.
+func sortPaired(x, w []float64) {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	xs, ws := slices.Clone(x), slices.Clone(w)
+	for i, j := range idx {
+		x[i], w[i] = xs[j], ws[j]
 	}
 }

@@ -1,0 +1,98 @@
+package recommend
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+)
+
+// TestFitSidedScaleWithQuantile draws Y - Z = s eps, s = 0.5 + 2 SE, eps ~
+// N(0, 1): the 90% quantile of max(0, ±(Y - Z)) is 1.2816 s on both sides, so
+// the quantile fit gives a = 1.2816 (0.5, 2) per side and standardised
+// quantiles near ∓1.
+func TestFitSidedScaleWithQuantile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var obs []Observation
+	for range 20000 {
+		f := Features{SE: rng.Float64(), DUp: rng.Float64(), DDown: rng.Float64(), L: 4 * rng.Float64()}
+		obs = append(obs, Observation{Z: 0, Y: (0.5 + 2*f.SE) * rng.NormFloat64(), F: f, Weight: 1})
+	}
+	cal, err := FitSidedScaleWith(obs, DefaultKnots(), ScaleQuantile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const z = 1.2816
+	want := [NumCoef]float64{0.5 * z, 2 * z}
+	for _, side := range []struct {
+		name string
+		got  [NumCoef]float64
+	}{{"lower", cal.Coef}, {"upper", cal.CoefUp}} {
+		for j := range want {
+			if math.Abs(side.got[j]-want[j]) > 0.06 {
+				t.Errorf("%s side: a_%d = %.4f, want %.4f ± 0.06 (all %v)", side.name, j, side.got[j], want[j], side.got)
+			}
+		}
+	}
+	for j, l := range cal.Knots {
+		if math.Abs(cal.QLo[j]+1) > 0.06 || math.Abs(cal.QHi[j]-1) > 0.06 {
+			t.Errorf("quantiles at L = %.2f: %.3f, %.3f, want ∓1 ± 0.06", l, cal.QLo[j], cal.QHi[j])
+		}
+	}
+}
+
+// TestQuantileNNLSConstant: with the constant as the only non-zero feature,
+// the check-loss fit is the weighted tau-quantile of the targets.
+func TestQuantileNNLSConstant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const m = 999
+	rows := make([]float64, m*NumCoef)
+	ts := make([]float64, m)
+	w := make([]float64, m)
+	for i := range m {
+		rows[i*NumCoef] = 1
+		ts[i] = rng.ExpFloat64()
+		w[i] = 1
+	}
+	for _, tau := range []float64{0.5, 0.9} {
+		a, err := quantileNNLS(rows, m, ts, w, tau)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := append([]float64(nil), ts...)
+		sort.Float64s(s)
+		lo, hi := s[int(tau*m)-2], s[int(tau*m)+1]
+		if a[0] < lo || a[0] > hi {
+			t.Errorf("tau = %v: a_0 = %.5f, want the sample quantile in [%.5f, %.5f]", tau, a[0], lo, hi)
+		}
+	}
+}
+
+// TestFitSidedScaleWithUnknown: an unknown method is an error.
+func TestFitSidedScaleWithUnknown(t *testing.T) {
+	obs := make([]Observation, 20)
+	if _, err := FitSidedScaleWith(obs, DefaultKnots(), "nope"); err == nil {
+		t.Error("unknown scale fit: no error")
+	}
+}
+
+// TestFitSidedScaleWithNNLS: the "nnls" method is FitSidedScale.
+func TestFitSidedScaleWithNNLS(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var obs []Observation
+	for range 2000 {
+		f := Features{SE: rng.Float64(), DUp: rng.Float64(), DDown: rng.Float64(), L: 3 * rng.Float64()}
+		obs = append(obs, Observation{Y: (0.2 + f.SE) * rng.NormFloat64(), F: f, Weight: 1})
+	}
+	a, err := FitSidedScale(obs, DefaultKnots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := FitSidedScaleWith(obs, DefaultKnots(), ScaleNNLS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Coef != b.Coef || a.CoefUp != b.CoefUp {
+		t.Errorf("nnls %v %v, FitSidedScale %v %v", b.Coef, b.CoefUp, a.Coef, a.CoefUp)
+	}
+}
