@@ -113,7 +113,10 @@ func (sc *scorer) block(xs, outs [][]float64) {
 			pad[t] = xs[0][:d] // computed and dropped
 		}
 	}
-	x0, x1, x2, x3 := pad[0], pad[1], pad[2], pad[3]
+	// Every slice the inner loops index is cut to len(x0), so the compiler
+	// drops their bounds checks.
+	x0 := pad[0]
+	x1, x2, x3 := pad[1][:len(x0)], pad[2][:len(x0)], pad[3][:len(x0)]
 	cos := sc.metric == Cosine
 	var v [tilePoints][2]float64
 	for j := 0; j < nr; j += 2 {
@@ -122,9 +125,10 @@ func (sc *scorer) block(xs, outs [][]float64) {
 		if j+1 < nr {
 			r1 = sc.refs[(j+1)*d : (j+2)*d]
 		}
+		r0, r1 = r0[:len(x0)], r1[:len(x0)]
 		var a00, a01, a10, a11, a20, a21, a30, a31 float64
 		if cos {
-			for i := range d {
+			for i := range x0 {
 				p, q := r0[i], r1[i]
 				a00 += x0[i] * p
 				a01 += x0[i] * q
@@ -136,7 +140,7 @@ func (sc *scorer) block(xs, outs [][]float64) {
 				a31 += x3[i] * q
 			}
 		} else {
-			for i := range d {
+			for i := range x0 {
 				p, q := r0[i], r1[i]
 				e00, e01 := x0[i]-p, x0[i]-q
 				e10, e11 := x1[i]-p, x1[i]-q

@@ -73,7 +73,7 @@ func lossGrad[T float](cl *curveLoss, z []T, dz []T) float64 {
 		c0, c1, c2, c3 := c[i], c[i+1], c[i+2], c[i+3]
 		q0, q1, q2, q3 := w[i]*c0, w[i+1]*c1, w[i+2]*c2, w[i+3]*c3
 		k := 2
-		for ; k < kmax; k++ {
+		for ; k < len(e)-1; k++ { // k < kmax
 			e[k] += (q0 + q1) + (q2 + q3)
 			q0, q1, q2, q3 = q0*c0, q1*c1, q2*c2, q3*c3
 			if k&15 == 0 && q0 < tinyPower && q1 < tinyPower && q2 < tinyPower && q3 < tinyPower {
@@ -120,8 +120,9 @@ func lossGrad[T float](cl *curveLoss, z []T, dz []T) float64 {
 		kt := cl.stop[i/4]
 		s0 := r[kt]
 		s1, s2, s3 := s0, s0, s0
-		for k := kt - 1; k >= 2; k-- {
-			rk := r[k]
+		rt := r[:kt]
+		for k := len(rt) - 1; k >= 2; k-- { // k = kt-1 .. 2
+			rk := rt[k]
 			s0, s1, s2, s3 = s0*c0+rk, s1*c1+rk, s2*c2+rk, s3*c3+rk
 		}
 		dz[i] = T(w[i] * cm[i] * (s0 * c0))

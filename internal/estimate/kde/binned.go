@@ -140,10 +140,13 @@ func (ws *workspace) lcv(x []float64, h float64, grid *binGrid) float64 {
 			continue
 		}
 		s := g[0] * wp[a]
-		left := wp[a-l : a]
+		// s += g[k] (wp[a-k] + wp[a+k]), k = 1..l, written with slices of
+		// one length so the compiler drops the bounds checks.
 		right := wp[a+1 : a+l+1]
-		for k := 1; k <= l; k++ {
-			s += g[k] * (left[l-k] + right[k-1])
+		left := wp[a-l : a][:len(right)]
+		gk := g[1:][:len(right)]
+		for k, rv := range right {
+			s += gk[k] * (left[len(left)-1-k] + rv)
 		}
 		sums[a] = s
 	}
