@@ -272,7 +272,7 @@ func observations(ps []pilotFits) []recommend.Observation {
 		}
 		g := grid(p.K1, p.K)
 		for _, k := range g {
-			obs = append(obs, recommend.Observation{Z: logit(res.Estimate[k]), Y: logit(p.Truth[k]),
+			obs = append(obs, recommend.Observation{Z: p.rf.CentreLogit(res.Estimate[k]), Y: p.rf.CentreLogit(p.Truth[k]),
 				F: res.Features[k], Weight: 1 / float64(len(g))})
 		}
 	}
@@ -411,7 +411,7 @@ func dump(dir string, all []pilotFits) {
 		f := res.Features[p.K]
 		cx := meanOf(p.rf.CleaneX, p.K)
 		b, _ := halfResidual(dir, p.Fits)
-		r := logit(p.Truth[p.K]) - logit(res.Estimate[p.K])
+		r := p.rf.CentreLogit(p.Truth[p.K]) - p.rf.CentreLogit(res.Estimate[p.K])
 		fmt.Printf("%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", p.ID, p.K1, p.Truth[p.K], res.Estimate[p.K],
 			p.Curves["regression"][p.K], cx[p.K], p.Curves["kde"][p.K], r, f.SE, f.D, f.S, f.L, f.G, b)
 		if byFam[p.Family] == nil {

@@ -191,6 +191,13 @@ func featureClamp(f Fits) float64 {
 	return logitClamp
 }
 
+// CentreLogit returns the logit in which the interval of a pilot with these
+// fits is centred and scaled: log(p / (1 - p)) with p clamped to
+// [eps, 1 - eps], eps = 0.5 / N (see featureClamp). A calibration bank's
+// residuals must be measured in it: logit(truth) - logit(estimate), both
+// clamped so.
+func (f Fits) CentreLogit(p float64) float64 { return clampedLogit(p, featureClamp(f)) }
+
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
 // MeanCurve returns the pointwise mean of the curves for k = 0..k2 (each
