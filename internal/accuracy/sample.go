@@ -273,14 +273,13 @@ const (
 	expGroup = 4
 )
 
-// expectedGroup holds up to expGroup points of Expected with their powers
-// over one block of expAnchor values of k.
+// expectedGroup holds up to expGroup points of Expected: C_x, log C_x and
+// w_x.
 type expectedGroup struct {
 	n  int
 	p  [expGroup]float64
 	lp [expGroup]float64
 	w  [expGroup]float64
-	v  [expGroup][expAnchor]float64
 }
 
 func (g *expectedGroup) add(p, w float64) {
@@ -292,10 +291,10 @@ func (g *expectedGroup) add(p, w float64) {
 }
 
 // accumulate adds the group's terms w_x C_x^(k-1) to c[k], k = 2..len(c)-1,
-// block by block: first the points' powers in the block (exp at the block's
-// first k, then multiplication; 1 for C_x >= 1; 0 from the first power below
-// 1e-300 on, and for the unused places of a partial group, whose terms add
-// exactly 0), then c[k] += each point's term in order.
+// in the points' order, block by block: each power is exp at the block's
+// first k, then carried by multiplication; it is 1 for C_x >= 1, and 0 from
+// its first value below 1e-300 on and for the unused places of a partial
+// group, whose terms add exactly 0.
 func (g *expectedGroup) accumulate(c Curve) {
 	if g.n == 0 {
 		return
@@ -325,7 +324,9 @@ func (g *expectedGroup) accumulate(c Curve) {
 		}
 		m := min(expAnchor, k2+1-b)
 		cb := c[b : b+m]
-		v0, v1, v2, v3 := g.v[0][:len(cb)], g.v[1][:len(cb)], g.v[2][:len(cb)], g.v[3][:len(cb)]
+		var w [expGroup]float64
+		copy(w[:g.n], g.w[:g.n])
+		w0, w1, w2, w3 := w[0], w[1], w[2], w[3]
 		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
 		p0, p1, p2, p3 := p[0], p[1], p[2], p[3]
 		for j := range cb {
@@ -339,17 +340,11 @@ func (g *expectedGroup) accumulate(c Curve) {
 				x0, x1, x2, x3 = x[0], x[1], x[2], x[3]
 				p0, p1, p2, p3 = p[0], p[1], p[2], p[3]
 			}
-			v0[j], v1[j], v2[j], v3[j] = x0, x1, x2, x3
+			cb[j] = cb[j] + w0*x0 + w1*x1 + w2*x2 + w3*x3
 			x0 *= p0
 			x1 *= p1
 			x2 *= p2
 			x3 *= p3
-		}
-		var w [expGroup]float64
-		copy(w[:g.n], g.w[:g.n])
-		w0, w1, w2, w3 := w[0], w[1], w[2], w[3]
-		for j := range cb {
-			cb[j] = cb[j] + w0*v0[j] + w1*v1[j] + w2*v2[j] + w3*v3[j]
 		}
 	}
 }
