@@ -17,6 +17,7 @@ import (
 	"github.com/cleanex/cleanex/internal/inputs"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/simulate"
 	"github.com/cleanex/cleanex/web"
 )
 
@@ -238,4 +239,58 @@ func TestEmbeddingsExample(t *testing.T) {
 		t.Errorf("example name %q", name)
 	}
 	p.shot("74-embeddings-example")
+}
+
+// simulatedEmbeddingsNPZ returns the paper's simulation at d = 64 with k
+// classes and r test embeddings per class, as an .npz of test and
+// training embeddings (one per class around its centre).
+func simulatedEmbeddingsNPZ(t *testing.T, k, r int) []byte {
+	t.Helper()
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 64, Sigma2: 0.5, K: k, R: r, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := embed.Simulated(w, embed.Simulation{Classes: w.AllClasses(), RefPoints: 1, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := inputs.WriteEmbeddingsNPZ(&b, p, inputs.SetTrain); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// A compute worker that dies while the page prepares embeddings in parts
+// (each worker scoring its own test points) fails that load with a message
+// saying the worker stopped; what was on screen stays, and the replaced
+// workers prepare the same file when it is dropped again.
+func TestEmbeddingsPreparationCrash(t *testing.T) {
+	npz := simulatedEmbeddingsNPZ(t, 2000, 3)
+	p := openPage(t, "example=0&debug=1&workers=2")
+	p.front()
+	mustEval[bool](p, dropJS(fileJS("first.csv", simulatedCSVr(t, 30, 4, 3))), 10*time.Second)
+	p.readLoaded("first.csv")
+	before := p.screen()
+
+	mustEval[bool](p, dropJS(fileJS("big.npz", npz)), 10*time.Second)
+	p.waitJS(`(document.querySelector("#busy") || {textContent: ""}).textContent.includes("big.npz")`, 30*time.Second)
+	mustEval[chromedp.Void](p, `window.cleanex._crashPreparingWorker(1)`, 5*time.Second)
+	msg := p.errorText("stopped")
+	t.Logf("crash while preparing: %s", msg)
+	if !strings.Contains(msg, "big.npz") {
+		t.Errorf("the message %q does not name the file", msg)
+	}
+	p.checkKept(before, "a worker crashed while preparing embeddings", "75-embeddings-prepare-crash")
+
+	mustEval[bool](p, dropJS(fileJS("big.npz", npz)), 10*time.Second)
+	got := p.readLoaded("big.npz")
+	if len(got.cols["observed"]) == 0 || len(got.cols["estimate"]) == 0 || !got.chart.OK {
+		t.Errorf("dropped again after the crash: %d observed and %d estimate values, chart drawn %v",
+			len(got.cols["observed"]), len(got.cols["estimate"]), got.chart.OK)
+	}
+	line := mustEval[string](p, `document.querySelector("#summary-line").textContent`, 5*time.Second)
+	if !strings.Contains(line, "6,000 points, 2,000 classes") || !strings.Contains(line, "test embeddings (d = 64)") {
+		t.Errorf("summary line after the second drop: %q", line)
+	}
 }

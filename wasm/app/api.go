@@ -129,7 +129,8 @@ func (a *app) registerAPI() error {
 
 // syncAPI returns window.cleanex's synchronous functions: cancel(), and with
 // ?debug=1 in the page's URL, _crashWorker(i), which makes compute worker i
-// fail as a bug would (the browser tests check the page replaces it).
+// fail as a bug would (the browser tests check the page replaces it), and
+// _crashPreparingWorker(i), the same for the i-th worker preparing a file.
 func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 	fns := map[string]func(args []jsdom.Value) any{
 		"cancel": func([]jsdom.Value) any {
@@ -156,6 +157,22 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 			defer a.env.UnlockOnly()
 			if i >= 0 && i < len(a.slots) {
 				a.log.Report("window.cleanex._crashWorker", a.slots[i].sendMsg(protocol.Crash{Reason: "window.cleanex._crashWorker"}))
+			}
+		}()
+		return nil
+	}
+	fns["_crashPreparingWorker"] = func(args []jsdom.Value) any {
+		i := 0
+		if len(args) > 0 {
+			if f, err := args[0].Float(); err == nil {
+				i = int(f)
+			}
+		}
+		go func() {
+			a.env.Lock()
+			defer a.env.UnlockOnly()
+			if p := a.prep; p != nil && i >= 0 && i < len(p.workers) {
+				a.log.Report("window.cleanex._crashPreparingWorker", p.workers[i].sendMsg(protocol.Crash{Reason: "window.cleanex._crashPreparingWorker"}))
 			}
 		}()
 		return nil
