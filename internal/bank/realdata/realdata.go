@@ -18,6 +18,12 @@
 //     its real misspellings (npm @cspell/dict-en-common-misspellings).
 //     Score: a character bigram/trigram cosine similarity with a small
 //     length term (higher is better).
+//   - Verses ("verses"): identify the passage of the King James Version a
+//     verse comes from. Classes are passages (blocks of 8..17 consecutive
+//     verses of one chapter); a passage's template is 4 of its verses, drawn
+//     by seed and concatenated, and its test points are its other verses.
+//     Score: cosine similarity of sparse TF-IDF bag-of-words vectors (higher
+//     is better; a verse sharing no word with a template scores exactly 0).
 //
 // Everything is computed with float64 additions, multiplications, divisions
 // and square roots in a fixed order, with explicit conversions against fused
@@ -43,10 +49,14 @@ const (
 	// Misspellings is the misspelling family: real misspellings against
 	// correct English words, scored by n-gram similarity (scores.Higher).
 	Misspellings = "misspellings"
+	// Verses is the passage-identification family: King James Version verses
+	// against per-passage templates, scored by TF-IDF cosine (scores.Higher).
+	Verses = "verses"
 )
 
 // Families lists the family names.
-func Families() []string { return []string{Glyphs, Misspellings} }
+// New families go last: the bank derives a family's pilot seeds from its index.
+func Families() []string { return []string{Glyphs, Misspellings, Verses} }
 
 // PoolSize returns how many classes the family's pool holds (k must be <= this).
 func PoolSize(family string) (int, error) {
@@ -63,6 +73,12 @@ func PoolSize(family string) (int, error) {
 			return 0, err
 		}
 		return len(w.words), nil
+	case Verses:
+		v, err := loadVerses()
+		if err != nil {
+			return 0, err
+		}
+		return len(v.names), nil
 	}
 	return 0, fmt.Errorf("realdata: unknown family %q (have %v)", family, Families())
 }
@@ -86,10 +102,14 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 		g, _ := loadGlyphs()
 		rng := rand.New(rand.NewPCG(seed, 0x676c797068730001))
 		return g.population(rng, pick(rng, n, k)), scores.Lower, nil
-	default: // Misspellings
+	case Misspellings:
 		w, _ := loadWords()
 		rng := rand.New(rand.NewPCG(seed, 0x776f726473000001))
 		return w.population(rng, pick(rng, n, k)), scores.Higher, nil
+	default: // Verses
+		v, _ := loadVerses()
+		rng := rand.New(rand.NewPCG(seed, 0x7665727365730001))
+		return v.population(rng, pick(rng, n, k)), scores.Higher, nil
 	}
 }
 

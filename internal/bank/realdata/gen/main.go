@@ -1,14 +1,18 @@
 // Command gen regenerates the embedded data files of package realdata.
 //
 // It needs the Debian font packages listed in ../README.md (for the glyphs
-// family) and an unpacked copy of the npm package
-// @cspell/dict-en-common-misspellings (for the misspellings family):
+// family), an unpacked copy of the npm package
+// @cspell/dict-en-common-misspellings (for the misspellings family) and the
+// Debian package bible-kjv (for the verses family):
 //
-//	apt-get update && apt-get install -y --no-install-recommends <fonts listed in README.md>
+//	apt-get update && apt-get install -y --no-install-recommends <fonts listed in README.md> bible-kjv
 //	npm install --prefix build/npm @cspell/dict-en-common-misspellings@2.2.6
 //	go run ./internal/bank/realdata/gen -fonts /usr/share/fonts \
 //	    -dict build/npm/node_modules/@cspell/dict-en-common-misspellings \
-//	    -out internal/bank/realdata/data
+//	    -bible /usr/bin/bible -out internal/bank/realdata/data
+//
+// Verses: the whole King James Version as printed by the bible program,
+// one verse a line.
 //
 // Glyphs: every code point of the candidate (non-CJK) ranges is rendered by
 // up to maxRend installed fonts that map it to a non-empty glyph, at a fixed
@@ -35,7 +39,9 @@ import (
 	"log"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -63,6 +69,7 @@ const (
 func main() {
 	fontsDir := flag.String("fonts", "/usr/share/fonts", "font directory to scan")
 	dictDir := flag.String("dict", "", "unpacked @cspell/dict-en-common-misspellings package directory")
+	bibleCmd := flag.String("bible", "", "the bible program of the Debian package bible-kjv (e.g. /usr/bin/bible)")
 	out := flag.String("out", "internal/bank/realdata/data", "output directory")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -70,6 +77,11 @@ func main() {
 	}
 	if *dictDir != "" {
 		if err := genWords(*dictDir, *out); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *bibleCmd != "" {
+		if err := genVerses(*bibleCmd, *out); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -159,6 +171,56 @@ func writeGzip(path string, b []byte) error {
 	}
 	log.Printf("%s: %d bytes (%d raw)", path, z.Len(), len(b))
 	return os.WriteFile(path, z.Bytes(), 0o644)
+}
+
+// ---------------------------------------------------------------- verses
+
+// genVerses writes verses.txt.gz: every verse of the King James Version, one
+// line each, "Book chapter:verse<TAB>text", in canonical order, as printed
+// (without line wrapping) by the bible program of the Debian package
+// bible-kjv (data from bible-kjv-text).
+func genVerses(bible, out string) error {
+	cmd := exec.Command(bible, "-l0", "Gen1:1-Rev22:21")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	raw, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("%s: %v: %s", bible, err, stderr.Bytes())
+	}
+	header := regexp.MustCompile(`^(\S.*) ([0-9]+)$`)
+	verse := regexp.MustCompile(`^ +([0-9]+) (\S.*)$`)
+	var buf bytes.Buffer
+	book, chapter := "", ""
+	chapters, verses, next := 0, 0, 0
+	for i, line := range strings.Split(string(raw), "\n") {
+		line = strings.TrimRight(line, " \r")
+		if line == "" {
+			continue
+		}
+		if m := header.FindStringSubmatch(line); m != nil {
+			book, chapter, next = m[1], m[2], 1
+			chapters++
+			continue
+		}
+		m := verse.FindStringSubmatch(line)
+		if m == nil || book == "" {
+			return fmt.Errorf("%s output line %d: unexpected %q", bible, i+1, line)
+		}
+		if m[1] != fmt.Sprint(next) {
+			return fmt.Errorf("%s %s: verse %s, want %d", book, chapter, m[1], next)
+		}
+		if strings.Contains(m[2], "\t") {
+			return fmt.Errorf("%s %s:%s: tab in text", book, chapter, m[1])
+		}
+		next++
+		verses++
+		fmt.Fprintf(&buf, "%s %s:%s\t%s\n", book, chapter, m[1], m[2])
+	}
+	log.Printf("verses: %d chapters, %d verses", chapters, verses)
+	if chapters != 1189 || verses != 31102 {
+		return fmt.Errorf("got %d chapters and %d verses, want the KJV's 1189 and 31102", chapters, verses)
+	}
+	return writeGzip(filepath.Join(out, "verses.txt.gz"), buf.Bytes())
 }
 
 // ---------------------------------------------------------------- glyphs

@@ -1,0 +1,277 @@
+package realdata
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/cleanex/cleanex/internal/detmath"
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// versesData holds every verse of the King James Version (public domain),
+// one line each, "Book chapter:verse<TAB>text", in canonical order, as
+// printed by the bible program of the Debian packages bible-kjv and
+// bible-kjv-text 4.38 (see README.md).
+//
+//go:embed data/verses.txt.gz
+var versesData []byte
+
+const (
+	// minBlockVerses is the fewest verses a passage (class) has: chapters
+	// with fewer verses are left out of the pool.
+	minBlockVerses = 8
+	// blockVerses sets the passage length: a chapter of n >= minBlockVerses
+	// verses is cut into max(1, n/blockVerses) blocks of consecutive verses,
+	// as equal as possible (so 8..17 verses each).
+	blockVerses = 9
+	// templateVerses is the number of a passage's verses, drawn by seed,
+	// concatenated into its template; the others are its test points.
+	templateVerses = 4
+	// maxVersePoints caps a passage's test points (a random subset by seed).
+	maxVersePoints = 8
+)
+
+// versePool is the decoded verses data, cut into passages.
+type versePool struct {
+	names  []string  // per passage, "Book chapter:first-last", in canonical order
+	start  []int     // passage c's verses are start[c]..start[c+1]-1
+	counts []termVec // per pool verse, its term counts
+	idf    []float64 // per term id, ln(verses / verses holding the term)
+	tfw    []float64 // tfw[n] = 1 + ln(n), the sublinear weight of a count n >= 1
+}
+
+// termVec is a sparse term count vector: term ids ascending, with counts.
+type termVec struct {
+	ids    []int32
+	counts []int32
+}
+
+var (
+	versesOnce sync.Once
+	versesPool *versePool
+	versesErr  error
+)
+
+func loadVerses() (*versePool, error) {
+	versesOnce.Do(func() {
+		versesPool, versesErr = decodeVerses(versesData)
+		if versesErr != nil {
+			versesErr = fmt.Errorf("realdata: verses data: %w", versesErr)
+		}
+	})
+	return versesPool, versesErr
+}
+
+// verseLine is one line of the data: its chapter ("Book chapter"), verse
+// number and text.
+type verseLine struct {
+	chapter string
+	verse   int
+	text    string
+}
+
+func decodeVerses(gz []byte) (*versePool, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, err
+	}
+	var lines []verseLine
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		ref, text, ok := strings.Cut(sc.Text(), "\t")
+		chapter, num, ok2 := strings.Cut(ref, ":")
+		v := 0
+		if ok && ok2 {
+			_, err = fmt.Sscanf(num, "%d", &v)
+		}
+		if !ok || !ok2 || err != nil || v < 1 || text == "" {
+			return nil, fmt.Errorf("line %d: want Book chapter:verse<TAB>text", n)
+		}
+		lines = append(lines, verseLine{chapter, v, text})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	p := &versePool{}
+	ids := map[string]int32{}
+	var df []int
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j].chapter == lines[i].chapter {
+			j++
+		}
+		n := j - i
+		for v := 0; v < n; v++ {
+			if lines[i+v].verse != v+1 {
+				return nil, fmt.Errorf("%s: verse %d out of order", lines[i].chapter, lines[i+v].verse)
+			}
+		}
+		if n >= minBlockVerses {
+			b := max(1, n/blockVerses)
+			for q := 0; q < b; q++ {
+				// Blocks as equal as possible (the longer ones last).
+				lo, hi := q*n/b, (q+1)*n/b
+				p.start = append(p.start, len(p.counts))
+				p.names = append(p.names, fmt.Sprintf("%s:%d-%d", lines[i].chapter, lo+1, hi))
+				for v := lo; v < hi; v++ {
+					tv := terms(lines[i+v].text, ids)
+					for _, id := range tv.ids {
+						for int(id) >= len(df) {
+							df = append(df, 0)
+						}
+						df[id]++
+					}
+					p.counts = append(p.counts, tv)
+				}
+			}
+		}
+		i = j
+	}
+	p.start = append(p.start, len(p.counts))
+	nv := float64(len(p.counts))
+	p.idf = make([]float64, len(df))
+	maxCount := int32(0)
+	for i, d := range df {
+		p.idf[i] = detmath.Log(nv / float64(d))
+	}
+	for _, tv := range p.counts {
+		maxCount = max(maxCount, slices.Max(tv.counts))
+	}
+	// Templates sum templateVerses verses' counts.
+	p.tfw = make([]float64, templateVerses*int(maxCount)+1)
+	for n := 1; n < len(p.tfw); n++ {
+		p.tfw[n] = 1 + detmath.Log(float64(n))
+	}
+	return p, nil
+}
+
+// terms returns the term counts of a verse: words lower-cased, apostrophes and
+// hyphens removed ("king's" -> "kings", "loving-kindness" ->
+// "lovingkindness"), any other non-letter a separator. Terms are interned in ids.
+func terms(text string, ids map[string]int32) termVec {
+	count := map[int32]int32{}
+	var w []rune
+	flush := func() {
+		if len(w) == 0 {
+			return
+		}
+		s := string(w)
+		id, ok := ids[s]
+		if !ok {
+			id = int32(len(ids))
+			ids[s] = id
+		}
+		count[id]++
+		w = w[:0]
+	}
+	for _, r := range text {
+		switch {
+		case unicode.IsLetter(r):
+			w = append(w, unicode.ToLower(r))
+		case r == '\'' || r == '-':
+		default:
+			flush()
+		}
+	}
+	flush()
+	tv := termVec{}
+	for id := range count {
+		tv.ids = append(tv.ids, id)
+	}
+	slices.Sort(tv.ids)
+	for _, id := range tv.ids {
+		tv.counts = append(tv.counts, count[id])
+	}
+	return tv
+}
+
+// weigh returns the TF-IDF vector of the given term counts (ids ascending):
+// weights (1 + ln tf)·idf, and their Euclidean norm.
+func (p *versePool) weigh(tv termVec) gramVec {
+	v := gramVec{ids: tv.ids, counts: make([]float64, len(tv.ids))}
+	ss := 0.0
+	for i, id := range tv.ids {
+		w := float64(p.tfw[tv.counts[i]] * p.idf[id])
+		v.counts[i] = w
+		ss += float64(w * w)
+	}
+	v.norm = math.Sqrt(ss)
+	return v
+}
+
+// template returns the summed term counts of the given verses (ids ascending).
+func (p *versePool) template(verses []int) termVec {
+	count := map[int32]int32{}
+	for _, v := range verses {
+		tv := p.counts[v]
+		for i, id := range tv.ids {
+			count[id] += tv.counts[i]
+		}
+	}
+	out := termVec{}
+	for id := range count {
+		out.ids = append(out.ids, id)
+	}
+	slices.Sort(out.ids)
+	for _, id := range out.ids {
+		out.counts = append(out.counts, count[id])
+	}
+	return out
+}
+
+// population builds the matrix for the given pool passages (ascending). Each
+// passage's verses are split by rng into templateVerses template verses and
+// up to maxVersePoints test verses (in verse order); a test verse's score for
+// a passage is the cosine similarity of the TF-IDF vectors of the verse and
+// of the passage's template (its verses' counts summed).
+func (p *versePool) population(rng *rand.Rand, classes []int) *scores.Matrix {
+	k := len(classes)
+	m := &scores.Matrix{Classes: make([]string, k)}
+	temps := make([]gramVec, k)
+	var points []gramVec
+	for j, c := range classes {
+		m.Classes[j] = p.names[c]
+		n := p.start[c+1] - p.start[c]
+		order := make([]int, n)
+		for i := range order {
+			order[i] = p.start[c] + i
+		}
+		rng.Shuffle(n, func(a, b int) { order[a], order[b] = order[b], order[a] })
+		tmpl := order[:templateVerses]
+		slices.Sort(tmpl)
+		temps[j] = p.weigh(p.template(tmpl))
+		test := order[templateVerses:]
+		if len(test) > maxVersePoints {
+			test = test[:maxVersePoints]
+		}
+		slices.Sort(test)
+		for _, v := range test {
+			points = append(points, p.weigh(p.counts[v]))
+			m.Labels = append(m.Labels, j)
+		}
+	}
+	idx := index(temps, len(p.idf))
+	m.Scores = make([]float64, len(points)*k)
+	dot := make([]float64, k)
+	for i, f := range points {
+		clear(dot)
+		accumulate(f, idx, dot)
+		row := m.Scores[i*k : (i+1)*k]
+		for j := range row {
+			if d := float64(f.norm * temps[j].norm); d > 0 {
+				row[j] = dot[j] / d
+			}
+		}
+	}
+	return m
+}
