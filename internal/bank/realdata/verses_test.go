@@ -76,4 +76,3 @@ func TestVerseScores(t *testing.T) {
 		t.Errorf("%d of %d correct scores are 0 (%.2g), want <= 0.01", zeroCorrect, m.N(), frac)
 	}
 }
-
