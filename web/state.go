@@ -92,6 +92,9 @@ func (p MethodProgress) Percent() int {
 type State struct {
 	// Busy says what is loading ("" when idle); Error is the last error.
 	Busy, Error string
+	// Bank says what the interval's calibration was measured on
+	// (CalibrationBank).
+	Bank string
 	// Source names the data set ("example.csv", "simulation ...").
 	Source string
 	// Summary describes the data set (nil before the first one).
@@ -160,6 +163,7 @@ func NewState() *State {
 		WhyOpen:   true,
 		Methods:   choices,
 		Sim:       protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1},
+		Bank:      CalibrationBank(),
 	}
 }
 

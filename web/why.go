@@ -357,6 +357,17 @@ func (s *State) WhyParts() []string {
 	return out
 }
 
+// CalibrationBank says what the embedded calibration table
+// (recommend.DefaultTable) was measured on, for the page's explanation:
+// "N pilots of F families".
+func CalibrationBank() string {
+	t, err := recommend.DefaultTable()
+	if err != nil || len(t.Families) == 0 {
+		return "a bank of pilots"
+	}
+	return plural(t.Pilots, "pilot", "pilots") + " of " + plural(len(t.Families), "family", "families")
+}
+
 // WhyCheck says how the interval was checked (recommend.Table.Families):
 // the range of coverage over the families and the overall coverage,
 // weighted by their pilots.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 )
@@ -150,5 +151,21 @@ func TestWarningShown(t *testing.T) {
 	s.Running = true
 	if got := s.Warning(); got != "" {
 		t.Errorf("Warning() while running = %q, want empty", got)
+	}
+}
+
+// TestCalibrationBank checks the page's sentence on the calibration bank
+// against the embedded table.
+func TestCalibrationBank(t *testing.T) {
+	tab, err := recommend.DefaultTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%s pilots of %d families", limits.Thousands(tab.Pilots), len(tab.Families))
+	if got := CalibrationBank(); got != want {
+		t.Errorf("CalibrationBank() = %q, want %q", got, want)
+	}
+	if got := NewState().Bank; got != want {
+		t.Errorf("NewState().Bank = %q, want %q", got, want)
 	}
 }
