@@ -105,15 +105,27 @@ func (ws *workspace) binData(x []float64, delta float64, pad int) (m int) {
 	ws.bin, ws.frac = bin, frac
 	// Rounding is monotone, so every t is at most t(x[n-1]) and a <= m-2.
 	w := ws.wp[pad : pad+m]
+	// x is sorted, so the bins a come in non-decreasing order: the weights of
+	// bins cur and cur+1 are carried in w0 and w1 and stored when a moves
+	// on, adding every term in the order of x as w[a] += 1-u; w[a+1] += u
+	// would, without a chain of stores and loads through memory.
+	cur := 0
+	w0, w1 := w[0], w[1]
 	for i, v := range x {
 		t := (v - x0) * inv
 		a := int(t)
 		u := t - float64(a)
 		bin[i] = a
 		frac[i] = u
-		w[a] += 1 - u
-		w[a+1] += u
+		if a != cur {
+			w[cur], w[cur+1] = w0, w1
+			cur = a
+			w0, w1 = w[a], w[a+1]
+		}
+		w0 += 1 - u
+		w1 += u
 	}
+	w[cur], w[cur+1] = w0, w1
 	return m
 }
 
@@ -172,7 +184,7 @@ func (ws *workspace) lcv(x []float64, h float64, grid *binGrid) float64 {
 		prod *= v
 		inProd++
 		if inProd == 8 {
-			fr, e := math.Frexp(prod)
+			fr, e := frexpNormal(prod)
 			prod, inProd = fr, 0
 			exp2 += e
 		}
@@ -242,4 +254,15 @@ func (ws *workspace) ucv(x []float64, h float64, grid *binGrid) float64 {
 	p2 *= grid.scale2
 	p4 *= grid.scale4
 	return (fn+p4)/(2*math.Sqrt(math.Pi)*fn*fn*h) - 2*p2/(math.Sqrt(2*math.Pi)*fn*(fn-1)*h)
+}
+
+// frexpNormal is math.Frexp for a normal x > 0 (as every product of binned
+// terms is: they lie in [exactBelow, n]), from its bits: x = fr 2^e with fr
+// in [1/2, 1). Written by hand because math.Frexp, which also handles zeros,
+// subnormals and infinities, is a function call costing several percent of
+// a wasm summary.
+func frexpNormal(x float64) (fr float64, e int) {
+	b := math.Float64bits(x)
+	e = int(b>>52&0x7ff) - 1022
+	return math.Float64frombits(b&^(0x7ff<<52) | 1022<<52), e
 }

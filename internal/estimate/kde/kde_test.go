@@ -362,3 +362,35 @@ func TestSameEverywhere(t *testing.T) {
 		t.Errorf("hash of the fits = %#x, want %#x (platform-dependent arithmetic crept in)", got, uint64(want))
 	}
 }
+
+// TestFrexpNormal compares frexpNormal with math.Frexp on normal numbers.
+func TestFrexpNormal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	xs := []float64{math.SmallestNonzeroFloat64 * (1 << 52), 0.5, 1, 3, math.MaxFloat64}
+	for range 10000 {
+		xs = append(xs, math.Ldexp(1+rng.Float64(), rng.IntN(2000)-1000))
+	}
+	for _, x := range xs {
+		f1, e1 := frexpNormal(x)
+		f2, e2 := math.Frexp(x)
+		if f1 != f2 || e1 != e2 {
+			t.Fatalf("frexpNormal(%v) = %v, %d; math.Frexp %v, %d", x, f1, e1, f2, e2)
+		}
+	}
+}
+
+// BenchmarkPointScorer computes one point's C_x (LCV bandwidth) from a row
+// of 9,999 incorrect scores, as for a pilot of 10,000 classes.
+func BenchmarkPointScorer(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inc := make([]float64, 9999)
+	for i := range inc {
+		inc[i] = rng.NormFloat64()
+	}
+	slices.Sort(inc)
+	ps := Estimator{Bandwidth: LCV}.NewPointScorer(len(inc) + 1)
+	for b.Loop() {
+		below, _ := slices.BinarySearch(inc, 1.5)
+		ps.C(1.5, inc, below)
+	}
+}
