@@ -145,39 +145,41 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 	if !strings.Contains(a.search, "debug=1") {
 		return fns
 	}
-	fns["_crashWorker"] = func(args []jsdom.Value) any {
-		i := 0
-		if len(args) > 0 {
-			if f, err := args[0].Float(); err == nil {
-				i = int(f)
-			}
+	fns["_crashWorker"] = a.crashHook("_crashWorker", func(i int) *slot {
+		if i >= 0 && i < len(a.slots) {
+			return a.slots[i]
 		}
-		go func() {
-			a.env.Lock()
-			defer a.env.UnlockOnly()
-			if i >= 0 && i < len(a.slots) {
-				a.log.Report("window.cleanex._crashWorker", a.slots[i].sendMsg(protocol.Crash{Reason: "window.cleanex._crashWorker"}))
-			}
-		}()
 		return nil
-	}
-	fns["_crashPreparingWorker"] = func(args []jsdom.Value) any {
-		i := 0
-		if len(args) > 0 {
-			if f, err := args[0].Float(); err == nil {
-				i = int(f)
-			}
+	})
+	fns["_crashPreparingWorker"] = a.crashHook("_crashPreparingWorker", func(i int) *slot {
+		if p := a.prep; p != nil && i >= 0 && i < len(p.workers) {
+			return p.workers[i]
 		}
-		go func() {
-			a.env.Lock()
-			defer a.env.UnlockOnly()
-			if p := a.prep; p != nil && i >= 0 && i < len(p.workers) {
-				a.log.Report("window.cleanex._crashPreparingWorker", p.workers[i].sendMsg(protocol.Crash{Reason: "window.cleanex._crashPreparingWorker"}))
-			}
-		}()
 		return nil
-	}
+	})
 	return fns
+}
+
+// crashHook returns the debug function window.cleanex.<name>(i): with env
+// locked, the worker pick(i) returns (none when nil) is made to fail as a
+// bug would.
+func (a *app) crashHook(name string, pick func(i int) *slot) func(args []jsdom.Value) any {
+	return func(args []jsdom.Value) any {
+		i := 0
+		if len(args) > 0 {
+			if f, err := args[0].Float(); err == nil {
+				i = int(f)
+			}
+		}
+		go func() {
+			a.env.Lock()
+			defer a.env.UnlockOnly()
+			if s := pick(i); s != nil {
+				a.log.Report("window.cleanex."+name, s.sendMsg(protocol.Crash{Reason: "window.cleanex." + name}))
+			}
+		}()
+		return nil
+	}
 }
 
 // apiSource names the data given to window.cleanex.load.

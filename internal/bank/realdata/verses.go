@@ -184,6 +184,11 @@ func terms(text string, ids map[string]int32) termVec {
 		}
 	}
 	flush()
+	return sortedTerms(count)
+}
+
+// sortedTerms returns the term counts count as a termVec (ids ascending).
+func sortedTerms(count map[int32]int32) termVec {
 	tv := termVec{}
 	for id := range count {
 		tv.ids = append(tv.ids, id)
@@ -218,15 +223,7 @@ func (p *versePool) template(verses []int) termVec {
 			count[id] += tv.counts[i]
 		}
 	}
-	out := termVec{}
-	for id := range count {
-		out.ids = append(out.ids, id)
-	}
-	slices.Sort(out.ids)
-	for _, id := range out.ids {
-		out.counts = append(out.counts, count[id])
-	}
-	return out
+	return sortedTerms(count)
 }
 
 // population builds the matrix for the given pool passages (ascending). Each
