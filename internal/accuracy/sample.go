@@ -269,7 +269,8 @@ func Expected(cx, w []float64, k2 int) Curve {
 const (
 	// expAnchor is the number of k between two exp anchors of Expected.
 	expAnchor = 256
-	// expGroup is the number of points Expected carries at once.
+	// expGroup is the number of points Expected carries at once
+	// (accumulate is written out for four).
 	expGroup = 4
 )
 
