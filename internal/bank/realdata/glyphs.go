@@ -10,7 +10,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"sync"
 
 	"github.com/cleanex/cleanex/internal/scores"
 )
@@ -46,21 +45,8 @@ type glyphPool struct {
 	pix        []byte    // per rendering, side*side values 0..255, concatenated
 }
 
-var (
-	glyphsOnce sync.Once
-	glyphsPool *glyphPool
-	glyphsErr  error
-)
-
-func loadGlyphs() (*glyphPool, error) {
-	glyphsOnce.Do(func() {
-		glyphsPool, glyphsErr = decodeGlyphs(glyphsData)
-		if glyphsErr != nil {
-			glyphsErr = fmt.Errorf("realdata: glyphs data: %w", glyphsErr)
-		}
-	})
-	return glyphsPool, glyphsErr
-}
+// loadGlyphs decodes the embedded glyphs data once, on first use.
+var loadGlyphs = decoded("glyphs", glyphsData, decodeGlyphs)
 
 // decodeGlyphs reads the layout written by gen/main.go (genGlyphs).
 func decodeGlyphs(gz []byte) (*glyphPool, error) {

@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/cleanex/cleanex/internal/scores"
 )
@@ -111,6 +112,19 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 		rng := rand.New(rand.NewPCG(seed, 0x7665727365730001))
 		return v.population(rng, pick(rng, n, k)), scores.Higher, nil
 	}
+}
+
+// decoded returns a function that decodes data with decode on its first
+// call and returns the same pool (or error, naming the family's data) on
+// every call.
+func decoded[T any](name string, data []byte, decode func([]byte) (T, error)) func() (T, error) {
+	return sync.OnceValues(func() (T, error) {
+		v, err := decode(data)
+		if err != nil {
+			return v, fmt.Errorf("realdata: %s data: %w", name, err)
+		}
+		return v, nil
+	})
 }
 
 // pick draws k distinct indices of 0..n-1 (partial Fisher-Yates) and returns

@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/cleanex/cleanex/internal/detmath"
@@ -55,21 +54,8 @@ type termVec struct {
 	counts []int32
 }
 
-var (
-	versesOnce sync.Once
-	versesPool *versePool
-	versesErr  error
-)
-
-func loadVerses() (*versePool, error) {
-	versesOnce.Do(func() {
-		versesPool, versesErr = decodeVerses(versesData)
-		if versesErr != nil {
-			versesErr = fmt.Errorf("realdata: verses data: %w", versesErr)
-		}
-	})
-	return versesPool, versesErr
-}
+// loadVerses decodes the embedded verses data once, on first use.
+var loadVerses = decoded("verses", versesData, decodeVerses)
 
 // verseLine is one line of the data: its chapter ("Book chapter"), verse
 // number and text.

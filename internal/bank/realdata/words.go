@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/cleanex/cleanex/internal/scores"
 )
@@ -55,21 +54,8 @@ type wordPool struct {
 	ngrams int          // number of distinct n-gram ids
 }
 
-var (
-	wordsOnce sync.Once
-	wordsPool *wordPool
-	wordsErr  error
-)
-
-func loadWords() (*wordPool, error) {
-	wordsOnce.Do(func() {
-		wordsPool, wordsErr = decodeWords(wordsData)
-		if wordsErr != nil {
-			wordsErr = fmt.Errorf("realdata: misspellings data: %w", wordsErr)
-		}
-	})
-	return wordsPool, wordsErr
-}
+// loadWords decodes the embedded misspellings data once, on first use.
+var loadWords = decoded("misspellings", wordsData, decodeWords)
 
 func decodeWords(gz []byte) (*wordPool, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
