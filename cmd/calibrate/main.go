@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string) error {
 	k1s := fs.String("k1", "", "comma-separated k1 values (default all)")
 	seeds := fs.Int("seeds", 5, "CleaneX seeds per pilot")
 	jobs := fs.Int("j", 1, "pilots fitted at once")
-	force := fs.Bool("force", false, "refit pilots already in the cache")
+	force := fs.Bool("force", false, "refit pilots already in the cache (their published CleaneX fits are kept)")
 	refit := fs.String("refit", "", "fit: refit only these methods (comma-separated) on the cached pilots")
 	per := fs.Int("per", 0, "summary*: the first n pilots of each family and k1 (0: all)")
 	quantiles := fs.Int("q", summary.DefaultQuantiles, "summary: quantile steps of the summaries")
@@ -127,6 +127,9 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 				}
 			}
 			f, err = fitPilot(ctx, p, seeds)
+			if err == nil {
+				err = keepPaper(dir, f)
+			}
 		}
 		if err != nil {
 			return err

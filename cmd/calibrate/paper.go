@@ -24,6 +24,26 @@ import (
 // paperName is the cache key of the published CleaneX fit (PyTorch).
 const paperName = "paper"
 
+// keepPaper copies into f, fitted afresh, the published CleaneX fit that
+// the cache in dir holds for the same pilot (fit -force refits the Go
+// methods; only `calibrate paper` replaces the PyTorch fit).
+func keepPaper(dir string, f *Fits) error {
+	old, err := loadFits(dir, f.ID)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if c, ok := old.Curves[paperName]; ok {
+		f.Curves[paperName] = c
+		f.Seconds[paperName] = old.Seconds[paperName]
+	} else if msg, ok := old.Errors[paperName]; ok {
+		f.Errors[paperName] = msg
+	}
+	return nil
+}
+
 // paperScript is the PyTorch reference of the published CleaneX, relative to
 // the repository root.
 const paperScript = "internal/bank/paper/cleanex_paper.py"
