@@ -4,7 +4,7 @@
 //
 //	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2] [-force] [-refit kde]
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
-//	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped]
+//	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
 //	calibrate summary [-families ...] [-k1 ...] [-per 2] [-q 128] [-j 2]
@@ -66,6 +66,7 @@ func run(ctx context.Context, args []string) error {
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
 	fs.BoolVar(&so.dump, "dump", false, "study: print each pilot's residual and interval features at K")
 	fs.BoolVar(&so.symmetric, "symmetric", false, "study: one scale for both sides of the interval (for comparison)")
+	fs.BoolVar(&so.stack, "stack", false, "study: the leave-one-family-out bias correction of the estimate beyond k1 (not used by the product)")
 	fs.StringVar(&so.scale, "scale", "", "study: fit of the interval's scale, nnls|quantile|quantile-beyond|median|capped (default: the product's)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err

@@ -78,6 +78,9 @@ type studyOptions struct {
 	// dump prints each pilot's residual and features at K; symmetric fits
 	// one scale for both sides of the interval.
 	dump, symmetric bool
+	// stack prints the leave-one-family-out bias-correction study
+	// (stackStudy).
+	stack bool
 	// scale is the fit of the sided scale coefficients
 	// (recommend.FitSidedScaleWith; "" is the product's FitSidedScale).
 	scale string
@@ -94,6 +97,9 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	paperTable(all, *seeds) // paper.go: published CleaneX vs estimate vs fast, where it was run
 	if o.dump {
 		dump(dir, all)
+	}
+	if o.stack {
+		stackStudy(all)
 	}
 	table, err := intervalStudy(all, o)
 	if err != nil {
