@@ -130,7 +130,9 @@ func (a *app) registerAPI() error {
 // syncAPI returns window.cleanex's synchronous functions: cancel(), and with
 // ?debug=1 in the page's URL, _crashWorker(i), which makes compute worker i
 // fail as a bug would (the browser tests check the page replaces it), and
-// _crashPreparingWorker(i), the same for the i-th worker preparing a file.
+// _crashPreparingWorker(i), which ends the i-th worker preparing a file as
+// a crash would: the page terminates it and hears that its program ended
+// (a worker busy preparing reads no message until it is done).
 func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 	fns := map[string]func(args []jsdom.Value) any{
 		"cancel": func([]jsdom.Value) any {
@@ -151,12 +153,23 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 		}
 		return nil
 	})
-	fns["_crashPreparingWorker"] = a.crashHook("_crashPreparingWorker", func(i int) *slot {
-		if p := a.prep; p != nil && i >= 0 && i < len(p.workers) {
-			return p.workers[i]
-		}
+	fns["_crashPreparingWorker"] = func(args []jsdom.Value) any {
+		i := argIndex(args)
+		go func() {
+			a.env.Lock()
+			var s *slot
+			if p := a.prep; p != nil && i >= 0 && i < len(p.workers) {
+				s = p.workers[i]
+				a.log.Report("window.cleanex._crashPreparingWorker", s.w.Terminate())
+			}
+			a.env.UnlockOnly()
+			if s != nil {
+				// What the page hears when a worker's Go program ends.
+				a.inbox <- inbound{s: s, stopped: true, why: "window.cleanex._crashPreparingWorker"}
+			}
+		}()
 		return nil
-	})
+	}
 	return fns
 }
 
@@ -165,12 +178,7 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 // bug would.
 func (a *app) crashHook(name string, pick func(i int) *slot) func(args []jsdom.Value) any {
 	return func(args []jsdom.Value) any {
-		i := 0
-		if len(args) > 0 {
-			if f, err := args[0].Float(); err == nil {
-				i = int(f)
-			}
-		}
+		i := argIndex(args)
 		go func() {
 			a.env.Lock()
 			defer a.env.UnlockOnly()
@@ -180,6 +188,17 @@ func (a *app) crashHook(name string, pick func(i int) *slot) func(args []jsdom.V
 		}()
 		return nil
 	}
+}
+
+// argIndex returns a debug function's first argument as an index (0 when
+// there is none or it is not a number).
+func argIndex(args []jsdom.Value) int {
+	if len(args) > 0 {
+		if f, err := args[0].Float(); err == nil {
+			return int(f)
+		}
+	}
+	return 0
 }
 
 // apiSource names the data given to window.cleanex.load.
