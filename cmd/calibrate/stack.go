@@ -9,15 +9,21 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// stackFeatures returns, at k beyond k1, the terms of the bias correction
+// stackPilot is a pilot with its uncalibrated estimate and CleaneX mean,
+// computed once for every fold of stackStudy.
+type stackPilot struct {
+	pilotFits
+	est, cx accuracy.Curve
+}
+
+// features returns, at k beyond k1, the terms of the bias correction
 // studied by stackStudy: L times the signed logit distance of regression,
 // KDE and the CleaneX mean from the estimate (L = log(k / k1)).
-func stackFeatures(p pilotFits, est accuracy.Curve, k int) []float64 {
+func (p stackPilot) features(k int) []float64 {
 	l := math.Log(float64(k) / float64(p.K1))
-	z := p.rf.CentreLogit(est[k])
-	cx := meanOf(p.rf.CleaneX, p.K)
+	z := p.rf.CentreLogit(p.est[k])
 	f := make([]float64, 3)
-	for i, c := range []accuracy.Curve{p.rf.Regression, p.rf.KDE, cx} {
+	for i, c := range []accuracy.Curve{p.rf.Regression, p.rf.KDE, p.cx} {
 		if c != nil {
 			f[i] = l * (p.rf.CentreLogit(c[k]) - z)
 		}
@@ -27,7 +33,7 @@ func stackFeatures(p pilotFits, est accuracy.Curve, k int) []float64 {
 
 // stackStudy fits, leaving each family out, a linear bias correction of the
 // estimate's logit beyond k1 (least squares of logit truth - logit
-// estimate on stackFeatures, every k of the grid beyond k1, each pilot
+// estimate on stackPilot.features, every k of the grid beyond k1, each pilot
 // weighted 1) and prints each family's mean RMSE with and without it: does
 // where the methods lie around the estimate tell which way the truth lies?
 func stackStudy(all []pilotFits) {
@@ -35,13 +41,15 @@ func stackStudy(all []pilotFits) {
 		f    []float64
 		y, w float64
 	}
-	obsOf := func(ps []pilotFits) []ob {
+	var sps []stackPilot
+	for _, p := range all {
+		if res, err := recommend.Recommend(p.rf, p.K, uncalibrated()); err == nil {
+			sps = append(sps, stackPilot{p, res.Estimate, meanOf(p.rf.CleaneX, p.K)})
+		}
+	}
+	obsOf := func(ps []stackPilot) []ob {
 		var out []ob
 		for _, p := range ps {
-			res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
-			if err != nil {
-				continue
-			}
 			var ks []int
 			for _, k := range grid(p.K1, p.K) {
 				if k > p.K1 {
@@ -49,7 +57,7 @@ func stackStudy(all []pilotFits) {
 				}
 			}
 			for _, k := range ks {
-				out = append(out, ob{stackFeatures(p, res.Estimate, k), p.rf.CentreLogit(p.Truth[k]) - p.rf.CentreLogit(res.Estimate[k]), 1 / float64(len(ks))})
+				out = append(out, ob{p.features(k), p.rf.CentreLogit(p.Truth[k]) - p.rf.CentreLogit(p.est[k]), 1 / float64(len(ks))})
 			}
 		}
 		return out
@@ -76,27 +84,25 @@ func stackStudy(all []pilotFits) {
 	fmt.Println("|---|---|---|---|")
 	var s0, s1, n float64
 	for _, g := range groups(all, false) {
-		var others []pilotFits
-		for _, p := range all {
-			if p.Family != g.name {
+		var fam, others []stackPilot
+		for _, p := range sps {
+			if p.Family == g.name {
+				fam = append(fam, p)
+			} else {
 				others = append(others, p)
 			}
 		}
 		beta := fit(obsOf(others))
 		var r0, r1, m float64
-		for _, p := range g.ps {
-			res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
-			if err != nil {
-				continue
-			}
+		for _, p := range fam {
 			cor := make(accuracy.Curve, p.K+1)
-			copy(cor, res.Estimate)
+			copy(cor, p.est)
 			for k := p.K1 + 1; k <= p.K; k++ {
-				f := stackFeatures(p, res.Estimate, k)
-				z := p.rf.CentreLogit(res.Estimate[k]) + beta[0]*f[0] + beta[1]*f[1] + beta[2]*f[2]
+				f := p.features(k)
+				z := p.rf.CentreLogit(p.est[k]) + beta[0]*f[0] + beta[1]*f[1] + beta[2]*f[2]
 				cor[k] = 1 / (1 + math.Exp(-z))
 			}
-			r0 += accuracy.RMSE(res.Estimate[:p.K+1], p.Truth)
+			r0 += accuracy.RMSE(p.est[:p.K+1], p.Truth)
 			r1 += accuracy.RMSE(cor, p.Truth)
 			m++
 		}

@@ -147,12 +147,17 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 	if !strings.Contains(a.search, "debug=1") {
 		return fns
 	}
-	fns["_crashWorker"] = a.crashHook("_crashWorker", func(i int) *slot {
-		if i >= 0 && i < len(a.slots) {
-			return a.slots[i]
-		}
+	fns["_crashWorker"] = func(args []jsdom.Value) any {
+		i := argIndex(args)
+		go func() {
+			a.env.Lock()
+			defer a.env.UnlockOnly()
+			if i >= 0 && i < len(a.slots) {
+				a.log.Report("window.cleanex._crashWorker", a.slots[i].sendMsg(protocol.Crash{Reason: "window.cleanex._crashWorker"}))
+			}
+		}()
 		return nil
-	})
+	}
 	fns["_crashPreparingWorker"] = func(args []jsdom.Value) any {
 		i := argIndex(args)
 		go func() {
@@ -171,23 +176,6 @@ func (a *app) syncAPI() map[string]func(args []jsdom.Value) any {
 		return nil
 	}
 	return fns
-}
-
-// crashHook returns the debug function window.cleanex.<name>(i): with env
-// locked, the worker pick(i) returns (none when nil) is made to fail as a
-// bug would.
-func (a *app) crashHook(name string, pick func(i int) *slot) func(args []jsdom.Value) any {
-	return func(args []jsdom.Value) any {
-		i := argIndex(args)
-		go func() {
-			a.env.Lock()
-			defer a.env.UnlockOnly()
-			if s := pick(i); s != nil {
-				a.log.Report("window.cleanex."+name, s.sendMsg(protocol.Crash{Reason: "window.cleanex." + name}))
-			}
-		}()
-		return nil
-	}
 }
 
 // argIndex returns a debug function's first argument as an index (0 when
