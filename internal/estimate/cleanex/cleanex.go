@@ -58,8 +58,9 @@ type Preset struct {
 	// the power would bias E_k down at large k (Jensen's inequality).
 	Networks int
 	// Restarts is how many times a network whose fit is degenerate (see
-	// Estimator.Fit) is trained again from a new initialisation before Fit
-	// gives up with ErrDegenerate.
+	// Estimator.Fit) is trained again from a new initialisation, first
+	// fitted to the per-R_x logits of freeFit (pretrain), before Fit gives
+	// up with ErrDegenerate.
 	Restarts int
 	// MaxTrainPoints, when positive and smaller than the pilot's N, trains
 	// on a class-stratified subsample of about that many points (see
@@ -102,10 +103,10 @@ func Paper() Preset {
 // are nearly equal); L-BFGS reaches losses of 1e-7..1e-9 in 300 evaluations.
 // Cost (see FLOPs): 1.9 GFLOP at K = 100, r = 10 and 14.2 GFLOP at K = 500,
 // times the attempts: a degenerate fit (Estimator.Fit) is retrained at most
-// four times.
+// six times.
 func Fast() Preset {
 	return Preset{Name: "fast", Inputs: TailGaps, TailRatio: 1.5, Hidden: []int{32, 16},
-		Optimizer: LBFGS, Steps: 300, Networks: 1, Restarts: 4, MaxTrainPoints: 2000}
+		Optimizer: LBFGS, Steps: 300, Networks: 1, Restarts: 6, MaxTrainPoints: 2000}
 }
 
 // FLOPs returns the floating-point operations of a fit on n points and k
@@ -202,7 +203,10 @@ var ErrK2 = errors.New("cleanex: k2 must be at least 2")
 // k <= K by more than its sampling noise, or whose C_x are all stuck at 0 or
 // 1 is degenerate. A degenerate network is trained again from a new
 // initialisation, the PCG stream (Seed, initStream + m + a 2^32) for network
-// m's attempt a, at most Preset.Restarts times; when every attempt is
+// m's attempt a, at most Preset.Restarts times; each restart first fits the
+// network's logits to those of the best per-R_x choice of C (freeFit) on the
+// training points (pretrain), so it starts from a curve that beats the
+// constant C, and then trains on the curve loss. When every attempt is
 // degenerate Fit returns an error wrapping ErrDegenerate with the reason.
 // The returned curve lies in [0, 1] and is non-increasing in k.
 func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress func(estimate.Progress)) (estimate.Result, error) {
@@ -224,9 +228,14 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	sizes := slices.Concat([]int{inputSize(p.Inputs, s.K, p.TailRatio)}, p.Hidden, []int{1})
 	// The network trains on xt (nt points with weights wt): all points, or a
 	// class-stratified subsample of a large pilot.
-	xt, nt, wt := x, n, s.Weight
+	xt, nt, wt, rt := x, n, s.Weight, s.R
 	if p.MaxTrainPoints > 0 && n > p.MaxTrainPoints {
-		xt, nt, wt = trainSubsample(s, x, sizes[0], p.MaxTrainPoints, e.Seed)
+		var kept []int
+		xt, kept, wt = trainSubsample(s, x, sizes[0], p.MaxTrainPoints, e.Seed)
+		nt, rt = len(kept), make([]int, len(kept))
+		for j, i := range kept {
+			rt[j] = s.R[i]
+		}
 	}
 	cl := newCurveLoss(wt, s.Observed, ones(s.K+1), s.K)
 	// liveC is the C_x that progress reports carry: the training points' own
@@ -253,6 +262,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	}
 	bestOf := max(p.bestOf, 1)
 	bestC := make([]float64, n)
+	var free []float64 // restarts' pretraining targets, logit C_R per point (pretrain)
 	for member := range p.Networks {
 		var why error
 		good := 0
@@ -284,12 +294,28 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			}
 			var z []float32
 			var err error
+			if attempt > 0 {
+				if free == nil {
+					_, byR := freeFit(s)
+					free = make([]float64, nt)
+					for i, r := range rt {
+						free[i] = min(max(byR[r], -pretrainLogit), pretrainLogit)
+					}
+				}
+				if err := pretrain(ctx, net, xt, nt, wt, free); err != nil {
+					return estimate.Result{}, err
+				}
+			}
 			if p.Optimizer == LBFGS {
 				z, err = trainLBFGS(ctx, net, xt, nt, func(z, dz []float32) float64 { return lossGrad(cl, z, dz) }, p.decay, p.Steps, done)
 			} else {
 				z, err = train(ctx, net, xt, nt, cl, p, done)
 			}
+			// The constant-C comparison of check uses the loss on the
+			// training points, the objective the network minimised.
+			trainLoss := math.NaN()
 			if err == nil && nt < n {
+				trainLoss = lossGrad(cl, z, nil)
 				z, err = predict(ctx, net, x, n)
 			}
 			if err != nil {
@@ -304,7 +330,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 				mc[i] = detmath.Exp(logSigmoid(float64(zi)))
 			}
 			var l float64
-			if l, why = ch.check(mc); why == nil || p.noCheck {
+			if l, why = ch.check(mc, trainLoss); why == nil || p.noCheck {
 				why = nil
 				good++
 				if l < bestLoss || good == 1 {
@@ -610,13 +636,38 @@ func ones(n int) []float64 {
 	return o
 }
 
+// pretrain fits net's logits z_x on the n rows of x to the targets t by
+// weighted least squares, L = sum_x w_x (z_x - t_x)^2, with at most
+// pretrainEvals L-BFGS evaluations (trainLBFGS).
+func pretrain[T float](ctx context.Context, net *mlp[T], x []T, n int, w, t []float64) error {
+	_, err := trainLBFGS(ctx, net, x, n, func(z, dz []T) float64 {
+		l := 0.0
+		for i, zi := range z {
+			d := float64(zi) - t[i]
+			l += w[i] * d * d
+			dz[i] = T(2 * w[i] * d)
+		}
+		return l
+	}, 0, pretrainEvals, func(int, float64) {})
+	return err
+}
+
+// pretrainEvals bounds pretrain's evaluations; pretrainLogit clamps its
+// targets to [-pretrainLogit, pretrainLogit] (freeFit's logits of points
+// that are always or never right run off to large values).
+const (
+	pretrainEvals = 150
+	pretrainLogit = 15
+)
+
 // trainSubsample returns a class-stratified subsample of the pilot's points
 // for training: from each class y, the first m_y of its points in an order
 // shuffled by the PCG stream (seed, subsampleStream), m_y = min(r_y,
 // ceil(max / K)), with weights 1 / (K m_y), so every class still weighs 1/K
 // (the class-balanced accuracy the loss fits). x holds the inputs of all
-// points, size per row; the subsample's rows are copied in point order.
-func trainSubsample[T float](s *accuracy.Sample, x []T, size, max int, seed uint64) ([]T, int, []float64) {
+// points, size per row; the subsample's rows are copied in point order. It
+// returns the rows, the indices of the kept points and their weights.
+func trainSubsample[T float](s *accuracy.Sample, x []T, size, max int, seed uint64) ([]T, []int, []float64) {
 	perClass := (max + s.K - 1) / s.K
 	byClass := make([][]int, s.K)
 	for i, y := range s.Labels {
@@ -633,14 +684,16 @@ func trainSubsample[T float](s *accuracy.Sample, x []T, size, max int, seed uint
 		}
 	}
 	var xt []T
+	var kept []int
 	var wt []float64
 	for i, ok := range keep {
 		if ok {
 			xt = append(xt, x[i*size:(i+1)*size]...)
+			kept = append(kept, i)
 			wt = append(wt, 1/(float64(s.K)*float64(m[s.Labels[i]])))
 		}
 	}
-	return xt, len(wt), wt
+	return xt, kept, wt
 }
 
 // subsampleStream is the PCG stream that shuffles each class's points for

@@ -149,7 +149,8 @@ func constFit(target accuracy.Curve) (c, loss float64) {
 	return detmath.Exp(logSigmoid(z)), best
 }
 
-// freeFit returns the loss of the best per-R_x choice of C: one logit per
+// freeFit returns the loss of the best per-R_x choice of C, and its logits
+// indexed by R (0 where no point has that R): one logit per
 // distinct value R of R_x, shared by the points with that R, chosen by
 // lbfgs (at most freeEvals evaluations, from logit(Abar_2)) to minimise
 //
@@ -158,7 +159,7 @@ func constFit(target accuracy.Curve) (c, loss float64) {
 // Abar_k depends on the points only through R_x, so this is what a network
 // whose C_x depends on R_x alone can reach; its cost is O(G K) per
 // evaluation for G distinct values.
-func freeFit(s *accuracy.Sample) float64 {
+func freeFit(s *accuracy.Sample) (float64, []float64) {
 	byR := make([]float64, s.K)
 	for i, r := range s.R {
 		byR[r] += s.Weight[i]
@@ -183,7 +184,15 @@ func freeFit(s *accuracy.Sample) float64 {
 		return l, nil
 	}
 	_ = lbfgs(z, g, eval, freeEvals) // eval never fails
-	return best
+	zr := make([]float64, s.K)
+	j := 0
+	for r, v := range byR {
+		if v > 0 {
+			zr[r] = z[j]
+			j++
+		}
+	}
+	return best, zr
 }
 
 // freeEvals bounds freeFit's evaluations.
@@ -205,7 +214,7 @@ func newChecker(s *accuracy.Sample, trained int) *checker {
 	_, ch.constLoss = constFit(s.Observed)
 	ch.constOK = s.K < constMinK || ch.constLoss <= float64(s.K-1)*constRMS*constRMS
 	if !ch.constOK {
-		ch.freeLoss = freeFit(s)
+		ch.freeLoss, _ = freeFit(s)
 		ch.constOK = ch.freeLoss > constRatio*ch.constLoss
 	}
 	return ch
@@ -239,9 +248,16 @@ func (ch *checker) worst(e accuracy.Curve) int {
 //     observed curve at k <= K to within about 1e-3 in many pilots, yet
 //     its prediction at k2 >> K is far too low (C^(k2-1) decays
 //     geometrically), so matching the curve alone does not suffice.
+//     When trainLoss is not NaN (a network trained on a subsample of the
+//     points), the comparison uses trainLoss, the network's L on the
+//     points it was trained on, instead of L over all points: the best
+//     constant's loss is the same on any set of points (the weights sum to
+//     1), while L over all points adds the subsample's sampling noise, which
+//     on a pilot that is right on nearly every point is as large as the
+//     constant's loss itself.
 //
 // It also rejects C_x outside [0, 1] (NaN included).
-func (ch *checker) check(cx []float64) (float64, error) {
+func (ch *checker) check(cx []float64, trainLoss float64) (float64, error) {
 	s := ch.s
 	sat, edge := 0.0, ch.edge
 	for i, c := range cx {
@@ -267,7 +283,11 @@ func (ch *checker) check(cx []float64) (float64, error) {
 		return loss, fmt.Errorf("the fitted curve gives %.4f at k=%d where the observed accuracy is %.4f (tolerance %.4f from its sampling noise)",
 			e[k], k, a[k], ch.tol[k])
 	}
-	if !ch.constOK && loss > constRatio*ch.constLoss {
+	cmp := loss
+	if !math.IsNaN(trainLoss) {
+		cmp = trainLoss
+	}
+	if !ch.constOK && cmp > constRatio*ch.constLoss {
 		return loss, fmt.Errorf("the fit's loss %.3g is no better than %.3g of a single C shared by all points", loss, ch.constLoss)
 	}
 	return loss, nil

@@ -216,7 +216,7 @@ func TestRobustBank(t *testing.T) {
 					continue
 				}
 				verdict := "ok"
-				_, cerr := ch.check(res.C)
+				_, cerr := ch.check(res.C, math.NaN())
 				if cerr != nil && p.Networks == 1 {
 					flagged++
 					verdict = cerr.Error()
@@ -311,7 +311,7 @@ func TestRobustFile(t *testing.T) {
 				continue
 			}
 			v := "ok"
-			if _, cerr := ch.check(res.C); cerr != nil {
+			if _, cerr := ch.check(res.C, math.NaN()); cerr != nil {
 				v = cerr.Error()
 			}
 			logLine(t, fmt.Sprintf("FILE\t%s\tseed=%d\tpred=%.3f\tE_K=%.4f\tobsK=%.4f\tloss=%.3g\tconst=%.3g\tsecs=%.2f\t%s",

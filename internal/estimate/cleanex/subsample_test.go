@@ -20,7 +20,8 @@ func TestTrainSubsample(t *testing.T) {
 	for i := range s.N() {
 		x[i*size], x[i*size+1] = float64(i), float64(s.Labels[i])
 	}
-	xt, nt, wt := trainSubsample(s, x, size, 200, 7)
+	xt, kept, wt := trainSubsample(s, x, size, 200, 7)
+	nt := len(kept)
 	perClass := (200 + s.K - 1) / s.K // 4
 	if nt != s.K*perClass || len(wt) != nt || len(xt) != nt*size {
 		t.Fatalf("subsample of %d points (%d weights, %d inputs), want %d", nt, len(wt), len(xt), s.K*perClass)
@@ -29,6 +30,9 @@ func TestTrainSubsample(t *testing.T) {
 	count := make([]int, s.K)
 	for i := range nt {
 		pt, y := int(xt[i*size]), int(xt[i*size+1])
+		if pt != kept[i] {
+			t.Fatalf("row %d is point %d, listed as point %d", i, pt, kept[i])
+		}
 		if s.Labels[pt] != y {
 			t.Fatalf("row %d is point %d of class %d, copied with class %d", i, pt, s.Labels[pt], y)
 		}
