@@ -15,7 +15,8 @@
 // 500 and K = 2000 (k2/k1 from 4 to 40 at k = K, and every ratio in between
 // along the curve). Real families come from internal/bank/realdata (glyphs
 // of many scripts rendered by different fonts; English words against their
-// real misspellings). Everything is deterministic: the same pilot gives the
+// real misspellings; King James Version verses against their passages;
+// WordNet example sentences against their word senses). Everything is deterministic: the same pilot gives the
 // same bits natively and in wasm.
 package bank
 

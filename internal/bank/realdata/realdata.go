@@ -24,6 +24,12 @@
 //     by seed and concatenated, and its test points are its other verses.
 //     Score: cosine similarity of sparse TF-IDF bag-of-words vectors (higher
 //     is better; a verse sharing no word with a template scores exactly 0).
+//   - Senses ("senses"): identify the WordNet synset (word sense) an example
+//     sentence illustrates. Classes are the synsets with at least two
+//     example sentences; a synset's template is its lemmas and definition,
+//     its test points are its examples. Score: cosine similarity of sparse
+//     TF-IDF bag-of-words vectors (higher is better). Senses of one word
+//     share its lemma, so they compete for its examples.
 //
 // Everything is computed with float64 additions, multiplications, divisions
 // and square roots in a fixed order, with explicit conversions against fused
@@ -53,11 +59,15 @@ const (
 	// Verses is the passage-identification family: King James Version verses
 	// against per-passage templates, scored by TF-IDF cosine (scores.Higher).
 	Verses = "verses"
+	// Senses is the word-sense family: WordNet example sentences against
+	// their synsets' lemmas and definitions, scored by TF-IDF cosine
+	// (scores.Higher).
+	Senses = "senses"
 )
 
 // Families lists the family names.
 // New families go last: the bank derives a family's pilot seeds from its index.
-func Families() []string { return []string{Glyphs, Misspellings, Verses} }
+func Families() []string { return []string{Glyphs, Misspellings, Verses, Senses} }
 
 // PoolSize returns how many classes the family's pool holds (k must be <= this).
 func PoolSize(family string) (int, error) {
@@ -80,6 +90,12 @@ func PoolSize(family string) (int, error) {
 			return 0, err
 		}
 		return len(v.names), nil
+	case Senses:
+		s, err := loadSenses()
+		if err != nil {
+			return 0, err
+		}
+		return len(s.names), nil
 	}
 	return 0, fmt.Errorf("realdata: unknown family %q (have %v)", family, Families())
 }
@@ -107,10 +123,14 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 		w, _ := loadWords()
 		rng := rand.New(rand.NewPCG(seed, 0x776f726473000001))
 		return w.population(rng, pick(rng, n, k)), scores.Higher, nil
-	default: // Verses
+	case Verses:
 		v, _ := loadVerses()
 		rng := rand.New(rand.NewPCG(seed, 0x7665727365730001))
 		return v.population(rng, pick(rng, n, k)), scores.Higher, nil
+	default: // Senses
+		s, _ := loadSenses()
+		rng := rand.New(rand.NewPCG(seed, 0x73656e7365730001))
+		return s.population(rng, pick(rng, n, k)), scores.Higher, nil
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 func TestFamilies(t *testing.T) {
 	fams := Families()
 	// Order matters: the bank derives a family's pilot seeds from its index.
-	if want := []string{Glyphs, Misspellings, Verses}; !slices.Equal(fams, want) {
+	if want := []string{Glyphs, Misspellings, Verses, Senses}; !slices.Equal(fams, want) {
 		t.Fatalf("Families() = %v, want %v", fams, want)
 	}
 	for _, f := range fams {
@@ -50,6 +50,8 @@ func TestPopulationErrors(t *testing.T) {
 		{Glyphs, -3},
 		{Verses, 1},
 		{Verses, 100_000},
+		{Senses, 1},
+		{Senses, 9805},
 	} {
 		if _, _, err := Population(tc.family, 1, tc.k); err == nil {
 			t.Errorf("Population(%q, 1, %d): want an error", tc.family, tc.k)
@@ -107,6 +109,8 @@ func TestPopulationShapeAndDeterminism(t *testing.T) {
 		{Misspellings, scores.Higher, 300},
 		{Verses, scores.Higher, 2},
 		{Verses, scores.Higher, 300},
+		{Senses, scores.Higher, 2},
+		{Senses, scores.Higher, 300},
 	} {
 		a, dir, err := Population(tc.family, 7, tc.k)
 		if err != nil {
@@ -261,6 +265,8 @@ func TestAccuracyRange(t *testing.T) {
 		{Misspellings, 100, 0.95, 0.9999},
 		{Verses, 100, 0.25, 0.55},
 		{Verses, 2000, 0.10, 0.25},
+		{Senses, 100, 0.70, 0.90},
+		{Senses, 2000, 0.45, 0.65},
 	} {
 		m, dir, err := Population(tc.family, 1, tc.k)
 		if err != nil {
@@ -349,6 +355,7 @@ func TestGolden(t *testing.T) {
 		{Glyphs, 1, 40, 0x9298fe037a81552c},
 		{Misspellings, 1, 40, 0x2556d56893dc30b5},
 		{Verses, 1, 40, 0x88c4571a68ae36cc},
+		{Senses, 1, 40, 0x82b2f68cd41067e1},
 	} {
 		m, _, err := Population(tc.family, tc.seed, tc.k)
 		if err != nil {

@@ -44,6 +44,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -70,6 +71,7 @@ func main() {
 	fontsDir := flag.String("fonts", "/usr/share/fonts", "font directory to scan")
 	dictDir := flag.String("dict", "", "unpacked @cspell/dict-en-common-misspellings package directory")
 	bibleCmd := flag.String("bible", "", "the bible program of the Debian package bible-kjv (e.g. /usr/bin/bible)")
+	wordnetDir := flag.String("wordnet", "", "the WordNet database directory of the Debian package wordnet-base (e.g. /usr/share/wordnet)")
 	out := flag.String("out", "internal/bank/realdata/data", "output directory")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -82,6 +84,11 @@ func main() {
 	}
 	if *bibleCmd != "" {
 		if err := genVerses(*bibleCmd, *out); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *wordnetDir != "" {
+		if err := genSenses(*wordnetDir, *out); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -221,6 +228,71 @@ func genVerses(bible, out string) error {
 		return fmt.Errorf("got %d chapters and %d verses, want the KJV's 1189 and 31102", chapters, verses)
 	}
 	return writeGzip(filepath.Join(out, "verses.txt.gz"), buf.Bytes())
+}
+
+// ---------------------------------------------------------------- senses
+
+// minExamples is the fewest example sentences a synset needs to be written.
+const minExamples = 2
+
+// genSenses writes senses.txt.gz: one line per WordNet synset with at least
+// minExamples example sentences, "pos offset<TAB>lemmas<TAB>definition<TAB>
+// example<TAB>example...", lemmas separated by "; " with underscores as
+// spaces and adjective position markers ("(a)", "(p)", "(ip)") removed, the
+// definition being the gloss without its quoted examples. The files are read
+// in the order adj, adv, noun, verb and each in file order.
+func genSenses(dir, out string) error {
+	quoted := regexp.MustCompile(`"([^"]*)"`)
+	marker := regexp.MustCompile(`\((a|p|ip)\)$`)
+	var buf bytes.Buffer
+	synsets, kept, examples := 0, 0, 0
+	for _, pos := range []string{"adj", "adv", "noun", "verb"} {
+		raw, err := os.ReadFile(filepath.Join(dir, "data."+pos))
+		if err != nil {
+			return err
+		}
+		for n, line := range strings.Split(string(raw), "\n") {
+			if line == "" || strings.HasPrefix(line, "  ") { // licence header
+				continue
+			}
+			head, gloss, ok := strings.Cut(line, " | ")
+			f := strings.Fields(head)
+			if !ok || len(f) < 4 {
+				return fmt.Errorf("data.%s line %d: no synset", pos, n+1)
+			}
+			synsets++
+			words, err := strconv.ParseInt(f[3], 16, 32)
+			if err != nil || len(f) < 4+2*int(words) {
+				return fmt.Errorf("data.%s line %d: bad word count %q", pos, n+1, f[3])
+			}
+			var lemmas []string
+			for w := range int(words) {
+				l := marker.ReplaceAllString(f[4+2*w], "")
+				lemmas = append(lemmas, strings.ReplaceAll(l, "_", " "))
+			}
+			var ex []string
+			for _, m := range quoted.FindAllStringSubmatch(gloss, -1) {
+				if e := strings.TrimSpace(m[1]); e != "" {
+					ex = append(ex, e)
+				}
+			}
+			if len(ex) < minExamples {
+				continue
+			}
+			def := strings.TrimSpace(quoted.ReplaceAllString(gloss, ""))
+			def = strings.TrimSpace(strings.Trim(def, "; "))
+			for _, s := range append([]string{def}, append(lemmas, ex...)...) {
+				if strings.ContainsAny(s, "\t\n") {
+					return fmt.Errorf("data.%s line %d: tab or newline in %q", pos, n+1, s)
+				}
+			}
+			kept++
+			examples += len(ex)
+			fmt.Fprintf(&buf, "%s %s\t%s\t%s\t%s\n", pos, f[0], strings.Join(lemmas, "; "), def, strings.Join(ex, "\t"))
+		}
+	}
+	log.Printf("senses: %d synsets, %d with >= %d examples (%d examples)", synsets, kept, minExamples, examples)
+	return writeGzip(filepath.Join(out, "senses.txt.gz"), buf.Bytes())
 }
 
 // ---------------------------------------------------------------- glyphs

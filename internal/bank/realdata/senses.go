@@ -1,0 +1,130 @@
+package realdata
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/detmath"
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// sensesData holds the WordNet 3.0 synsets (Princeton University; Debian
+// package wordnet-base 3.0) that have at least two example sentences, one
+// line each, "pos offset<TAB>lemmas<TAB>definition<TAB>example<TAB>...",
+// lemmas separated by "; " (see README.md).
+//
+//go:embed data/senses.txt.gz
+var sensesData []byte
+
+// maxSensePoints caps a sense's test points (its first examples).
+const maxSensePoints = 8
+
+// sensePool is the decoded senses data.
+type sensePool struct {
+	names     []string  // per sense, "pos offset lemma"
+	templates []termVec // per sense, the term counts of its lemmas and definition
+	start     []int     // sense c's examples are examples[start[c]:start[c+1]]
+	examples  []termVec // per example, its term counts
+	idf       []float64 // per term id, ln(documents / documents holding the term)
+	tfw       []float64 // tfw[n] = 1 + ln(n), the sublinear weight of a count n >= 1
+}
+
+// loadSenses decodes the embedded senses data once, on first use.
+var loadSenses = decoded("senses", sensesData, decodeSenses)
+
+func decodeSenses(gz []byte) (*sensePool, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, err
+	}
+	p := &sensePool{}
+	ids := map[string]int32{}
+	var df []int
+	count := func(tv termVec) termVec {
+		for _, id := range tv.ids {
+			for int(id) >= len(df) {
+				df = append(df, 0)
+			}
+			df[id]++
+		}
+		return tv
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) < 5 || f[1] == "" || f[2] == "" {
+			return nil, fmt.Errorf("line %d: want pos offset<TAB>lemmas<TAB>definition<TAB>two or more examples", n)
+		}
+		first, _, _ := strings.Cut(f[1], "; ")
+		p.names = append(p.names, f[0]+" "+first)
+		p.templates = append(p.templates, count(terms(strings.ReplaceAll(f[1], ";", " ")+" "+f[2], ids)))
+		p.start = append(p.start, len(p.examples))
+		for _, e := range f[3:] {
+			p.examples = append(p.examples, count(terms(e, ids)))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	p.start = append(p.start, len(p.examples))
+	docs := float64(len(p.templates) + len(p.examples))
+	p.idf = make([]float64, len(df))
+	for i, d := range df {
+		p.idf[i] = detmath.Log(docs / float64(d))
+	}
+	maxCount := int32(1)
+	for _, tvs := range [][]termVec{p.templates, p.examples} {
+		for _, tv := range tvs {
+			for _, c := range tv.counts {
+				maxCount = max(maxCount, c)
+			}
+		}
+	}
+	p.tfw = make([]float64, maxCount+1)
+	for n := 1; n < len(p.tfw); n++ {
+		p.tfw[n] = 1 + detmath.Log(float64(n))
+	}
+	return p, nil
+}
+
+// population builds the matrix for the given pool senses (ascending): each
+// sense's test points are its first maxSensePoints examples, and a point's
+// score for a sense is the cosine similarity of the TF-IDF vectors of the
+// example and of the sense's template (its lemmas and definition). Nothing
+// here is random: rng is not used, and a population depends only on which
+// senses it holds.
+func (p *sensePool) population(_ *rand.Rand, classes []int) *scores.Matrix {
+	k := len(classes)
+	m := &scores.Matrix{Classes: make([]string, k)}
+	w := &versePool{idf: p.idf, tfw: p.tfw}
+	temps := make([]gramVec, k)
+	var points []gramVec
+	for j, c := range classes {
+		m.Classes[j] = p.names[c]
+		temps[j] = w.weigh(p.templates[c])
+		for e := p.start[c]; e < p.start[c+1] && e < p.start[c]+maxSensePoints; e++ {
+			points = append(points, w.weigh(p.examples[e]))
+			m.Labels = append(m.Labels, j)
+		}
+	}
+	idx := index(temps, len(p.idf))
+	m.Scores = make([]float64, len(points)*k)
+	dot := make([]float64, k)
+	for i, f := range points {
+		clear(dot)
+		accumulate(f, idx, dot)
+		row := m.Scores[i*k : (i+1)*k]
+		for j := range row {
+			if d := float64(f.norm * temps[j].norm); d > 0 {
+				row[j] = dot[j] / d
+			}
+		}
+	}
+	return m
+}
