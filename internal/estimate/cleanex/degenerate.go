@@ -283,12 +283,12 @@ func (ch *checker) check(cx []float64, trainLoss float64) (float64, error) {
 		return loss, fmt.Errorf("the fitted curve gives %.4f at k=%d where the observed accuracy is %.4f (tolerance %.4f from its sampling noise)",
 			e[k], k, a[k], ch.tol[k])
 	}
-	cmp := loss
+	cmp, on := loss, ""
 	if !math.IsNaN(trainLoss) {
-		cmp = trainLoss
+		cmp, on = trainLoss, " on its training points"
 	}
 	if !ch.constOK && cmp > constRatio*ch.constLoss {
-		return loss, fmt.Errorf("the fit's loss %.3g is no better than %.3g of a single C shared by all points", loss, ch.constLoss)
+		return loss, fmt.Errorf("the fit's loss%s %.3g is no better than %.3g of a single C shared by all points", on, cmp, ch.constLoss)
 	}
 	return loss, nil
 }
