@@ -30,8 +30,7 @@ type sensePool struct {
 	templates []termVec // per sense, the term counts of its lemmas and definition
 	start     []int     // sense c's examples are examples[start[c]:start[c+1]]
 	examples  []termVec // per example, its term counts
-	idf       []float64 // per term id, ln(documents / documents holding the term)
-	tfw       []float64 // tfw[n] = 1 + ln(n), the sublinear weight of a count n >= 1
+	tfidf               // idf per term id: ln(documents / documents holding the term), over templates and examples
 }
 
 // loadSenses decodes the embedded senses data once, on first use.
@@ -102,29 +101,16 @@ func decodeSenses(gz []byte) (*sensePool, error) {
 func (p *sensePool) population(_ *rand.Rand, classes []int) *scores.Matrix {
 	k := len(classes)
 	m := &scores.Matrix{Classes: make([]string, k)}
-	w := &versePool{idf: p.idf, tfw: p.tfw}
 	temps := make([]gramVec, k)
 	var points []gramVec
 	for j, c := range classes {
 		m.Classes[j] = p.names[c]
-		temps[j] = w.weigh(p.templates[c])
+		temps[j] = p.weigh(p.templates[c])
 		for e := p.start[c]; e < p.start[c+1] && e < p.start[c]+maxSensePoints; e++ {
-			points = append(points, w.weigh(p.examples[e]))
+			points = append(points, p.weigh(p.examples[e]))
 			m.Labels = append(m.Labels, j)
 		}
 	}
-	idx := index(temps, len(p.idf))
-	m.Scores = make([]float64, len(points)*k)
-	dot := make([]float64, k)
-	for i, f := range points {
-		clear(dot)
-		accumulate(f, idx, dot)
-		row := m.Scores[i*k : (i+1)*k]
-		for j := range row {
-			if d := float64(f.norm * temps[j].norm); d > 0 {
-				row[j] = dot[j] / d
-			}
-		}
-	}
+	m.Scores = cosines(points, temps, len(p.idf))
 	return m
 }

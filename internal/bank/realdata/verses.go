@@ -44,8 +44,13 @@ type versePool struct {
 	names  []string  // per passage, "Book chapter:first-last", in canonical order
 	start  []int     // passage c's verses are start[c]..start[c+1]-1
 	counts []termVec // per pool verse, its term counts
-	idf    []float64 // per term id, ln(verses / verses holding the term)
-	tfw    []float64 // tfw[n] = 1 + ln(n), the sublinear weight of a count n >= 1
+	tfidf            // idf per term id: ln(verses / verses holding the term)
+}
+
+// tfidf holds a pool's term weights.
+type tfidf struct {
+	idf []float64 // per term id, ln(documents / documents holding the term)
+	tfw []float64 // tfw[n] = 1 + ln(n), the sublinear weight of a count n >= 1
 }
 
 // termVec is a sparse term count vector: term ids ascending, with counts.
@@ -188,7 +193,7 @@ func sortedTerms(count map[int32]int32) termVec {
 
 // weigh returns the TF-IDF vector of the given term counts (ids ascending):
 // weights (1 + ln tf)·idf, and their Euclidean norm.
-func (p *versePool) weigh(tv termVec) gramVec {
+func (p *tfidf) weigh(tv termVec) gramVec {
 	v := gramVec{ids: tv.ids, counts: make([]float64, len(tv.ids))}
 	ss := 0.0
 	for i, id := range tv.ids {
@@ -243,18 +248,27 @@ func (p *versePool) population(rng *rand.Rand, classes []int) *scores.Matrix {
 			m.Labels = append(m.Labels, j)
 		}
 	}
-	idx := index(temps, len(p.idf))
-	m.Scores = make([]float64, len(points)*k)
+	m.Scores = cosines(points, temps, len(p.idf))
+	return m
+}
+
+// cosines returns the points x templates matrix (row-major) of the cosine
+// similarities of sparse vectors over terms term ids: dot(p, t) / (|p| |t|),
+// 0 when either vector is empty.
+func cosines(points, temps []gramVec, terms int) []float64 {
+	k := len(temps)
+	idx := index(temps, terms)
+	out := make([]float64, len(points)*k)
 	dot := make([]float64, k)
 	for i, f := range points {
 		clear(dot)
 		accumulate(f, idx, dot)
-		row := m.Scores[i*k : (i+1)*k]
+		row := out[i*k : (i+1)*k]
 		for j := range row {
 			if d := float64(f.norm * temps[j].norm); d > 0 {
 				row[j] = dot[j] / d
 			}
 		}
 	}
-	return m
+	return out
 }
