@@ -300,7 +300,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 			var err error
 			if attempt >= 2 {
 				if free == nil {
-					_, byR := freeFit(s)
+					byR := ch.freeLogits()
 					free = make([]float64, nt)
 					for i, r := range rt {
 						free[i] = min(max(byR[r], -pretrainLogit), pretrainLogit)

@@ -203,10 +203,11 @@ const freeEvals = 500
 type checker struct {
 	s         *accuracy.Sample
 	tol       []float64
-	constLoss float64 // L of the best constant C
-	freeLoss  float64 // L of the best per-R_x C (freeFit)
-	constOK   bool    // no need to beat the constant (see check)
-	edge      float64 // sigma(-satLogit): a C_x this close to 0 or 1 is saturated
+	constLoss float64   // L of the best constant C
+	freeLoss  float64   // L of the best per-R_x C (freeFit)
+	freeByR   []float64 // that fit's logits by R, nil until freeFit has run
+	constOK   bool      // no need to beat the constant (see check)
+	edge      float64   // sigma(-satLogit): a C_x this close to 0 or 1 is saturated
 }
 
 func newChecker(s *accuracy.Sample, trained int) *checker {
@@ -214,10 +215,18 @@ func newChecker(s *accuracy.Sample, trained int) *checker {
 	_, ch.constLoss = constFit(s.Observed)
 	ch.constOK = s.K < constMinK || ch.constLoss <= float64(s.K-1)*constRMS*constRMS
 	if !ch.constOK {
-		ch.freeLoss, _ = freeFit(s)
+		ch.freeLoss, ch.freeByR = freeFit(s)
 		ch.constOK = ch.freeLoss > constRatio*ch.constLoss
 	}
 	return ch
+}
+
+// freeLogits returns freeFit's logits by R, running it on first use.
+func (ch *checker) freeLogits() []float64 {
+	if ch.freeByR == nil {
+		ch.freeLoss, ch.freeByR = freeFit(ch.s)
+	}
+	return ch.freeByR
 }
 
 // worst returns the first k <= K where |E_k - Abar_k| exceeds tol_k, or 0
