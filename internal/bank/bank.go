@@ -16,8 +16,8 @@
 // along the curve). Real families come from internal/bank/realdata (glyphs
 // of many scripts rendered by different fonts; English words against their
 // real misspellings; King James Version verses against their passages;
-// WordNet example sentences against their word senses). Everything is deterministic: the same pilot gives the
-// same bits natively and in wasm.
+// WordNet example sentences against their word senses). Everything is
+// deterministic: the same pilot gives the same bits natively and in wasm.
 package bank
 
 import (

@@ -130,7 +130,7 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 	default: // Senses
 		s, _ := loadSenses()
 		rng := rand.New(rand.NewPCG(seed, 0x73656e7365730001))
-		return s.population(rng, pick(rng, n, k)), scores.Higher, nil
+		return s.population(pick(rng, n, k)), scores.Higher, nil
 	}
 }
 

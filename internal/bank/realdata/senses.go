@@ -6,10 +6,8 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 
-	"github.com/cleanex/cleanex/internal/detmath"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -43,16 +41,6 @@ func decodeSenses(gz []byte) (*sensePool, error) {
 	}
 	p := &sensePool{}
 	ids := map[string]int32{}
-	var df []int
-	count := func(tv termVec) termVec {
-		for _, id := range tv.ids {
-			for int(id) >= len(df) {
-				df = append(df, 0)
-			}
-			df[id]++
-		}
-		return tv
-	}
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for n := 1; sc.Scan(); n++ {
@@ -62,33 +50,17 @@ func decodeSenses(gz []byte) (*sensePool, error) {
 		}
 		first, _, _ := strings.Cut(f[1], "; ")
 		p.names = append(p.names, f[0]+" "+first)
-		p.templates = append(p.templates, count(terms(strings.ReplaceAll(f[1], ";", " ")+" "+f[2], ids)))
+		p.templates = append(p.templates, terms(strings.ReplaceAll(f[1], ";", " ")+" "+f[2], ids))
 		p.start = append(p.start, len(p.examples))
 		for _, e := range f[3:] {
-			p.examples = append(p.examples, count(terms(e, ids)))
+			p.examples = append(p.examples, terms(e, ids))
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
 	p.start = append(p.start, len(p.examples))
-	docs := float64(len(p.templates) + len(p.examples))
-	p.idf = make([]float64, len(df))
-	for i, d := range df {
-		p.idf[i] = detmath.Log(docs / float64(d))
-	}
-	maxCount := int32(1)
-	for _, tvs := range [][]termVec{p.templates, p.examples} {
-		for _, tv := range tvs {
-			for _, c := range tv.counts {
-				maxCount = max(maxCount, c)
-			}
-		}
-	}
-	p.tfw = make([]float64, maxCount+1)
-	for n := 1; n < len(p.tfw); n++ {
-		p.tfw[n] = 1 + detmath.Log(float64(n))
-	}
+	p.tfidf = newTFIDF(len(ids), 1, p.templates, p.examples)
 	return p, nil
 }
 
@@ -96,9 +68,8 @@ func decodeSenses(gz []byte) (*sensePool, error) {
 // sense's test points are its first maxSensePoints examples, and a point's
 // score for a sense is the cosine similarity of the TF-IDF vectors of the
 // example and of the sense's template (its lemmas and definition). Nothing
-// here is random: rng is not used, and a population depends only on which
-// senses it holds.
-func (p *sensePool) population(_ *rand.Rand, classes []int) *scores.Matrix {
+// here is random: a population depends only on which senses it holds.
+func (p *sensePool) population(classes []int) *scores.Matrix {
 	k := len(classes)
 	m := &scores.Matrix{Classes: make([]string, k)}
 	temps := make([]gramVec, k)

@@ -53,6 +53,33 @@ type tfidf struct {
 	tfw []float64 // tfw[n] = 1 + ln(n), the sublinear weight of a count n >= 1
 }
 
+// newTFIDF returns the weights of a pool of documents (term count vectors
+// over terms term ids, in one or more groups): idf[t] = ln(D / df_t), D the
+// number of documents (empty ones included) and df_t those holding term t,
+// and tfw up to sum times the largest count in a document (a template
+// summing sum documents).
+func newTFIDF(terms, sum int, groups ...[]termVec) tfidf {
+	df := make([]int, terms)
+	docs, maxCount := 0, int32(0)
+	for _, g := range groups {
+		docs += len(g)
+		for _, tv := range g {
+			for i, id := range tv.ids {
+				df[id]++
+				maxCount = max(maxCount, tv.counts[i])
+			}
+		}
+	}
+	w := tfidf{idf: make([]float64, terms), tfw: make([]float64, sum*int(maxCount)+1)}
+	for i, d := range df {
+		w.idf[i] = detmath.Log(float64(docs) / float64(d))
+	}
+	for n := 1; n < len(w.tfw); n++ {
+		w.tfw[n] = 1 + detmath.Log(float64(n))
+	}
+	return w
+}
+
 // termVec is a sparse term count vector: term ids ascending, with counts.
 type termVec struct {
 	ids    []int32
@@ -95,7 +122,6 @@ func decodeVerses(gz []byte) (*versePool, error) {
 	}
 	p := &versePool{}
 	ids := map[string]int32{}
-	var df []int
 	for i := 0; i < len(lines); {
 		j := i + 1
 		for j < len(lines) && lines[j].chapter == lines[i].chapter {
@@ -115,34 +141,15 @@ func decodeVerses(gz []byte) (*versePool, error) {
 				p.start = append(p.start, len(p.counts))
 				p.names = append(p.names, fmt.Sprintf("%s:%d-%d", lines[i].chapter, lo+1, hi))
 				for v := lo; v < hi; v++ {
-					tv := terms(lines[i+v].text, ids)
-					for _, id := range tv.ids {
-						for int(id) >= len(df) {
-							df = append(df, 0)
-						}
-						df[id]++
-					}
-					p.counts = append(p.counts, tv)
+					p.counts = append(p.counts, terms(lines[i+v].text, ids))
 				}
 			}
 		}
 		i = j
 	}
 	p.start = append(p.start, len(p.counts))
-	nv := float64(len(p.counts))
-	p.idf = make([]float64, len(df))
-	maxCount := int32(0)
-	for i, d := range df {
-		p.idf[i] = detmath.Log(nv / float64(d))
-	}
-	for _, tv := range p.counts {
-		maxCount = max(maxCount, slices.Max(tv.counts))
-	}
 	// Templates sum templateVerses verses' counts.
-	p.tfw = make([]float64, templateVerses*int(maxCount)+1)
-	for n := 1; n < len(p.tfw); n++ {
-		p.tfw[n] = 1 + detmath.Log(float64(n))
-	}
+	p.tfidf = newTFIDF(len(ids), templateVerses, p.counts)
 	return p, nil
 }
 
