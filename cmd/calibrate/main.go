@@ -4,6 +4,8 @@
 //
 //	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2] [-force] [-refit kde]
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
+//	calibrate fit -heldout [-dir build/heldout] [-families ...] [-k1 ...] [-j 2]
+//	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
 //	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
@@ -14,7 +16,9 @@
 // fit keeps one file per pilot in -dir (build/bank by default, not in the
 // repository), so it resumes where it stopped; study reads that cache, prints
 // the per-family tables of docs/recommendation.md, and with -write writes the
-// calibration table that internal/recommend embeds; seeds fits CleaneX with
+// calibration table that internal/recommend embeds; fit -heldout and heldout
+// do the same for simulated families outside the bank (bank.HeldOut) and
+// score them with the embedded calibration; seeds fits CleaneX with
 // 20 seeds per pilot and reports its failures and seed spread; half fits the
 // estimate's methods on half of each pilot's classes (a backtest studied as
 // an interval feature, see docs/recommendation.md); paper runs the published
@@ -61,6 +65,7 @@ func run(ctx context.Context, args []string) error {
 	refit := fs.String("refit", "", "fit: refit only these methods (comma-separated) on the cached pilots")
 	per := fs.Int("per", 0, "summary*: the first n pilots of each family and k1 (0: all)")
 	quantiles := fs.Int("q", summary.DefaultQuantiles, "summary: quantile steps of the summaries")
+	heldOut := fs.Bool("heldout", false, "fit: the held-out simulated pilots (bank.HeldOut) instead of the bank's")
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
@@ -86,6 +91,14 @@ func run(ctx context.Context, args []string) error {
 		}
 	}
 	pilots := bank.Select(famList, k1List)
+	if *heldOut || args[0] == "heldout" {
+		pilots = bank.HeldOut(famList, k1List)
+		dirSet := false
+		fs.Visit(func(f *flag.Flag) { dirSet = dirSet || f.Name == "dir" })
+		if !dirSet {
+			*dir = "build/heldout"
+		}
+	}
 	switch args[0] {
 	case "fit":
 		var names []string
@@ -95,6 +108,8 @@ func run(ctx context.Context, args []string) error {
 		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force, names)
 	case "study":
 		return study(*dir, pilots, so)
+	case "heldout":
+		return heldOutStudy(*dir, pilots, so.seeds)
 	case "seeds":
 		return seedStudy(ctx, pilots, *jobs)
 	case "half":

@@ -117,12 +117,18 @@ func Pilots() []Pilot {
 func Select(families []string, k1s []int) []Pilot {
 	var out []Pilot
 	for _, p := range Pilots() {
-		if (len(families) == 0 || slices.Contains(families, p.Family)) &&
-			(len(k1s) == 0 || slices.Contains(k1s, p.K1)) {
+		if p.selected(families, k1s) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// selected reports whether p's family is one of families (any when empty)
+// and its k1 one of k1s (any when empty).
+func (p Pilot) selected(families []string, k1s []int) bool {
+	return (len(families) == 0 || slices.Contains(families, p.Family)) &&
+		(len(k1s) == 0 || slices.Contains(k1s, p.K1))
 }
 
 // K1s are the pilot sizes of every family.

@@ -1,0 +1,63 @@
+package bank
+
+import (
+	"fmt"
+
+	"github.com/cleanex/cleanex/internal/simulate"
+)
+
+// heldOutFamily is a simulated family outside the bank: the recommendation's
+// calibration never sees it, so its coverage is an out-of-sample check of the
+// calibration on settings the bank lacks (another dimension, another number
+// of points per class, a larger population).
+type heldOutFamily struct {
+	name   string
+	d, r   int
+	k      int
+	sigma2 [2]float64
+	// seedBase separates the families' world seeds from each other and from
+	// the bank's.
+	seedBase uint64
+}
+
+// heldOutFamilies lists the held-out families: d = 4 with r = 5 points per
+// class, d = 7 with r = 20, and d = 5 (the paper's noise levels) with a
+// population of K = 5,000 classes, so that k2 / k1 reaches 100 (the bank's
+// largest ratio is 40).
+func heldOutFamilies() []heldOutFamily {
+	return []heldOutFamily{
+		{name: "out-d4-r5", d: 4, r: 5, k: PopulationK, sigma2: [2]float64{0.05, 0.1}, seedBase: 40_000_000},
+		{name: "out-d7-r20", d: 7, r: 20, k: PopulationK, sigma2: [2]float64{0.2, 0.4}, seedBase: 70_000_000},
+		{name: "out-d5-K5000", d: 5, r: simR, k: 5000, sigma2: [2]float64{0.1, 0.2}, seedBase: 55_000_000},
+	}
+}
+
+// HeldOut returns the pilots of the held-out simulated families whose name is
+// one of families (all when empty) and whose k1 is one of k1s (all when
+// empty): for each k1 in K1s, each pair of class and point distributions
+// and each noise level, one world with its own seed and one pilot drawn from
+// it, as in the bank's simulated families.
+func HeldOut(families []string, k1s []int) []Pilot {
+	var out []Pilot
+	dists := []simulate.Dist{simulate.Normal, simulate.Uniform}
+	for _, f := range heldOutFamilies() {
+		i := uint64(0)
+		for _, k1 := range K1s {
+			for _, yc := range dists {
+				for _, xp := range dists {
+					for _, s2 := range f.sigma2 {
+						i++
+						cfg := simulate.Config{Classes: yc, Points: xp, D: f.d, Sigma2: s2, K: f.k, R: f.r, Seed: f.seedBase + i}
+						setting := fmt.Sprintf("Y%c-X%c-s%g", yc.String()[0], xp.String()[0], s2)
+						p := Pilot{Family: f.name, Setting: setting, K1: k1, K: f.k, Seed: cfg.Seed, sim: &cfg,
+							ID: fmt.Sprintf("%s/%s/k%d/w%d", f.name, setting, k1, cfg.Seed)}
+						if p.selected(families, k1s) {
+							out = append(out, p)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
