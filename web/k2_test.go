@@ -25,3 +25,32 @@ func TestSetK2(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeK2: text being typed stays in the k2 box (K2Value) until SetK2
+// reads it; a refused k2 stays for correction; ShowK2 (a new data set or a
+// run) shows the stored k2 again.
+func TestTypeK2(t *testing.T) {
+	s := NewState()
+	s.ShowK2(1000)
+	if got := s.K2Value(); got != "1000" {
+		t.Fatalf("K2Value = %q, want 1000", got)
+	}
+	s.TypeK2("5")
+	s.TypeK2("50")
+	if got := s.K2Value(); got != "50" || s.K2 != 1000 {
+		t.Errorf("while typing: box %q, K2 %d; want 50 and the stored 1000", got, s.K2)
+	}
+	s.SetK2("5,000")
+	if got := s.K2Value(); got != "5000" || s.K2 != 5000 || s.K2Typing {
+		t.Errorf("after SetK2(5,000): box %q, K2 %d, typing %v; want 5000, 5000, false", got, s.K2, s.K2Typing)
+	}
+	s.TypeK2("x")
+	s.SetK2("x")
+	if got := s.K2Value(); got != "x" || s.K2 != 5000 || s.K2Err == "" {
+		t.Errorf("after SetK2(x): box %q, K2 %d, K2Err %q; want x kept, 5000, a message", got, s.K2, s.K2Err)
+	}
+	s.ShowK2(300)
+	if got := s.K2Value(); got != "300" || s.K2Err != "" || s.K2Typing {
+		t.Errorf("after ShowK2(300): box %q, K2Err %q, typing %v", got, s.K2Err, s.K2Typing)
+	}
+}

@@ -152,9 +152,11 @@ func (c *Root) barClass(p MethodProgress) string {
 	return "bar-text"
 }
 
-// k2Key runs the methods with the typed k2 when Enter is pressed in its box.
+// k2Key runs the methods with the typed k2 when Enter is pressed in its box;
+// any other key keeps the text typed so far (TypeK2).
 func (c *Root) k2Key(event vugu.DOMEvent) {
 	if event.PropString("key") != "Enter" {
+		c.S.TypeK2(event.PropString("target", "value"))
 		return
 	}
 	c.setK2(event)

@@ -107,10 +107,13 @@ type State struct {
 	// K2, Preset and Seed are the run settings.
 	K2 int
 	// K2Err, when not "", is why the k2 last typed was refused (K2 keeps
-	// the previous value, and Run shows K2Err instead of running); K2Text
-	// is then what was typed, left in the box for the user to correct.
-	K2Err  string
-	K2Text string
+	// the previous value, and Run shows K2Err instead of running). K2Text
+	// is what the k2 box holds while it differs from K2: the refused text,
+	// left for the user to correct, or text being typed (K2Typing) that
+	// Enter, leaving the box or Run will read.
+	K2Err    string
+	K2Text   string
+	K2Typing bool
 	Preset string
 	Seed   uint64
 	// Methods are the method checkboxes.
@@ -178,14 +181,27 @@ func (s *State) SetK2(text string) {
 	if s.K2Err != "" && s.Error == s.K2Err {
 		s.Error = ""
 	}
-	s.K2, s.K2Err, s.K2Text = k2, "", ""
+	s.ShowK2(k2)
 }
 
-// K2Value is what the k2 box shows: the refused text while K2Err is set
-// (so the user can correct it), nothing before there is data, else K2.
+// TypeK2 keeps text being typed in the k2 box, so that the page, redrawn
+// after every key, shows it rather than K2 until SetK2 reads it.
+func (s *State) TypeK2(text string) {
+	s.K2Text, s.K2Typing = text, true
+}
+
+// ShowK2 sets K2 and shows it in the k2 box, dropping any text typed or
+// refused there.
+func (s *State) ShowK2(k2 int) {
+	s.K2, s.K2Err, s.K2Text, s.K2Typing = k2, "", "", false
+}
+
+// K2Value is what the k2 box shows: the text typed or refused while there is
+// one (so the user can finish or correct it), nothing before there is data,
+// else K2.
 func (s *State) K2Value() string {
 	switch {
-	case s.K2Err != "":
+	case s.K2Err != "" || s.K2Typing:
 		return s.K2Text
 	case s.K2 <= 0:
 		return ""

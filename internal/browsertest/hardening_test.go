@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"github.com/cleanex/cleanex/internal/chart"
 	"github.com/cleanex/cleanex/internal/inputs"
 	"github.com/cleanex/cleanex/internal/limits"
@@ -164,6 +167,34 @@ func TestHugeK2KeepsResults(t *testing.T) {
 	r := p.run(50, []string{"plugin"}, "fast", 1, 60*time.Second)
 	if len(r.Curves["plugin"]) != 49 {
 		t.Errorf("the run after the refusals returned %d plug-in values, want 49", len(r.Curves["plugin"]))
+	}
+}
+
+// A k2 typed key by key (real key events, each of which redraws the page)
+// stays in the box while it is typed, and Enter runs with it; digits grouped
+// with commas, as the page writes numbers, are accepted.
+func TestK2Typed(t *testing.T) {
+	p, _ := withResults(t)
+	for _, tc := range []struct{ typed, headline, box string }{
+		{"250", "At 250 classes", "250"},
+		{"1,000", "At 1,000 classes", "1000"},
+	} {
+		mustEval[bool](p, `(() => { const k = document.querySelector("#k2"); k.focus(); k.select(); return true; })()`, 5*time.Second)
+		if err := chromedp.Do(p.ctx, chromedp.SendKeys(chromedp.ID("k2"), tc.typed)); err != nil {
+			t.Fatal(err)
+		}
+		if v := mustEval[string](p, `document.querySelector("#k2").value`, 5*time.Second); v != tc.typed {
+			t.Errorf("after typing %q the k2 box holds %q", tc.typed, v)
+		}
+		if err := chromedp.Do(p.ctx, chromedp.SendKeys(chromedp.ID("k2"), kb.Enter)); err != nil {
+			t.Fatal(err)
+		}
+		p.waitJS(fmt.Sprintf(`(document.querySelector("#headline") || {textContent: ""}).textContent.startsWith(%s)`, jsString(tc.headline)), 120*time.Second)
+		p.waitFinished(120 * time.Second)
+		if v := mustEval[string](p, `document.querySelector("#k2").value`, 5*time.Second); v != tc.box {
+			t.Errorf("after the run with %q the k2 box holds %q, want %q", tc.typed, v, tc.box)
+		}
+		p.shot("21-k2-typed-" + sanitize(tc.typed))
 	}
 }
 

@@ -330,12 +330,19 @@ func repoRoot(t *testing.T) string {
 // command line's numbers: `cleanex simulate … | cleanex predict …` with the
 // same parameters and seeds gives the table's values.
 func TestShareLinkMatchesCLI(t *testing.T) {
-	frag := "#sim=normal,normal,5,0.2,5,30,300,3&k2=300&methods=plugin,kde,regression,cleanex&seed=2&preset=fast"
+	// k2 = 600 is not the simulated world's K (300): the link's k2 is used.
+	frag := "#sim=normal,normal,5,0.2,5,30,300,3&k2=600&methods=plugin,kde,regression,cleanex&seed=2&preset=fast"
 	p := openPage(t, frag)
 	p.waitFinished(240 * time.Second)
 	p.shot("41-share-link")
 	if h := mustEval[string](p, `location.hash`, 5*time.Second); h != frag {
 		t.Errorf("the address's fragment is %q, want %q", h, frag)
+	}
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "At 600 classes") {
+		t.Errorf("the headline reads %q, want the link's k2: At 600 classes…", h)
+	}
+	if v := mustEval[string](p, `document.querySelector("#k2").value`, 5*time.Second); v != "600" {
+		t.Errorf("the k2 box holds %q, want the link's 600", v)
 	}
 	table := mustEval[map[string][]string](p, `(() => { const out = {};
 		out.k = [...document.querySelectorAll("#results thead th")].slice(1).map(th => th.textContent);
@@ -349,7 +356,7 @@ func TestShareLinkMatchesCLI(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the CLI: %v\n%s", err, out)
 	}
-	sh := fmt.Sprintf("%[1]s simulate --classes normal --points normal --d 5 --sigma2 0.2 --k 300 --r 5 --seed 3 --k1 30 | %[1]s predict --k2 300 --seed 2 -", bin)
+	sh := fmt.Sprintf("%[1]s simulate --classes normal --points normal --d 5 --sigma2 0.2 --k 300 --r 5 --seed 3 --k1 30 | %[1]s predict --k2 600 --seed 2 -", bin)
 	cmd := exec.Command("sh", "-c", sh)
 	cmd.Dir = root
 	out, err := cmd.Output()
@@ -747,7 +754,8 @@ func (p *page) resultsTable() map[string][]string {
 // and the results and nothing of the data; "Open session" on a fresh page
 // restores the same answer and table.
 func TestSession(t *testing.T) {
-	p := openPage(t, "#sim=normal,normal,5,0.2,5,30,300,3&k2=300&methods=plugin,kde,regression,cleanex&seed=2&preset=fast")
+	// k2 = 450 is not the simulated world's K (300): the session keeps it.
+	p := openPage(t, "#sim=normal,normal,5,0.2,5,30,300,3&k2=450&methods=plugin,kde,regression,cleanex&seed=2&preset=fast")
 	p.waitFinished(180 * time.Second)
 	headline := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second)
 	table := p.resultsTable()
@@ -767,7 +775,10 @@ func TestSession(t *testing.T) {
 		}
 	}
 	sim, _ := sess["simulation"].(map[string]any)
-	if sess["k2"] != 300.0 || sess["seed"] != 2.0 || sess["answer"] != headline || sim == nil || sim["K1"] != 30.0 && sim["k1"] != 30.0 {
+	if !strings.HasPrefix(headline, "At 450 classes") {
+		t.Errorf("the link's page answers %q, want its k2: At 450 classes…", headline)
+	}
+	if sess["k2"] != 450.0 || sess["seed"] != 2.0 || sess["answer"] != headline || sim == nil || sim["K1"] != 30.0 && sim["k1"] != 30.0 {
 		t.Errorf("the session file lacks the settings or the answer: %.600s", text)
 	}
 	curves, _ := sess["curves_csv"].(string)

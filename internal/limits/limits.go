@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 const (
@@ -60,9 +61,14 @@ func K2FromFloat(name string, f float64) (int, error) {
 }
 
 // ParseK2 reads a k2 typed as text (a number input's value): a whole number
-// as CheckK2 accepts it, or the message that refuses it.
+// as CheckK2 accepts it, or the message that refuses it. Digits may be
+// grouped by threes with commas, spaces or underscores ("2,000", as the page
+// writes numbers; "10 000").
 func ParseK2(name, text string) (int, error) {
 	text = strings.TrimSpace(text)
+	if plain, ok := ungroup(text); ok {
+		text = plain
+	}
 	if k2, err := strconv.Atoi(text); err == nil {
 		return k2, CheckK2(name, k2)
 	}
@@ -77,6 +83,25 @@ func ParseK2(name, text string) (int, error) {
 		return 0, tooLarge(name, text, f)
 	}
 	return K2FromFloat(name, f)
+}
+
+// ungroup returns text without its digit-group separators when text is a
+// whole number written with groups of three digits separated by one kind of
+// separator (a comma, an underscore, a space, a no-break or a narrow
+// no-break space), and false otherwise ("2,00" and "2,000.5" are not).
+func ungroup(text string) (string, bool) {
+	i := strings.IndexAny(text, ",_ \u00a0\u202f")
+	if i < 1 || i > 3 {
+		return "", false
+	}
+	sep, _ := utf8.DecodeRuneInString(text[i:])
+	groups := strings.Split(text, string(sep))
+	for j, g := range groups {
+		if (j > 0 && len(g) != 3) || strings.Trim(g, "0123456789") != "" || g == "" {
+			return "", false
+		}
+	}
+	return strings.Join(groups, ""), true
 }
 
 // tooLarge is the message of a k2 above MaxK2, given as text.

@@ -83,6 +83,16 @@ func TestParseK2(t *testing.T) {
 		{"2.5", 0, "k2 2.5: give a whole number"},
 		{"", 0, `k2 "": not a number; give a whole number of classes to predict for, like 2000`},
 		{"abc", 0, `k2 "abc": not a number`},
+		{"2,000", 2000, ""},
+		{"1,234,567", 1234567, ""},
+		{"10 000", 10000, ""},
+		{"10\u202f000", 10000, ""},
+		{"5_000", 5000, ""},
+		{"2,00", 0, `k2 "2,00": not a number`},
+		{"2,000.5", 0, `k2 "2,000.5": not a number`},
+		{"1,000 000", 0, `k2 "1,000 000": not a number`},
+		{"1234,000", 0, `k2 "1234,000": not a number`},
+		{",000", 0, `k2 ",000": not a number`},
 	} {
 		k2, err := ParseK2("k2", tc.text)
 		switch {

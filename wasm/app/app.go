@@ -241,7 +241,7 @@ func (a *app) start() {
 		a.env.Lock()
 		a.st.Apply(sh)
 		a.env.UnlockRender()
-		if _, err := a.simulate(sh.Sim, "", true); err != nil {
+		if _, err := a.reproduce(sh.Sim); err != nil {
 			a.onPage(err)
 		}
 		return
@@ -595,8 +595,8 @@ type loadRequest struct {
 	// andRun starts a run with the page's settings as soon as the data set
 	// is loaded, in the same state change (one render, one chart drawing).
 	andRun bool
-	// keepK2 keeps the page's k2 (the same data read again) instead of
-	// the new data set's default.
+	// keepK2 keeps the page's k2 (the same data read again, or a shared
+	// link's or session's k2) instead of the new data set's default.
 	keepK2 bool
 	// preview shows, with the new data set in the same state change, the
 	// plug-in's curve computed on the page (web.WithPlugin), when the
@@ -756,7 +756,7 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	if req.keepK2 && a.st.K2 >= 2 {
 		k2 = a.st.K2
 	}
-	a.st.K2 = k2
+	a.st.ShowK2(k2)
 	if req.sim == nil {
 		a.setLink(nil) // user data never goes into the address
 	}
@@ -791,6 +791,12 @@ func (a *app) simulate(cfg protocol.SimConfig, source string, andRun bool) (prot
 		source = simSource(cfg)
 	}
 	return a.load(loadRequest{sim: &cfg, source: source, andRun: andRun})
+}
+
+// reproduce simulates cfg and runs the page's methods on it with the k2 the
+// page already holds (a shared link's or a session's), not cfg's K.
+func (a *app) reproduce(cfg protocol.SimConfig) (protocol.Summary, error) {
+	return a.load(loadRequest{sim: &cfg, source: simSource(cfg), andRun: true, keepK2: true})
 }
 
 // addTruth adds a simulation's truth curve that came after its summary to
@@ -881,7 +887,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	r.results = web.KeepPreview(r.base, r.preview)
 	a.run = r
 	a.st.Error = ""
-	a.st.K2 = req.k2
+	a.st.ShowK2(req.k2)
 	a.st.Results = r.results
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.st.Running = true

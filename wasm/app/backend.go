@@ -475,7 +475,7 @@ func (a *app) OpenSession(event vugu.DOMEvent) {
 		sess.Restore(a.st)
 		a.env.UnlockRender()
 		if sess.Sim != nil {
-			if _, err := a.simulate(*sess.Sim, "", true); err != nil {
+			if _, err := a.reproduce(*sess.Sim); err != nil {
 				a.onPage(err)
 			}
 		}
