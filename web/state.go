@@ -114,8 +114,8 @@ type State struct {
 	K2Err    string
 	K2Text   string
 	K2Typing bool
-	Preset string
-	Seed   uint64
+	Preset   string
+	Seed     uint64
 	// Methods are the method checkboxes.
 	Methods []MethodChoice
 	// Sim is the simulation form.
@@ -125,6 +125,9 @@ type State struct {
 	Progress []MethodProgress
 	// Status is the line under the Run button.
 	Status string
+	// ActionNote is the line under the export and share buttons: what the
+	// last of them did ("Link copied…"), until the next run.
+	ActionNote string
 	// Results holds the curves drawn and tabulated (empty K2 before any run).
 	Results report.Curves
 	// Failed maps each selected method without a curve to why (its error,

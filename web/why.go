@@ -323,9 +323,11 @@ func (s *State) WhyParts() []string {
 		if x < 0.005 {
 			return "" // a part the calibration gives no weight here
 		}
-		return fmt.Sprintf(" — about %.0f%% of the interval's width", 100*x)
+		return fmt.Sprintf(" — it makes up about %.0f%% of the interval's width", 100*x)
 	}
-	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.2f wide (%.2f to %.2f). It is made of:", limits.Thousands(k2), width, o.Lo[k2], o.Hi[k2])}
+	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.2f wide (%.2f to %.2f). It is built from the parts below; "+
+		"how much each part widens it was learned on the test pilots (how well that part foretold the actual error there), so a part's share is not its size.",
+		limits.Thousands(k2), width, o.Lo[k2], o.Hi[k2])}
 	se := math.NaN()
 	if r.K1 <= r.ClassSE.Max() {
 		se = r.ClassSE[r.K1]

@@ -4,12 +4,14 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // AccuracyChart draws accuracy against the number of classes k: shaded
 // bands (an interval around the recommended curve) under one curve per
 // series (observed up to k1, each method's prediction up to k2, the truth
-// dashed), a dashed vertical line at k1, a legend, and y in [0, 1].
+// dashed), a dashed vertical line at k1, a legend, and y in [YLow, 1]
+// (accuracyYLow).
 // The x axis spans the series' and the bands' k values (and K1).
 type AccuracyChart struct {
 	// Width and Height are the chart size in CSS pixels (at least 160 x 140).
@@ -26,6 +28,10 @@ type AccuracyChart struct {
 	K1 int
 	// Theme is the chart's colours (the zero value: Light).
 	Theme Theme
+	// Title, if not "", is written above the chart, one line per "\n"-separated
+	// part (an exported image's data set and answer). A titled chart has no
+	// hover: Hover reports nothing after its Draw.
+	Title string
 
 	last *frame // layout of the last Draw, for Hover and DrawHover
 }
@@ -61,15 +67,35 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 		xlo, xhi = widen(xlo, a.LogX)
 	}
 	th := a.Theme.orLight()
-	f, err := layout(c, th, a.Width, a.Height,
+	height, titleH := a.Height, 0.0
+	var titles []string
+	if a.Title != "" {
+		titles = strings.Split(a.Title, "\n")
+		titleH = pad + lineH*float64(len(titles))
+		height -= titleH
+	}
+	f, err := layout(c, th, a.Width, height,
 		axis{lo: xlo, hi: xhi, log: a.LogX, title: accuracyXTitle},
-		axis{lo: 0, hi: 1, title: accuracyYTitle},
+		axis{lo: accuracyYLow(ranged), hi: 1, title: accuracyYTitle},
 		a.legend(th))
 	if err != nil {
 		return err
 	}
 	a.last = f
 	c.Save()
+	if titles != nil {
+		a.last = nil
+		c.SetFillStyle(th.Background)
+		c.FillRect(0, 0, a.Width, titleH)
+		c.SetFont(font)
+		c.SetFillStyle(th.Text)
+		c.SetTextAlign("left")
+		c.SetTextBaseline("middle")
+		for i, t := range titles {
+			c.FillText(t, pad, pad+lineH*(float64(i)+0.5))
+		}
+		c.Translate(0, titleH)
+	}
 	f.drawBackground(c)
 	f.drawAxes(c)
 	c.Save()
@@ -87,6 +113,17 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	f.drawLegend(c)
 	c.Restore()
 	return c.Err()
+}
+
+// accuracyYLow is the bottom of the accuracy axis: 0, unless every value of
+// ss lies above 0.5; then the multiple of 0.1 at least 0.1 below the lowest
+// value, so that curves crowded near 1 (an easy task) are told apart.
+func accuracyYLow(ss []Series) float64 {
+	lo, _, ok := dataRange(ss, true, false)
+	if !ok || lo <= 0.5 {
+		return 0
+	}
+	return math.Max(0, math.Floor(lo*10)/10-0.1)
 }
 
 // legend returns the series' legend items, then the bands', in theme th.
@@ -161,6 +198,17 @@ type HoverInfo struct {
 	// Values holds, for each series with a finite value at K (in series
 	// order), that value and where it is drawn.
 	Values []HoverValue
+	// Bands holds, for each band that spans K with finite bounds (in band
+	// order), its bounds there.
+	Bands []HoverBand
+}
+
+// HoverBand is one band's bounds at the hovered k.
+type HoverBand struct {
+	// Name and Color are the band's legend label and fill colour.
+	Name, Color string
+	// Lo and Hi are the band's bounds at the point whose x is nearest to K.
+	Lo, Hi float64
 }
 
 // HoverValue is one series' value at the hovered k.
@@ -188,24 +236,39 @@ func (a *AccuracyChart) Hover(px, py float64) (info HoverInfo, ok bool) {
 	}
 	info = HoverInfo{K: int(k), PX: f.xs.pix(k)}
 	for _, s := range a.Series {
-		n := len(s.X)
-		if n == 0 || len(s.Y) != n || k < s.X[0] || k > s.X[n-1] {
+		i, ok := nearest(s.X, k)
+		if !ok || len(s.Y) != len(s.X) {
 			continue
-		}
-		i := sort.SearchFloat64s(s.X, k) // first X >= k
-		if i == n || (i > 0 && k-s.X[i-1] < s.X[i]-k) {
-			i--
 		}
 		if y := s.Y[i]; f.ys.ok(y) {
 			info.Values = append(info.Values, HoverValue{Name: s.Name, Color: s.color(f.th), Y: y, PY: clampPix(f.ys.pix(y))})
 		}
 	}
+	for _, b := range a.Bands {
+		if i, ok := nearest(b.X, k); ok && finite(b.Lo[i]) && finite(b.Hi[i]) {
+			info.Bands = append(info.Bands, HoverBand{Name: b.Name, Color: b.color(f.th), Lo: b.Lo[i], Hi: b.Hi[i]})
+		}
+	}
 	return info, true
+}
+
+// nearest returns the index of the x in xs (increasing) nearest to k, and
+// false when k lies outside [xs[0], xs[n-1]].
+func nearest(xs []float64, k float64) (int, bool) {
+	n := len(xs)
+	if n == 0 || k < xs[0] || k > xs[n-1] {
+		return 0, false
+	}
+	i := sort.SearchFloat64s(xs, k) // first X >= k
+	if i == n || (i > 0 && k-xs[i-1] < xs[i]-k) {
+		i--
+	}
+	return i, true
 }
 
 // DrawHover draws, over the last Draw (or on a transparent overlay canvas of
 // the same size), a vertical line at h.K, a dot on each curve and a box
-// listing k and each series' value to four decimals. It draws nothing before
+// listing k, each series' value and each band's bounds to four decimals. It draws nothing before
 // the first Draw.
 func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 	f := a.last
@@ -243,8 +306,14 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 		nameW = math.Max(nameW, swatchW/2+6+c.MeasureText(v.Name))
 		valW = math.Max(valW, c.MeasureText(vals[i]))
 	}
+	ranges := make([]string, len(h.Bands))
+	for i, b := range h.Bands {
+		ranges[i] = strconv.FormatFloat(b.Lo, 'f', 4, 64) + "–" + strconv.FormatFloat(b.Hi, 'f', 4, 64)
+		nameW = math.Max(nameW, swatchW/2+6+c.MeasureText(b.Name))
+		valW = math.Max(valW, c.MeasureText(ranges[i]))
+	}
 	bw := 8 + nameW + 12 + valW + 8
-	bh := 6 + lineH*float64(len(h.Values)+1) + 6
+	bh := 6 + lineH*float64(len(h.Values)+len(h.Bands)+1) + 6
 	bx := h.PX + 12
 	if bx+bw > f.w-2 {
 		bx = math.Max(2, h.PX-12-bw)
@@ -276,6 +345,16 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 		c.FillText(v.Name, bx+8+swatchW/2+6, y)
 		c.SetTextAlign("right")
 		c.FillText(vals[i], bx+bw-8, y)
+	}
+	for i, b := range h.Bands {
+		y += lineH
+		c.SetFillStyle(b.Color)
+		c.FillRect(bx+8, y-lineH/4, swatchW/2, lineH/2)
+		c.SetFillStyle(f.th.Text)
+		c.SetTextAlign("left")
+		c.FillText(b.Name, bx+8+swatchW/2+6, y)
+		c.SetTextAlign("right")
+		c.FillText(ranges[i], bx+bw-8, y)
 	}
 	c.Restore()
 	return c.Err()

@@ -203,3 +203,45 @@ func TestBoxChart(t *testing.T) {
 		t.Errorf("SVG of the box chart: %v", err)
 	}
 }
+
+// On a narrow chart, names wider than their column are staggered on two rows
+// so that neighbours do not overlap; on a wide one they share one row.
+func TestBoxChartNarrowLabels(t *testing.T) {
+	boxes := []Box{
+		{Name: "regression", Q: [5]float64{-0.1, -0.05, 0, 0.05, 0.1}},
+		{Name: "CleaneX", Q: [5]float64{-0.1, -0.05, 0, 0.05, 0.1}},
+		{Name: "recommended", Q: [5]float64{-0.1, -0.05, 0, 0.05, 0.1}},
+		{Name: "KDE", Q: [5]float64{-0.1, -0.05, 0, 0.05, 0.1}},
+	}
+	for _, tc := range []struct {
+		width float64
+		rows  int
+	}{{700, 1}, {300, 2}} {
+		r := &recorder{}
+		if err := (&BoxChart{Width: tc.width, Height: 240, Boxes: boxes}).Draw(r); err != nil {
+			t.Fatal(err)
+		}
+		ys := map[float64]bool{}
+		var labels []text
+		for _, tx := range r.texts {
+			for _, b := range boxes {
+				if tx.s == b.Name {
+					ys[tx.y] = true
+					labels = append(labels, tx)
+				}
+			}
+		}
+		if len(ys) != tc.rows || len(labels) != len(boxes) {
+			t.Errorf("width %v: %d labels on %d rows, want %d on %d", tc.width, len(labels), len(ys), len(boxes), tc.rows)
+		}
+		// Neighbours on one row do not overlap (the recorder's text is 6.5 px a rune).
+		for i := range labels {
+			for j := i + 1; j < len(labels); j++ {
+				a, b := labels[i], labels[j]
+				if a.y == b.y && math.Abs(a.x-b.x) < (r.MeasureText(a.s)+r.MeasureText(b.s))/2 {
+					t.Errorf("width %v: labels %q and %q overlap", tc.width, a.s, b.s)
+				}
+			}
+		}
+	}
+}

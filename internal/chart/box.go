@@ -99,6 +99,13 @@ func (bc *BoxChart) Draw(c Canvas) error {
 	colW := (p.x1 - p.x0) / n
 	boxW := math.Min(56, 0.5*colW)
 	c.SetFont(font)
+	// Names wider than their column go on two rows, every other one a line
+	// lower (the layout keeps a line under the tick labels for an x title,
+	// which this chart has not).
+	stagger := false
+	for _, b := range bc.Boxes {
+		stagger = stagger || c.MeasureText(b.Name) > colW-6
+	}
 	for i, b := range bc.Boxes {
 		cx := f.xs.pix(float64(i) + 0.5)
 		y := func(j int) float64 { return f.ys.pix(b.Q[j]) }
@@ -131,7 +138,11 @@ func (bc *BoxChart) Draw(c Canvas) error {
 		c.SetFillStyle(th.Text)
 		c.SetTextAlign("center")
 		c.SetTextBaseline("top")
-		c.FillText(b.Name, cx, p.y1+tickLen+3)
+		ly := p.y1 + tickLen + 3
+		if stagger && i%2 == 1 {
+			ly += lineH
+		}
+		c.FillText(b.Name, cx, ly)
 	}
 	c.Restore()
 	return c.Err()

@@ -457,3 +457,80 @@ func methodColor(name string) string {
 	m, _ := methods.Get(name)
 	return m.Color
 }
+
+func TestAccuracyYLow(t *testing.T) {
+	for _, tc := range []struct {
+		ys   []float64
+		want float64
+	}{
+		{[]float64{1, 0.9, 0.3}, 0},           // a low curve: the whole axis
+		{[]float64{1, 0.5}, 0},                // not above 0.5
+		{[]float64{1, 0.97, 0.93}, 0.8},       // easy task: from 0.8
+		{[]float64{1, 0.6}, 0.5},              // 0.6 exactly: 0.1 below it
+		{[]float64{1, 0.51, math.NaN()}, 0.4}, // NaN ignored
+		{nil, 0},
+	} {
+		s := Series{Y: tc.ys}
+		for i := range tc.ys {
+			s.X = append(s.X, float64(i+1))
+		}
+		if got := accuracyYLow([]Series{s}); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("accuracyYLow(%v) = %v, want %v", tc.ys, got, tc.want)
+		}
+	}
+}
+
+// The hover lists each band's bounds at k, and DrawHover writes them.
+func TestAccuracyHoverBand(t *testing.T) {
+	ss := realistic()
+	var b Band
+	b.Name = "80% interval"
+	for k := 2; k <= 2000; k++ {
+		b.X = append(b.X, float64(k))
+		b.Lo = append(b.Lo, 0.3)
+		b.Hi = append(b.Hi, 0.5+float64(k)/1e5)
+	}
+	ch := &AccuracyChart{Width: 720, Height: 420, LogX: true, Series: ss, Bands: []Band{b}, K1: 100}
+	if err := ch.Draw(&recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	info, ok := ch.Hover(ch.last.xs.pix(500), (ch.last.plot.y0+ch.last.plot.y1)/2)
+	if !ok || info.K != 500 || len(info.Bands) != 1 {
+		t.Fatalf("Hover at k = 500: %+v, %v", info, ok)
+	}
+	if got := info.Bands[0]; got.Name != b.Name || got.Lo != 0.3 || got.Hi != 0.505 {
+		t.Errorf("band at k = 500: %+v, want 0.3 to 0.505", got)
+	}
+	r := &recorder{}
+	if err := ch.DrawHover(r, info); err != nil {
+		t.Fatal(err)
+	}
+	if r.textCount("0.3000–0.5050") != 1 || r.textCount(b.Name) != 1 {
+		t.Error("DrawHover did not write the band's bounds")
+	}
+}
+
+// A title is written above the chart, one line per part, and moves the plot
+// down; a titled chart has no hover.
+func TestAccuracyTitle(t *testing.T) {
+	plain := &AccuracyChart{Width: 720, Height: 420, Series: realistic(), K1: 100}
+	titled := &AccuracyChart{Width: 720, Height: 420, Series: realistic(), K1: 100, Title: "pilot.csv\nAt 2,000 classes: 0.47"}
+	r := &recorder{}
+	if err := plain.Draw(&recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := titled.Draw(r); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"pilot.csv", "At 2,000 classes: 0.47"} {
+		if r.textCount(line) != 1 {
+			t.Errorf("title line %q drawn %d times", line, r.textCount(line))
+		}
+	}
+	if _, ok := titled.Hover(300, 200); ok {
+		t.Error("a titled chart reported a hover")
+	}
+	if len(r.saved) != 0 {
+		t.Error("unbalanced Save/Restore")
+	}
+}

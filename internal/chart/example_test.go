@@ -28,7 +28,7 @@ func ExampleAccuracyChart_Draw() {
 		fmt.Println(err)
 	}
 	// Output:
-	// "2" "5" "10" "20" "50" "100" "0" "0.2" "0.4" "0.6" "0.8" "1" "number of classes k" "accuracy" "k1 = 10" "observed" "cleanex"
+	// "2" "5" "10" "20" "50" "100" "0.5" "0.6" "0.7" "0.8" "0.9" "1" "number of classes k" "accuracy" "k1 = 10" "observed" "cleanex"
 }
 
 func ExampleSVGCanvas() {

@@ -44,6 +44,7 @@ import (
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/limits"
 )
 
 // Fits are the curves of one pilot that the recommendation combines.
@@ -300,8 +301,8 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	}
 	if n := float64(f.N) * (1 - f.Observed[f.K1]); f.N > 0 && k2 > f.K1 && n < FewErrors {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot misclassifies only about %.1f of its %d test points at %d classes, so what happens beyond %d classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",
-			n, f.N, f.K1, f.K1))
+			"Your pilot misclassifies only about %.1f of its %s test points at %s classes, so what happens beyond %s classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",
+			n, limits.Thousands(f.N), limits.Thousands(f.K1), limits.Thousands(f.K1)))
 	}
 	monotone(res.Estimate)
 	monotone(res.Lo)

@@ -315,15 +315,16 @@ func (a *app) ExportCSV() {
 		a.st.Error = "Export failed: " + err.Error()
 		return
 	}
-	if err := jsdom.Download(exportName(a.st.Source)+"-curves.csv", "text/csv", b.Bytes()); err != nil {
+	if err := jsdom.Download(web.ExportName(a.st.Source, a.sim)+"-curves.csv", "text/csv", b.Bytes()); err != nil {
 		a.st.Error = "Export failed: " + err.Error()
 	}
 }
 
 // ExportPNG downloads the accuracy chart at its size on the page, drawn in
-// the light theme whatever the page's colour scheme (web.ExportTheme).
+// the light theme whatever the page's colour scheme (web.ExportTheme), with
+// the data set's name and the headline's answer written above it.
 func (a *app) ExportPNG() {
-	name := exportName(a.st.Source) + "-accuracy.png"
+	name := web.ExportName(a.st.Source, a.sim) + "-accuracy.png"
 	var img jsdom.Value
 	el, err := jsdom.ByID("chart-acc")
 	if err == nil {
@@ -331,6 +332,7 @@ func (a *app) ExportPNG() {
 		img, cv, err = jsdom.NewDetachedCanvas(jsdom.Float(el, "clientWidth", 0), jsdom.Float(el, "clientHeight", 0))
 		if err == nil {
 			ac := a.accuracyChart(cv.Width, cv.Height, web.ExportTheme())
+			ac.Title = a.st.Source + "\n" + a.st.Headline()
 			err = ac.Draw(cv)
 		}
 	}
@@ -349,33 +351,6 @@ func (a *app) ExportPNG() {
 			a.env.UnlockRender()
 		}
 	}()
-}
-
-// exportName turns a data set's name into the start of a file name: lower
-// case letters and digits joined by "-", at most about 40 characters,
-// without the file's extension ("cleanex" when nothing is left).
-func exportName(source string) string {
-	s := strings.ToLower(source)
-	if i := strings.LastIndex(s, "."); i > 0 && !strings.Contains(s[i:], " ") {
-		s = s[:i]
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-		if b.Len() >= 40 {
-			break
-		}
-	}
-	out := strings.Trim(b.String(), "-")
-	if out == "" {
-		return "cleanex"
-	}
-	return out
 }
 
 // Redraw redraws the charts after a display toggle.
@@ -426,9 +401,9 @@ func (a *app) CopyLink() {
 		err := jsdom.CopyText(link)
 		a.env.Lock()
 		if err != nil {
-			a.st.Status = "Copy this link: " + link
+			a.st.ActionNote = "Copy this link: " + link
 		} else {
-			a.st.Status = "Link copied: it opens this simulation with these settings."
+			a.st.ActionNote = "Link copied: it opens this simulation with these settings."
 		}
 		a.env.UnlockRender()
 	}()
@@ -439,7 +414,7 @@ func (a *app) CopyLink() {
 func (a *app) SaveSession() {
 	b, err := web.NewSession(a.st, a.sim).Marshal()
 	if err == nil {
-		err = jsdom.Download(exportName(a.st.Source)+"-session.json", "application/json", b)
+		err = jsdom.Download(web.ExportName(a.st.Source, a.sim)+"-session.json", "application/json", b)
 	}
 	if err != nil {
 		a.st.Error = "Saving the session failed: " + err.Error()

@@ -230,9 +230,9 @@ func curveWidth(thick bool) float64 {
 	return 2
 }
 
-// accuracySeries returns the accuracy chart's curves: truth, each method,
-// CleaneX's live curve while it trains (live, when it has no result yet),
-// the recommended curve (thick) and observed. Legend names are the page's
+// accuracySeries returns the accuracy chart's curves, in drawing order:
+// truth, the recommended curve (thick), each method, CleaneX's live curve
+// while it trains (live, when it has no result yet) and observed. Legend names are the page's
 // labels (label), colours th's for the registry names.
 func accuracySeries(c report.Curves, label func(string) string, live []float64, thick bool, th chart.Theme) []chart.Series {
 	var out []chart.Series
@@ -256,15 +256,8 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64, 
 	if c.Truth != nil {
 		add("truth", c.Truth, c.K2, true)
 	}
-	hasCleanex := false
-	for _, m := range c.Sorted() {
-		add(m.Name, m.Curve, c.K2, false)
-		hasCleanex = hasCleanex || m.Name == methods.CleaneX
-	}
-	if live != nil && !hasCleanex {
-		add(methods.CleaneX, live, c.K2, false)
-		out[len(out)-1].Name = label(methods.CleaneX) + " (training…)"
-	}
+	// The recommended curve under the methods' thinner ones, so that a
+	// method lying on it stays visible.
 	if n := len(out); c.Estimate != nil {
 		add("estimate", c.Estimate, c.K2, false)
 		if len(out) > n {
@@ -273,6 +266,15 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64, 
 				out[n].Width = 2 * estimateWidth
 			}
 		}
+	}
+	hasCleanex := false
+	for _, m := range c.Sorted() {
+		add(m.Name, m.Curve, c.K2, false)
+		hasCleanex = hasCleanex || m.Name == methods.CleaneX
+	}
+	if live != nil && !hasCleanex {
+		add(methods.CleaneX, live, c.K2, false)
+		out[len(out)-1].Name = label(methods.CleaneX) + " (training…)"
 	}
 	// The observed curve last, so it is drawn on top of the predictions.
 	add("observed", c.Observed, c.K1, false)
@@ -495,6 +497,9 @@ func (a *app) hover(x, y float64) {
 	parts := []string{fmt.Sprintf("k = %d", info.K)}
 	for _, v := range info.Values {
 		parts = append(parts, fmt.Sprintf("%s %.4f", v.Name, v.Y))
+	}
+	for _, b := range info.Bands {
+		parts = append(parts, fmt.Sprintf("%s %.4f–%.4f", b.Name, b.Lo, b.Hi))
 	}
 	a.st.Hover = strings.Join(parts, " · ")
 }
