@@ -154,7 +154,8 @@ type Result struct {
 	// shown to the user).
 	Features []Features
 	// Warnings says, in sentences for the user, where the recommendation
-	// rests on little evidence (see FewErrors).
+	// rests on little evidence (see FewErrors) or its interval goes beyond
+	// what the calibration saw (a ratio k2 / k1 above e^(last knot)).
 	Warnings []string
 }
 
@@ -303,6 +304,12 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"Your pilot misclassifies only about %.1f of its %s test points at %s classes, so what happens beyond %s classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",
 			n, limits.Thousands(f.N), limits.Thousands(f.K1), limits.Thousands(f.K1)))
+	}
+	if n := len(cal.Knots); n > 1 && k2 > f.K1 && math.Log(float64(k2)/float64(f.K1)) > cal.Knots[n-1]+1e-9 {
+		most := math.Exp(cal.Knots[n-1])
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"You extrapolate %.0f× beyond your pilot (%s classes to %s); the interval was calibrated on test pilots extrapolated at most %.0f×, so here it is likely too narrow: a pilot with more classes would give a firmer answer.",
+			float64(k2)/float64(f.K1), limits.Thousands(f.K1), limits.Thousands(k2), most))
 	}
 	monotone(res.Estimate)
 	monotone(res.Lo)

@@ -370,3 +370,30 @@ func TestWarnsOnFewErrors(t *testing.T) {
 		t.Errorf("warnings %q (%v)", res.Warnings, err)
 	}
 }
+
+// A k2 / k1 beyond the calibration's last knot gets a warning; one at the
+// last knot does not.
+func TestWarnsBeyondCalibratedRatio(t *testing.T) {
+	const k1 = 20
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0, math.Log(40)}, QLo: []float64{-1, -2}, QHi: []float64{1, 2}}
+	for _, tc := range []struct {
+		k2   int
+		want string
+	}{
+		{800, ""},
+		{1000, "You extrapolate 50× beyond your pilot (20 classes to 1,000); the interval was calibrated on test pilots extrapolated at most 40×"},
+	} {
+		f := testFits(k1, tc.k2)
+		f.N = 400
+		res, err := Recommend(f, tc.k2, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want == "" && len(res.Warnings) != 0:
+			t.Errorf("k2 = %d: warnings %q, want none", tc.k2, res.Warnings)
+		case tc.want != "" && (len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], tc.want)):
+			t.Errorf("k2 = %d: warnings %q, want %q…", tc.k2, res.Warnings, tc.want)
+		}
+	}
+}
