@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/vugu/vugu"
+
+	"github.com/cleanex/cleanex/internal/limits"
 )
 
 // Root is the page's root component.
@@ -31,7 +33,8 @@ func (c *Root) howToggle(event vugu.DOMEvent) {
 	c.howOpen = event.PropBool("target", "open")
 }
 
-func itoa(k int) string { return strconv.Itoa(k) }
+// thousands writes k with its digits grouped by commas (2,000).
+func thousands(k int) string { return limits.Thousands(k) }
 
 // fmtG formats a number in its shortest form (0.2, not 0.200000).
 func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/report"
 )
 
 // SessionVersion is the version of the session file format.
@@ -77,7 +78,8 @@ func ParseSession(b []byte) (Session, error) {
 }
 
 // Restore puts the session's settings into the page's state; a session of
-// a file also shows its saved answer, with how to compute it again.
+// a file also puts away the data set on the page (its summary and results)
+// and shows the session's saved answer, with how to compute it again.
 func (s Session) Restore(st *State) {
 	sh := Share{Sim: st.Sim, K2: s.K2, Methods: s.Methods, Seed: s.Seed, Preset: s.Preset}
 	if s.Sim != nil {
@@ -89,6 +91,10 @@ func (s Session) Restore(st *State) {
 	}
 	st.Error = ""
 	if s.Sim == nil {
+		// The data on the page is not the session's: it is put away, so that
+		// no answer about it is shown under the session's settings.
+		st.Summary, st.Rec, st.Results, st.Progress = nil, nil, report.Curves{}, nil
+		st.Source = ""
 		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " Choose " + s.Source + " again to compute it with these settings."
 	}
 }

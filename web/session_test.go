@@ -28,6 +28,17 @@ func TestSessionRoundTrip(t *testing.T) {
 	if st2.K2 != 1234 || st2.Seed != 7 || st2.Methods[0].On || !st2.Methods[1].On || st2.Sim != *sim {
 		t.Errorf("restored %+v", st2)
 	}
+	// A file's session puts away the data set on the page and says how to
+	// compute its answer again.
+	st3 := NewState()
+	st3.Source, st3.Summary, st3.Rec = "example", &protocol.Summary{K: 100}, &Recommendation{K2: 2000}
+	st3.Results.K1 = 100
+	file := Session{Version: SessionVersion, Source: "my-pilot.csv", K2: 600, Answer: "At 600 classes: 0.69 (80% interval 0.6–0.75).", Methods: st3.SelectedMethods(), Seed: 1, Preset: "fast"}
+	file.Restore(st3)
+	if st3.Summary != nil || st3.Rec != nil || st3.Results.K1 != 0 || st3.Source != "" || st3.K2 != 600 ||
+		!strings.Contains(st3.Status, "Its saved answer: At 600 classes") || !strings.Contains(st3.Status, "Choose my-pilot.csv again") {
+		t.Errorf("a file's session left summary %v, rec %v, results k1 %d, source %q, k2 %d, status %q", st3.Summary, st3.Rec, st3.Results.K1, st3.Source, st3.K2, st3.Status)
+	}
 	if _, err := ParseSession([]byte(`{"version":1,"k2":5,"methods":["evil"],"preset":"fast"}`)); err == nil || !strings.Contains(err.Error(), "the session's method") {
 		t.Errorf("bad method: %v", err)
 	}

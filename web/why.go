@@ -351,8 +351,13 @@ func (s *State) WhyParts() []string {
 		cx := o.CleaneX[k2]
 		out = append(out, fmt.Sprintf("CleaneX's %d fits spread by about ±%.3f%s.", r.Used, ft.S*cx*(1-cx), share(sh.SeedSpread)))
 	}
-	out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s.",
-		Ratio(float64(k2)/float64(r.K1)), limits.Thousands(r.K1), limits.Thousands(k2), share(sh.Extrapolation)))
+	if k2 > r.K1 {
+		out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s.",
+			Ratio(float64(k2)/float64(r.K1)), limits.Thousands(r.K1), limits.Thousands(k2), share(sh.Extrapolation)))
+	} else if obs := s.Results.Observed; obs != nil && k2 <= obs.Max() {
+		out = append(out, fmt.Sprintf("%s classes is within your pilot's %s: its accuracy there is measured directly (%.4f), not extrapolated; the interval is how much it would change with other classes in the pilot.",
+			limits.Thousands(k2), limits.Thousands(r.K1), obs[k2]))
+	}
 	if sh.Floor >= 0.05 {
 		out = append(out, fmt.Sprintf("A floor that every estimate has, whatever the data%s.", share(sh.Floor)))
 	}
@@ -475,8 +480,14 @@ func (s *State) BoxCaption() string {
 			}
 		}
 	}
-	return fmt.Sprintf("On %s whose true accuracy is known, predicting about %s beyond the pilot, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
-		plural(e.Pilots, "pilot", "pilots"), Ratio(e.Ratio), strings.Join(meds, ", "))
+	at := "predicting " + Ratio(e.Ratio) + " beyond the pilot"
+	if r := s.Rec; r != nil && r.K1 > 0 {
+		if yours := float64(r.K2) / float64(r.K1); math.Abs(math.Log(yours/e.Ratio)) > 0.05 {
+			at += fmt.Sprintf(" (the test pilots' ratio nearest to your %s)", Ratio(yours))
+		}
+	}
+	return fmt.Sprintf("On %s whose true accuracy is known, %s, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
+		plural(e.Pilots, "pilot", "pilots"), at, strings.Join(meds, ", "))
 }
 
 // Ratio formats an extrapolation ratio as "20×" (one decimal below 10).

@@ -144,8 +144,8 @@ func TestRowsWithAFailedMethod(t *testing.T) {
 func TestWarningShown(t *testing.T) {
 	s := &State{Rec: &Recommendation{K1: 50, K2: 100, Outcome: recommend.Outcome{Result: recommend.Result{
 		Estimate: make(accuracy.Curve, 101), Lo: make(accuracy.Curve, 101), Hi: make(accuracy.Curve, 101),
-		Warnings: []string{"Your pilot misclassifies only about 2.0 of its 400 test points at 50 classes."}}}}}
-	if got := s.Warning(); !strings.Contains(got, "misclassifies only about 2.0") {
+		Warnings: []string{"Your pilot misclassifies only about 2 of its 400 test points at 50 classes."}}}}}
+	if got := s.Warning(); !strings.Contains(got, "misclassifies only about 2") {
 		t.Errorf("Warning() = %q", got)
 	}
 	s.Running = true
@@ -167,5 +167,23 @@ func TestCalibrationBank(t *testing.T) {
 	}
 	if got := NewState().Bank; got != want {
 		t.Errorf("NewState().Bank = %q, want %q", got, want)
+	}
+}
+
+// The box plot's caption names the user's ratio when the bank's nearest one
+// differs; a k2 within the pilot is described as measured, not extrapolated.
+func TestWhyRatioWording(t *testing.T) {
+	st := finishedState(t) // k1 = 10, k2 = 100: 10×
+	if c := st.BoxCaption(); !strings.Contains(c, "predicting 10× beyond the pilot,") {
+		t.Errorf("caption at the bank's own ratio: %q", c)
+	}
+	st.Rec.K2 = 30 // 3×: the bank's nearest ratio is not the user's
+	if c := st.BoxCaption(); !strings.Contains(c, "(the test pilots' ratio nearest to your 3×)") {
+		t.Errorf("caption at 3×: %q", c)
+	}
+	st.Rec.K2 = 5 // within the pilot
+	parts := strings.Join(st.WhyParts(), "\n")
+	if !strings.Contains(parts, "5 classes is within your pilot's 10: its accuracy there is measured directly") || strings.Contains(parts, "You extrapolate") {
+		t.Errorf("why parts for k2 < k1:\n%s", parts)
 	}
 }

@@ -386,7 +386,7 @@ func TestShareLinkMatchesCLI(t *testing.T) {
 			if !strings.HasPrefix(head, "k = ") || i >= len(cells) {
 				continue
 			}
-			k, _ := strconv.Atoi(strings.TrimPrefix(head, "k = "))
+			k, _ := strconv.Atoi(strings.ReplaceAll(strings.TrimPrefix(head, "k = "), ",", ""))
 			cliRow, ok := byK[k]
 			if !ok || cliRow[c] == "" {
 				continue
@@ -824,4 +824,36 @@ func mapKeys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// Opening the session of a file on a page showing other data puts that data
+// away: no answer about it stays on screen under the session's settings, the
+// status line gives the saved answer and says to choose the file again, and
+// Run asks for data instead of analysing the example.
+func TestFileSessionPutsDataAway(t *testing.T) {
+	p := openPage(t, "")
+	p.waitFinished(180 * time.Second)
+	sess := `{"version":1,"source":"my-pilot.csv","k2":600,"methods":["plugin","kde","regression","cleanex"],"seed":1,"preset":"fast","answer":"At 600 classes: 0.69 (80% interval 0.60–0.75)."}`
+	path := filepath.Join(t.TempDir(), "my-pilot-session.json")
+	if err := os.WriteFile(path, []byte(sess), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.SetUploadFiles(chromedp.ID("open-session"), []string{path})); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Session opened: my-pilot.csv")`, 30*time.Second)
+	p.shot("54-file-session-opened")
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); h != "" {
+		t.Errorf("the example's answer is still shown: %q", h)
+	}
+	if st := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second); !strings.Contains(st, "Its saved answer: At 600 classes: 0.69") || !strings.Contains(st, "Choose my-pilot.csv again") {
+		t.Errorf("status %q", st)
+	}
+	if v := mustEval[string](p, `document.querySelector("#k2").value`, 5*time.Second); v != "600" {
+		t.Errorf("the k2 box holds %q, want the session's 600", v)
+	}
+	p.click("run")
+	if msg := p.errorText("load a pilot's score file"); !strings.HasPrefix(msg, "load a pilot's score file or simulate data first") {
+		t.Errorf("Run says %q", msg)
+	}
 }

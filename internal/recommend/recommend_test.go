@@ -366,7 +366,7 @@ func TestWarnsOnFewErrors(t *testing.T) {
 	}
 	f.Observed = geometric(0.9999, k1) // 400 (1 - 0.9999^19) = 0.76 errors
 	res, err := Recommend(f, k2, cal)
-	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "only about 0.8 of its 400 test points at 20 classes") {
+	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "only fewer than one of its 400 test points at 20 classes") {
 		t.Errorf("warnings %q (%v)", res.Warnings, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/parquetjob"
+	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/web"
 	"github.com/vugu/vugu"
@@ -446,6 +447,16 @@ func (a *app) OpenSession(event vugu.DOMEvent) {
 			a.st.Error = "Could not open the session: " + err.Error()
 			a.env.UnlockRender()
 			return
+		}
+		if sess.Sim == nil {
+			// The session's data is a file the page does not have: the data
+			// set on the page is put away with its answer (Restore), so Run
+			// asks for the file instead of analysing other data.
+			a.cancelRun("a session was opened")
+			a.dataset, a.summary, a.sim, a.hasFile = 0, protocol.Summary{}, nil, false
+			a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
+			a.setLink(nil)
+			a.charts.dirty = true
 		}
 		sess.Restore(a.st)
 		a.env.UnlockRender()
