@@ -30,6 +30,13 @@
 //     its test points are its examples. Score: cosine similarity of sparse
 //     TF-IDF bag-of-words vectors (higher is better). Senses of one word
 //     share its lemma, so they compete for its examples.
+//   - Speech ("speech"): recognise an English word from its sound. Classes
+//     are words; each is spoken by two speech synthesizers of Debian
+//     (espeak-ng in six English accents with two voices each, flite with four
+//     voices); a word's template is the mean of 4 of its 16 renditions, drawn
+//     by seed, and its test points are 8 others. Score: Euclidean distance
+//     between time-normalised cepstra on their 32 principal axes (lower is
+//     better).
 //
 // Everything is computed with float64 additions, multiplications, divisions
 // and square roots in a fixed order, with explicit conversions against fused
@@ -63,11 +70,15 @@ const (
 	// their synsets' lemmas and definitions, scored by TF-IDF cosine
 	// (scores.Higher).
 	Senses = "senses"
+	// Speech is the spoken-word family: synthesized renditions of English
+	// words against per-word templates of other renditions, scored by
+	// distance (scores.Lower).
+	Speech = "speech"
 )
 
 // Families lists the family names.
 // New families go last: the bank derives a family's pilot seeds from its index.
-func Families() []string { return []string{Glyphs, Misspellings, Verses, Senses} }
+func Families() []string { return []string{Glyphs, Misspellings, Verses, Senses, Speech} }
 
 // PoolSize returns how many classes the family's pool holds (k must be <= this).
 func PoolSize(family string) (int, error) {
@@ -96,6 +107,12 @@ func PoolSize(family string) (int, error) {
 			return 0, err
 		}
 		return len(s.names), nil
+	case Speech:
+		s, err := loadSpeech()
+		if err != nil {
+			return 0, err
+		}
+		return len(s.words), nil
 	}
 	return 0, fmt.Errorf("realdata: unknown family %q (have %v)", family, Families())
 }
@@ -127,10 +144,14 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 		v, _ := loadVerses()
 		rng := rand.New(rand.NewPCG(seed, 0x7665727365730001))
 		return v.population(rng, pick(rng, n, k)), scores.Higher, nil
-	default: // Senses
+	case Senses:
 		s, _ := loadSenses()
 		rng := rand.New(rand.NewPCG(seed, 0x73656e7365730001))
 		return s.population(pick(rng, n, k)), scores.Higher, nil
+	default: // Speech
+		s, _ := loadSpeech()
+		rng := rand.New(rand.NewPCG(seed, 0x7370656563680001))
+		return s.population(rng, pick(rng, n, k)), scores.Lower, nil
 	}
 }
 

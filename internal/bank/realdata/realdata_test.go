@@ -17,7 +17,7 @@ import (
 func TestFamilies(t *testing.T) {
 	fams := Families()
 	// Order matters: the bank derives a family's pilot seeds from its index.
-	if want := []string{Glyphs, Misspellings, Verses, Senses}; !slices.Equal(fams, want) {
+	if want := []string{Glyphs, Misspellings, Verses, Senses, Speech}; !slices.Equal(fams, want) {
 		t.Fatalf("Families() = %v, want %v", fams, want)
 	}
 	for _, f := range fams {
@@ -267,6 +267,8 @@ func TestAccuracyRange(t *testing.T) {
 		{Verses, 2000, 0.10, 0.25},
 		{Senses, 100, 0.70, 0.90},
 		{Senses, 2000, 0.45, 0.65},
+		{Speech, 100, 0.65, 0.85},
+		{Speech, 2000, 0.45, 0.62},
 	} {
 		m, dir, err := Population(tc.family, 1, tc.k)
 		if err != nil {
@@ -356,6 +358,7 @@ func TestGolden(t *testing.T) {
 		{Misspellings, 1, 40, 0x2556d56893dc30b5},
 		{Verses, 1, 40, 0x88c4571a68ae36cc},
 		{Senses, 1, 40, 0x82b2f68cd41067e1},
+		{Speech, 1, 40, 0x81a0f4dc46dff987},
 	} {
 		m, _, err := Population(tc.family, tc.seed, tc.k)
 		if err != nil {

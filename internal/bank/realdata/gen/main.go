@@ -3,13 +3,16 @@
 // It needs the Debian font packages listed in ../README.md (for the glyphs
 // family), an unpacked copy of the npm package
 // @cspell/dict-en-common-misspellings (for the misspellings family) and the
-// Debian package bible-kjv (for the verses family):
+// Debian packages bible-kjv (for the verses family), wordnet-base (senses),
+// espeak-ng and flite (speech):
 //
-//	apt-get update && apt-get install -y --no-install-recommends <fonts listed in README.md> bible-kjv
+//	apt-get update && apt-get install -y --no-install-recommends <fonts listed in README.md> \
+//	    bible-kjv wordnet-base espeak-ng flite
 //	npm install --prefix build/npm @cspell/dict-en-common-misspellings@2.2.6
 //	go run ./internal/bank/realdata/gen -fonts /usr/share/fonts \
 //	    -dict build/npm/node_modules/@cspell/dict-en-common-misspellings \
-//	    -bible /usr/bin/bible -out internal/bank/realdata/data
+//	    -bible /usr/bin/bible -wordnet /usr/share/wordnet -speech build/speech \
+//	    -out internal/bank/realdata/data
 //
 // Verses: the whole King James Version as printed by the bible program,
 // one verse a line.
@@ -72,6 +75,7 @@ func main() {
 	dictDir := flag.String("dict", "", "unpacked @cspell/dict-en-common-misspellings package directory")
 	bibleCmd := flag.String("bible", "", "the bible program of the Debian package bible-kjv (e.g. /usr/bin/bible)")
 	wordnetDir := flag.String("wordnet", "", "the WordNet database directory of the Debian package wordnet-base (e.g. /usr/share/wordnet)")
+	speechDir := flag.String("speech", "", "folder for the spoken renditions of the speech family (made with the Debian packages espeak-ng and flite when missing, reused when present)")
 	out := flag.String("out", "internal/bank/realdata/data", "output directory")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -89,6 +93,11 @@ func main() {
 	}
 	if *wordnetDir != "" {
 		if err := genSenses(*wordnetDir, *out); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *speechDir != "" {
+		if err := genSpeech(*speechDir, *out); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -597,32 +606,11 @@ func genGlyphs(dir, out string) error {
 		}
 	}
 	d := side * side
-	x := mat.NewDense(len(rows), d, nil)
-	for i, v := range rows {
-		x.SetRow(i, v)
+	mean, axes, kept, err := principalAxes(rows, pcaDims)
+	if err != nil {
+		return err
 	}
-	mean := make([]float64, d)
-	for j := 0; j < d; j++ {
-		mean[j] = stat.Mean(mat.Col(nil, j, x), nil)
-	}
-	cov := mat.NewSymDense(d, nil)
-	stat.CovarianceMatrix(cov, x, nil)
-	var eig mat.EigenSym
-	if !eig.Factorize(cov, true) {
-		return errors.New("eigen decomposition failed")
-	}
-	vals := eig.Values(nil)
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
-	total := 0.0
-	for _, v := range vals {
-		total += v
-	}
-	kept := 0.0
-	for k := 0; k < pcaDims; k++ {
-		kept += vals[d-1-k]
-	}
-	log.Printf("PCA: %d axes keep %.3f of the variance", pcaDims, kept/total)
+	log.Printf("PCA: %d axes keep %.3f of the variance", pcaDims, kept)
 
 	// Binary layout, little-endian (see glyphs.go: readGlyphs).
 	var b bytes.Buffer
@@ -643,9 +631,9 @@ func genGlyphs(dir, out string) error {
 	for _, m := range mean {
 		put(float32(m))
 	}
-	for k := 0; k < pcaDims; k++ {
+	for _, a := range axes {
 		for i := 0; i < d; i++ {
-			put(float32(vecs.At(i, d-1-k)))
+			put(float32(a[i]))
 		}
 	}
 	put(uint32(len(classes)))
@@ -679,6 +667,40 @@ func genGlyphs(dir, out string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(out, "glyph-fonts.txt"), []byte(strings.Join(fontNames, "\n")+"\n"), 0o644)
+}
+
+// principalAxes returns the mean of rows (all of one length d), the n
+// principal axes of their covariance (eigenvectors of the largest
+// eigenvalues, largest first, each of length d) and the share of the total
+// variance they keep.
+func principalAxes(rows [][]float64, n int) (mean []float64, axes [][]float64, kept float64, err error) {
+	d := len(rows[0])
+	x := mat.NewDense(len(rows), d, nil)
+	for i, v := range rows {
+		x.SetRow(i, v)
+	}
+	mean = make([]float64, d)
+	for j := 0; j < d; j++ {
+		mean[j] = stat.Mean(mat.Col(nil, j, x), nil)
+	}
+	cov := mat.NewSymDense(d, nil)
+	stat.CovarianceMatrix(cov, x, nil)
+	var eig mat.EigenSym
+	if !eig.Factorize(cov, true) {
+		return nil, nil, 0, errors.New("eigen decomposition failed")
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	total := 0.0
+	for _, v := range vals {
+		total += v
+	}
+	for k := 0; k < n; k++ {
+		kept += vals[d-1-k]
+		axes = append(axes, mat.Col(nil, d-1-k, &vecs))
+	}
+	return mean, axes, kept / total, nil
 }
 
 // normalize subtracts x's average and scales it to unit norm, as
