@@ -54,3 +54,18 @@ func TestTypeK2(t *testing.T) {
 		t.Errorf("after ShowK2(300): box %q, K2Err %q, typing %v", got, s.K2Err, s.K2Typing)
 	}
 }
+
+// With the paper preset the fast CleaneX fits' bar says what they are for.
+func TestBarLabel(t *testing.T) {
+	s := NewState()
+	if got := s.BarLabel("cleanex"); got != s.Label("cleanex") {
+		t.Errorf("fast preset: %q, want %q", got, s.Label("cleanex"))
+	}
+	s.Preset = "paper"
+	if got := s.BarLabel("cleanex"); got != "CleaneX fast, for the recommendation" {
+		t.Errorf("paper preset: %q", got)
+	}
+	if got := s.BarLabel(PaperBar); got != "CleaneX (paper preset)" {
+		t.Errorf("paper bar: %q", got)
+	}
+}

@@ -295,6 +295,16 @@ func Secs(v float64) string {
 	return strconv.FormatFloat(v, 'f', 0, 64) + " s"
 }
 
+// BarLabel names a progress bar: Label, except that with the paper preset
+// the bar of the fast CleaneX fits, which the recommendation always runs, says
+// so beside the paper preset's own bar.
+func (s *State) BarLabel(name string) string {
+	if name == "cleanex" && s.Preset == "paper" {
+		return "CleaneX fast, for the recommendation"
+	}
+	return s.Label(name)
+}
+
 // Label returns a method's or curve's display name.
 func (s *State) Label(name string) string {
 	for _, m := range s.Methods {

@@ -278,8 +278,9 @@ func TestChartsNeverBlank(t *testing.T) {
 		}
 	}
 	// An export from the dark page is on the light theme, for papers.
-	if png := p.exportedPNG(); !png.OK || png.W != dark.W || png.H != dark.H || png.BG != 765 || png.Ink < 300 {
-		t.Errorf("exported PNG in the dark scheme: %dx%d, background %d, ink %d; want %dx%d on white (765) with its drawing", png.W, png.H, png.BG, png.Ink, dark.W, dark.H)
+	// At least 2 image pixels per CSS pixel (the tests' device pixel ratio is 1).
+	if png := p.exportedPNG(); !png.OK || png.W != 2*dark.W || png.H != 2*dark.H || png.BG != 765 || png.Ink < 300 {
+		t.Errorf("exported PNG in the dark scheme: %dx%d, background %d, ink %d; want %dx%d on white (765) with its drawing", png.W, png.H, png.BG, png.Ink, 2*dark.W, 2*dark.H)
 	}
 	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}); err != nil {
 		t.Fatal(err)
@@ -289,8 +290,8 @@ func TestChartsNeverBlank(t *testing.T) {
 	on := p.checkChart("switching back to light", "38-charts-light", false)
 	png := p.exportedPNG()
 	t.Logf("exported PNG %dx%d (%s), ink %d; chart %dx%d", png.W, png.H, png.Why, png.Ink, on.W, on.H)
-	if !png.OK || png.W != on.W || png.H != on.H || png.Ink < 300 {
-		t.Errorf("exported PNG is %dx%d %s with ink %d; want the chart's %dx%d with its drawing", png.W, png.H, png.Why, png.Ink, on.W, on.H)
+	if !png.OK || png.W != 2*on.W || png.H != 2*on.H || png.Ink < 300 {
+		t.Errorf("exported PNG is %dx%d %s with ink %d; want twice the chart's %dx%d with its drawing", png.W, png.H, png.Why, png.Ink, on.W, on.H)
 	}
 }
 

@@ -83,10 +83,11 @@ func newCanvas(el Value, w, h, dpr float64) (*Canvas, error) {
 }
 
 // NewDetachedCanvas returns a new <canvas> element that is not on the page,
-// of w x h CSS pixels (its backing store w·dpr x h·dpr device pixels, as
-// NewCanvas sizes one on the page), and a Canvas drawing on it, for an
-// image drawn apart from what the page shows (an export).
-func NewDetachedCanvas(w, h float64) (Value, *Canvas, error) {
+// of w x h CSS pixels (its backing store w·s x h·s device pixels with
+// s = max(dpr, minScale): at least minScale, for an image sharp enough for
+// slides, else as NewCanvas sizes one on the page), and a Canvas drawing on
+// it, for an image drawn apart from what the page shows (an export).
+func NewDetachedCanvas(w, h, minScale float64) (Value, *Canvas, error) {
 	if !(w > 0 && h > 0) {
 		return Value{}, nil, fmt.Errorf("canvas size %gx%g", w, h)
 	}
@@ -98,7 +99,7 @@ func NewDetachedCanvas(w, h float64) (Value, *Canvas, error) {
 	if err != nil {
 		return Value{}, nil, err
 	}
-	dpr := DevicePixelRatio()
+	dpr := max(DevicePixelRatio(), minScale)
 	if err := el.Set("width", int(math.Round(w*dpr))); err != nil {
 		return el, nil, err
 	}

@@ -321,7 +321,12 @@ func (a *app) ExportCSV() {
 	}
 }
 
-// ExportPNG downloads the accuracy chart at its size on the page, drawn in
+// exportScale is the least number of image pixels per CSS pixel of an
+// exported chart (2: sharp on slides and in print).
+const exportScale = 2
+
+// ExportPNG downloads the accuracy chart at its size on the page (at least
+// exportScale image pixels per CSS pixel), drawn in
 // the light theme whatever the page's colour scheme (web.ExportTheme), with
 // the data set's name and the headline's answer written above it.
 func (a *app) ExportPNG() {
@@ -330,7 +335,7 @@ func (a *app) ExportPNG() {
 	el, err := jsdom.ByID("chart-acc")
 	if err == nil {
 		var cv *jsdom.Canvas
-		img, cv, err = jsdom.NewDetachedCanvas(jsdom.Float(el, "clientWidth", 0), jsdom.Float(el, "clientHeight", 0))
+		img, cv, err = jsdom.NewDetachedCanvas(jsdom.Float(el, "clientWidth", 0), jsdom.Float(el, "clientHeight", 0), exportScale)
 		if err == nil {
 			ac := a.accuracyChart(cv.Width, cv.Height, web.ExportTheme())
 			ac.Title = a.st.Source + "\n" + a.st.Headline()
