@@ -1,11 +1,5 @@
 package bank
 
-import (
-	"fmt"
-
-	"github.com/cleanex/cleanex/internal/simulate"
-)
-
 // heldOutFamily is a simulated family outside the bank: the recommendation's
 // calibration never sees it, so its coverage is an out-of-sample check of the
 // calibration on settings the bank lacks (another dimension, another number
@@ -34,28 +28,13 @@ func heldOutFamilies() []heldOutFamily {
 
 // HeldOut returns the pilots of the held-out simulated families whose name is
 // one of families (all when empty) and whose k1 is one of k1s (all when
-// empty): for each k1 in K1s, each pair of class and point distributions
-// and each noise level, one world with its own seed and one pilot drawn from
-// it, as in the bank's simulated families.
+// empty), built as the bank's simulated families are (simPilots).
 func HeldOut(families []string, k1s []int) []Pilot {
 	var out []Pilot
-	dists := []simulate.Dist{simulate.Normal, simulate.Uniform}
 	for _, f := range heldOutFamilies() {
-		i := uint64(0)
-		for _, k1 := range K1s {
-			for _, yc := range dists {
-				for _, xp := range dists {
-					for _, s2 := range f.sigma2 {
-						i++
-						cfg := simulate.Config{Classes: yc, Points: xp, D: f.d, Sigma2: s2, K: f.k, R: f.r, Seed: f.seedBase + i}
-						setting := fmt.Sprintf("Y%c-X%c-s%g", yc.String()[0], xp.String()[0], s2)
-						p := Pilot{Family: f.name, Setting: setting, K1: k1, K: f.k, Seed: cfg.Seed, sim: &cfg,
-							ID: fmt.Sprintf("%s/%s/k%d/w%d", f.name, setting, k1, cfg.Seed)}
-						if p.selected(families, k1s) {
-							out = append(out, p)
-						}
-					}
-				}
+		for _, p := range simPilots(f.name, f.d, f.r, f.k, f.sigma2, f.seedBase) {
+			if p.selected(families, k1s) {
+				out = append(out, p)
 			}
 		}
 	}

@@ -36,24 +36,30 @@ func simFamilies() []simFamily {
 // simR is the number of points per class in the simulated worlds (the paper's).
 const simR = 10
 
-// pilots returns the family's 32 pilots: for each k1 in K1s, each of the 2 x 2
-// distribution pairs and each noise level, one world of PopulationK classes
-// with its own seed and one pilot drawn from it.
+// pilots returns the family's 32 pilots (simPilots with r = simR and
+// K = PopulationK).
 func (f simFamily) pilots() []Pilot {
+	return simPilots(f.name, f.d, simR, PopulationK, f.sigma2, f.seedBase)
+}
+
+// simPilots returns a simulated family's 32 pilots: for each k1 in K1s, each
+// of the 2 x 2 class and point distribution pairs and each noise level, one
+// world of k classes with r points each and its own seed (seedBase + 1, +2,
+// ...), and one pilot of k1 classes drawn from it.
+func simPilots(name string, d, r, k int, sigma2 [2]float64, seedBase uint64) []Pilot {
 	var ps []Pilot
 	dists := []simulate.Dist{simulate.Normal, simulate.Uniform}
 	i := uint64(0)
 	for _, k1 := range K1s {
 		for _, yc := range dists {
 			for _, xp := range dists {
-				for _, s2 := range f.sigma2 {
+				for _, s2 := range sigma2 {
 					i++
-					cfg := simulate.Config{Classes: yc, Points: xp, D: f.d, Sigma2: s2,
-						K: PopulationK, R: simR, Seed: f.seedBase + i}
+					cfg := simulate.Config{Classes: yc, Points: xp, D: d, Sigma2: s2, K: k, R: r, Seed: seedBase + i}
 					setting := fmt.Sprintf("Y%c-X%c-s%g", yc.String()[0], xp.String()[0], s2)
-					ps = append(ps, Pilot{Family: f.name, Setting: setting, K1: k1, K: PopulationK,
+					ps = append(ps, Pilot{Family: name, Setting: setting, K1: k1, K: k,
 						Seed: cfg.Seed, sim: &cfg,
-						ID: fmt.Sprintf("%s/%s/k%d/w%d", f.name, setting, k1, cfg.Seed)})
+						ID: fmt.Sprintf("%s/%s/k%d/w%d", name, setting, k1, cfg.Seed)})
 				}
 			}
 		}

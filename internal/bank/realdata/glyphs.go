@@ -237,21 +237,7 @@ func (g *glyphPool) population(rng *rand.Rand, classes []int) *scores.Matrix {
 			m.Labels = append(m.Labels, j)
 		}
 	}
-	n := len(m.Labels)
-	m.Scores = make([]float64, n*k)
-	for p := 0; p < n; p++ {
-		x := points[p*dims : (p+1)*dims]
-		row := m.Scores[p*k : (p+1)*k]
-		for j := range row {
-			t := templates[j*dims : (j+1)*dims]
-			s := 0.0
-			for i, v := range x {
-				d := v - t[i]
-				s += float64(d * d)
-			}
-			row[j] = math.Sqrt(s)
-		}
-	}
+	m.Scores = distances(points, templates, dims)
 	return m
 }
 

@@ -48,6 +48,7 @@ package realdata
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -166,6 +167,28 @@ func decoded[T any](name string, data []byte, decode func([]byte) (T, error)) fu
 		}
 		return v, nil
 	})
+}
+
+// distances returns the matrix of Euclidean distances between the points and
+// the templates (each dims values, concatenated), one row per point and one
+// column per template: sqrt(sum_i (x_i - t_i)^2), summed in index order.
+func distances(points, templates []float64, dims int) []float64 {
+	n, k := len(points)/dims, len(templates)/dims
+	out := make([]float64, n*k)
+	for p := 0; p < n; p++ {
+		x := points[p*dims : (p+1)*dims]
+		row := out[p*k : (p+1)*k]
+		for j := range row {
+			t := templates[j*dims : (j+1)*dims]
+			s := 0.0
+			for i, v := range x {
+				d := v - t[i]
+				s += float64(d * d)
+			}
+			row[j] = math.Sqrt(s)
+		}
+	}
+	return out
 }
 
 // pick draws k distinct indices of 0..n-1 (partial Fisher-Yates) and returns

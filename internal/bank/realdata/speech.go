@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 
 	"github.com/cleanex/cleanex/internal/scores"
@@ -142,20 +141,6 @@ func (p *speechPool) population(rng *rand.Rand, classes []int) *scores.Matrix {
 			m.Labels = append(m.Labels, j)
 		}
 	}
-	n := len(m.Labels)
-	m.Scores = make([]float64, n*k)
-	for q := 0; q < n; q++ {
-		x := points[q*dims : (q+1)*dims]
-		row := m.Scores[q*k : (q+1)*k]
-		for j := range row {
-			t := templates[j*dims : (j+1)*dims]
-			s := 0.0
-			for i, v := range x {
-				d := v - t[i]
-				s += float64(d * d)
-			}
-			row[j] = math.Sqrt(s)
-		}
-	}
+	m.Scores = distances(points, templates, dims)
 	return m
 }
