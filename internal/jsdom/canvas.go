@@ -21,8 +21,10 @@ type Canvas struct {
 	// per point makes a 2,000-point curve cost tens of milliseconds.
 	path   []float64
 	helper Value
-	// Width and Height are the canvas's CSS size, the chart's coordinate range.
+	// Width and Height are the canvas's CSS size over its zoom (Zoom), the
+	// chart's coordinate range.
 	Width, Height float64
+	dpr           float64 // devicePixelRatio of the backing store
 }
 
 var _ chart.Canvas = (*Canvas)(nil)
@@ -74,7 +76,7 @@ func newCanvas(el Value, w, h, dpr float64) (*Canvas, error) {
 	if ctx.IsNull() {
 		return nil, fmt.Errorf("canvas has no 2D context")
 	}
-	c := &Canvas{ctx: ctx, Width: w, Height: h}
+	c := &Canvas{ctx: ctx, Width: w, Height: h, dpr: dpr}
 	if f, err := Global().Get("cleanexPath"); err == nil && IsFunction(f) {
 		c.helper = f
 	}
@@ -108,6 +110,20 @@ func NewDetachedCanvas(w, h, minScale float64) (Value, *Canvas, error) {
 	}
 	c, err := newCanvas(el, w, h, dpr)
 	return el, c, err
+}
+
+// Zoom makes what is drawn next f times larger: the context's scale becomes
+// devicePixelRatio·f and Width and Height become the CSS size over f, so a
+// chart drawn to them fills the canvas with its text and lines f times their
+// size (the page's presentation mode). A pointer position in CSS pixels is
+// divided by f to be in the chart's coordinates. f must be positive; 1 does
+// nothing.
+func (c *Canvas) Zoom(f float64) {
+	if f == 1 || !(f > 0) {
+		return
+	}
+	c.Width, c.Height = c.Width/f, c.Height/f
+	c.call("setTransform", c.dpr*f, 0, 0, c.dpr*f, 0, 0)
 }
 
 func (c *Canvas) call(m string, args ...any) Value {

@@ -201,18 +201,34 @@ const liveEveryMS = 250
 // estimateWidth is the line width of the recommended curve (the methods' are 2).
 const estimateWidth = 4
 
-// presentationWidth is the line width of every other curve in presentation mode.
-const presentationWidth = 4
+// presentationWidth is the line width of every other curve in presentation
+// mode, before the charts' zoom (presentationZoom).
+const presentationWidth = 3
+
+// presentationZoom is how much larger presentation mode draws the charts'
+// text and lines (jsdom.Canvas.Zoom).
+const presentationZoom = 1.4
+
+// zoom is the charts' zoom: presentationZoom in presentation mode, else 1.
+func (a *app) zoom() float64 {
+	if a.st.Presentation {
+		return presentationZoom
+	}
+	return 1
+}
 
 // chartCanvasByID returns the chart canvas #id, prepared for drawing
-// (jsdom.NewCanvas). cv is nil, and err too, when the canvas is not on the
-// page.
-func chartCanvasByID(id string) (el jsdom.Value, cv *jsdom.Canvas, err error) {
+// (jsdom.NewCanvas) at zoom (jsdom.Canvas.Zoom). cv is nil, and err too,
+// when the canvas is not on the page.
+func chartCanvasByID(id string, zoom float64) (el jsdom.Value, cv *jsdom.Canvas, err error) {
 	el, err = jsdom.ByID(id)
 	if err != nil {
 		return el, nil, nil // not on the page
 	}
 	cv, err = jsdom.NewCanvas(el)
+	if cv != nil {
+		cv.Zoom(zoom)
+	}
 	return el, cv, err
 }
 
@@ -263,7 +279,7 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64, 
 		if len(out) > n {
 			out[n].Width = estimateWidth
 			if thick {
-				out[n].Width = 2 * estimateWidth
+				out[n].Width = estimateWidth + 2
 			}
 		}
 	}
@@ -311,7 +327,7 @@ func rocSeries(name, label string, cx, w []float64) chart.Series {
 
 // drawAccuracy draws the accuracy chart and keeps it for the hover readout.
 func (a *app) drawAccuracy() error {
-	el, cv, err := chartCanvasByID("chart-acc")
+	el, cv, err := chartCanvasByID("chart-acc", a.zoom())
 	if cv == nil || err != nil {
 		return err
 	}
@@ -327,7 +343,7 @@ func (a *app) drawAccuracy() error {
 	for _, at := range [][2]string{
 		{"data-dataset", strconv.FormatUint(a.dataset, 10)},
 		{"data-theme", th.Name},
-		{"data-line-width", strconv.FormatFloat(curveWidth(a.st.Presentation), 'g', -1, 64)},
+		{"data-line-width", strconv.FormatFloat(curveWidth(a.st.Presentation)*a.zoom(), 'g', -1, 64)},
 		{"data-drawn-at", strconv.FormatFloat(jsdom.Now(), 'f', 1, 64)},
 	} {
 		a.log.Report("the accuracy chart", jsdom.SetAttr(el, at[0], at[1]))
@@ -350,7 +366,7 @@ func (a *app) drawWhy() error {
 	if !a.st.WhyShown() || !a.st.WhyOpen || !a.st.HasEvidence() {
 		return nil
 	}
-	_, cv, err := chartCanvasByID("chart-why")
+	_, cv, err := chartCanvasByID("chart-why", a.zoom())
 	if cv == nil || err != nil {
 		return err
 	}
@@ -363,7 +379,7 @@ func (a *app) drawWhy() error {
 // drawROC draws the reversed ROC chart of the data set and of each method
 // with C_x values.
 func (a *app) drawROC() error {
-	_, cv, err := chartCanvasByID("chart-roc")
+	_, cv, err := chartCanvasByID("chart-roc", a.zoom())
 	if cv == nil || err != nil {
 		return err
 	}
@@ -393,7 +409,7 @@ func (a *app) drawROC() error {
 // drawLoss draws CleaneX's lowest loss so far: live while it trains, from
 // its result afterwards.
 func (a *app) drawLoss() error {
-	_, cv, err := chartCanvasByID("chart-loss")
+	_, cv, err := chartCanvasByID("chart-loss", a.zoom())
 	if cv == nil || err != nil {
 		return err
 	}
@@ -481,14 +497,14 @@ func (a *app) hookWindow() {
 func (a *app) hover(x, y float64) {
 	a.env.Lock()
 	defer a.env.UnlockRender()
-	_, cv, err := chartCanvasByID("chart-acc")
+	_, cv, err := chartCanvasByID("chart-acc", a.zoom())
 	if cv == nil || err != nil {
 		return
 	}
 	// A chart that cannot be drawn now is drawn again by the next full
 	// drawing (drawAll retries); the readout below does not depend on it.
 	a.log.Report("drawing the accuracy chart for the hover", a.charts.acc.Draw(cv))
-	info, ok := a.charts.acc.Hover(x, y)
+	info, ok := a.charts.acc.Hover(x/a.zoom(), y/a.zoom())
 	if !ok {
 		a.st.Hover = ""
 		return
