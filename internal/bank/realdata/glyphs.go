@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"encoding/binary"
 	"fmt"
@@ -50,17 +47,9 @@ var loadGlyphs = decoded("glyphs", glyphsData, decodeGlyphs)
 
 // decodeGlyphs reads the layout written by gen/main.go (genGlyphs).
 func decodeGlyphs(gz []byte) (*glyphPool, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	r, err := openBinary(gz, "GLYPHS01")
 	if err != nil {
 		return nil, err
-	}
-	r := bufio.NewReader(zr)
-	magic := make([]byte, 8)
-	if _, err := io.ReadFull(r, magic); err != nil {
-		return nil, err
-	}
-	if string(magic) != "GLYPHS01" {
-		return nil, fmt.Errorf("bad magic %q", magic)
 	}
 	var hdr [3]uint32
 	if err := binary.Read(r, binary.LittleEndian, &hdr); err != nil {

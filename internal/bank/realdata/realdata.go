@@ -47,7 +47,11 @@
 package realdata
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -167,6 +171,24 @@ func decoded[T any](name string, data []byte, decode func([]byte) (T, error)) fu
 		}
 		return v, nil
 	})
+}
+
+// openBinary opens the gzip-compressed binary data gz and checks that it
+// starts with the 8-byte magic string; the reader is then after the magic.
+func openBinary(gz []byte, magic string) (*bufio.Reader, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, err
+	}
+	r := bufio.NewReader(zr)
+	got := make([]byte, len(magic))
+	if _, err := io.ReadFull(r, got); err != nil {
+		return nil, err
+	}
+	if string(got) != magic {
+		return nil, fmt.Errorf("bad magic %q", got)
+	}
+	return r, nil
 }
 
 // distances returns the matrix of Euclidean distances between the points and

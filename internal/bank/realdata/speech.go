@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"encoding/binary"
 	"fmt"
@@ -43,17 +40,9 @@ var loadSpeech = decoded("speech", speechData, decodeSpeech)
 
 // decodeSpeech reads the layout written by gen/speech.go (genSpeech).
 func decodeSpeech(gz []byte) (*speechPool, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	r, err := openBinary(gz, "SPEECH01")
 	if err != nil {
 		return nil, err
-	}
-	r := bufio.NewReader(zr)
-	magic := make([]byte, 8)
-	if _, err := io.ReadFull(r, magic); err != nil {
-		return nil, err
-	}
-	if string(magic) != "SPEECH01" {
-		return nil, fmt.Errorf("bad magic %q", magic)
 	}
 	var u32 uint32
 	read := func(v any) {
