@@ -27,7 +27,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
@@ -612,36 +611,26 @@ func genGlyphs(dir, out string) error {
 	}
 	log.Printf("PCA: %d axes keep %.3f of the variance", pcaDims, kept)
 
-	// Binary layout, little-endian (see glyphs.go: readGlyphs).
-	var b bytes.Buffer
-	w := bufio.NewWriter(&b)
-	put := func(v any) {
-		if err == nil {
-			err = binary.Write(w, binary.LittleEndian, v)
-		}
-	}
-	w.WriteString("GLYPHS01")
-	put(uint32(side))
-	put(uint32(pcaDims))
-	put(uint32(len(fontNames)))
+	// Binary layout, little-endian (see glyphs.go: decodeGlyphs).
+	var b binWriter
+	b.WriteString("GLYPHS01")
+	b.put(uint32(side), uint32(pcaDims), uint32(len(fontNames)))
 	for _, n := range fontNames {
-		put(uint16(len(n)))
-		w.WriteString(n)
+		b.putString(n)
 	}
 	for _, m := range mean {
-		put(float32(m))
+		b.put(float32(m))
 	}
 	for _, a := range axes {
 		for i := 0; i < d; i++ {
-			put(float32(a[i]))
+			b.put(float32(a[i]))
 		}
 	}
-	put(uint32(len(classes)))
+	b.put(uint32(len(classes)))
 	for _, c := range classes {
-		put(uint32(c.r))
-		put(uint8(len(c.rends)))
+		b.put(uint32(c.r), uint8(len(c.rends)))
 		for _, rd := range c.rends {
-			put(uint16(fontIdx[rd.font]))
+			b.put(uint16(fontIdx[rd.font]))
 		}
 	}
 	// Pixels last, delta-coded along rows for compressibility.
@@ -652,21 +641,40 @@ func genGlyphs(dir, out string) error {
 				if i%side == 0 {
 					prev = 0
 				}
-				w.WriteByte(p - prev)
+				b.WriteByte(p - prev)
 				prev = p
 			}
 		}
 	}
-	if err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
+	if b.err != nil {
+		return b.err
 	}
 	if err := writeGzip(filepath.Join(out, "glyphs.bin.gz"), b.Bytes()); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(out, "glyph-fonts.txt"), []byte(strings.Join(fontNames, "\n")+"\n"), 0o644)
+}
+
+// binWriter is a buffer of little-endian binary data that keeps the first
+// error of its writes.
+type binWriter struct {
+	bytes.Buffer
+	err error
+}
+
+// put appends the fixed-size values vs.
+func (b *binWriter) put(vs ...any) {
+	for _, v := range vs {
+		if b.err == nil {
+			b.err = binary.Write(&b.Buffer, binary.LittleEndian, v)
+		}
+	}
+}
+
+// putString appends s after its length in bytes as a uint16.
+func (b *binWriter) putString(s string) {
+	b.put(uint16(len(s)))
+	b.WriteString(s)
 }
 
 // principalAxes returns the mean of rows (all of one length d), the n

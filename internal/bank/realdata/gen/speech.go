@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
-	"encoding/binary"
 	"fmt"
 	"log"
 	"math"
@@ -167,34 +165,21 @@ func genSpeech(wavDir, out string) error {
 	scale := maxAbs / 127
 
 	// Binary layout, little-endian (see speech.go: decodeSpeech).
-	var b bytes.Buffer
-	w := bufio.NewWriter(&b)
-	put := func(v any) {
-		if err == nil {
-			err = binary.Write(w, binary.LittleEndian, v)
-		}
-	}
-	w.WriteString("SPEECH01")
-	put(uint32(speechDims))
-	put(uint32(len(speechRenditions)))
+	var b binWriter
+	b.WriteString("SPEECH01")
+	b.put(uint32(speechDims), uint32(len(speechRenditions)))
 	for _, r := range speechRenditions {
-		put(uint16(len(r)))
-		w.WriteString(r)
+		b.putString(r)
 	}
-	put(scale)
-	put(uint32(len(words)))
+	b.put(scale, uint32(len(words)))
 	for _, word := range words {
-		put(uint16(len(word)))
-		w.WriteString(word)
+		b.putString(word)
 	}
 	for _, c := range coef {
-		put(int8(math.Round(c / scale)))
+		b.put(int8(math.Round(c / scale)))
 	}
-	if err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
+	if b.err != nil {
+		return b.err
 	}
 	return writeGzip(filepath.Join(out, "speech.bin.gz"), b.Bytes())
 }
