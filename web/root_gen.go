@@ -1052,7 +1052,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "k2-hint"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "hint"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("A new file is analysed at once with k2 = 10 × its classes; type another k2 and press Enter (or Run) to predict for that many classes."))
+			vgn.SetInnerHTML(vugu.HTML("A new file is analysed at once with k2 = 10 × its classes, a new simulation with k2 = its world\x26#39;s K; type another k2 and press Enter (or Run) to predict for that many classes."))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
