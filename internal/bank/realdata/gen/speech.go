@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"log"
@@ -195,12 +196,13 @@ func genSpeech(wavDir, out string) error {
 // the track resampled linearly to speechFrames frames. The result has
 // speechFrames * speechCeps values, frame by frame.
 func speechFeatures(path string) ([]float64, error) {
-	f, err := os.Open(path)
+	// The decoder reads a few bytes at a time: it reads from memory, not
+	// from the file.
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	d := wav.NewDecoder(f)
+	d := wav.NewDecoder(bytes.NewReader(raw))
 	buf, err := d.FullPCMBuffer()
 	if err != nil {
 		return nil, err
@@ -227,6 +229,26 @@ func speechFeatures(path string) ([]float64, error) {
 		edges[i] = hz(lo + (hi-lo)*float64(i)/float64(speechMels+1))
 	}
 	nb := speechNFFT/2 + 1
+	// The filters each FFT bin k (at frequency k sr / speechNFFT) falls in,
+	// with its weight in each, and the Hamming window, computed once.
+	type tap struct {
+		m int
+		w float64
+	}
+	taps := make([][]tap, nb)
+	for k := range nb {
+		f := float64(k) * sr / speechNFFT
+		for m := range speechMels {
+			l, c, r := edges[m], edges[m+1], edges[m+2]
+			if f > l && f < r {
+				taps[k] = append(taps[k], tap{m, math.Min((f-l)/(c-l), (r-f)/(r-c))})
+			}
+		}
+	}
+	window := make([]float64, flen)
+	for i := range window {
+		window[i] = 0.54 - 0.46*math.Cos(2*math.Pi*float64(i)/float64(flen-1))
+	}
 	fft := fourier.NewFFT(speechNFFT)
 	frame := make([]float64, speechNFFT)
 	var coeffs []complex128
@@ -235,7 +257,7 @@ func speechFeatures(path string) ([]float64, error) {
 	for t := range nfr {
 		clear(frame)
 		for i := range flen {
-			frame[i] = x[t*hop+i] * (0.54 - 0.46*math.Cos(2*math.Pi*float64(i)/float64(flen-1)))
+			frame[i] = x[t*hop+i] * window[i]
 		}
 		coeffs = fft.Coefficients(coeffs, frame)
 		bands := make([]float64, speechMels)
@@ -243,12 +265,8 @@ func speechFeatures(path string) ([]float64, error) {
 		for k := range nb {
 			p := real(coeffs[k])*real(coeffs[k]) + imag(coeffs[k])*imag(coeffs[k])
 			total += p
-			f := float64(k) * sr / speechNFFT
-			for m := range speechMels {
-				l, c, r := edges[m], edges[m+1], edges[m+2]
-				if f > l && f < r {
-					bands[m] += p * math.Min((f-l)/(c-l), (r-f)/(r-c))
-				}
+			for _, tp := range taps[k] {
+				bands[tp.m] += p * tp.w
 			}
 		}
 		for m := range bands {
