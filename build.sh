@@ -350,7 +350,9 @@ bench_summary() {
 # bench_paper — opt-in (BENCH_PAPER=1): the published CleaneX (the paper's network, Adam,
 # 10,000 steps) in PyTorch, internal/bank/paper/cleanex_paper.py, on the first
 # ${BENCH_PAPER_PER:-2} pilots per family at k1 = ${BENCH_PAPER_K1:-100}, stored in the bank's
-# cache under "paper" (resumable), then the study with its "published CleaneX" tables.
+# cache under "paper" (resumable), then the study with its "published CleaneX" tables, and
+# the same script on the 16 shared benchmark cases next to the RMSE an independent
+# implementation reached there (calibrate paper-cases; about 30 minutes, resumable).
 # Benchmark only: the product stays Go. Needs Debian's python3-torch and python3-numpy (and
 # OpenBLAS: with Debian's reference BLAS a fit is several times slower); installs them with
 # apt-get when missing (as root). Several minutes per fit on a shared 2-core machine.
@@ -370,7 +372,8 @@ bench_paper() {
 	fi
 	go run ./cmd/calibrate fit -dir "$BUILD_DIR/bank" -j "${BENCH_BANK_JOBS:-2}" &&
 		PYTHON=$py go run ./cmd/calibrate paper -dir "$BUILD_DIR/bank" -k1 "${BENCH_PAPER_K1:-100}" -- -per "${BENCH_PAPER_PER:-2}" &&
-		go run ./cmd/calibrate study -dir "$BUILD_DIR/bank" | tee "$BUILD_DIR/bench-paper.txt"
+		go run ./cmd/calibrate study -dir "$BUILD_DIR/bank" | tee "$BUILD_DIR/bench-paper.txt" &&
+		PYTHON=$py go run ./cmd/calibrate paper-cases -dir "$BUILD_DIR/paper-cases" | tee "$BUILD_DIR/bench-paper-cases.txt"
 }
 
 cmd_bench() {

@@ -9,6 +9,7 @@
 //	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
+//	calibrate paper-cases [-dir build/paper-cases] -- [-seed 1] [-threads 2] (see papercases.go)
 //	calibrate summary [-families ...] [-k1 ...] [-per 2] [-q 128] [-j 2]
 //	calibrate summary-files -dir D [-families ...] [-k1 ...] [-per 1]
 //	calibrate summary-compare -dir D [-families ...] [-k1 ...] [-per 1]
@@ -22,7 +23,9 @@
 // 20 seeds per pilot and reports its failures and seed spread; half fits the
 // estimate's methods on half of each pilot's classes (a backtest studied as
 // an interval feature, see docs/recommendation.md); paper runs the published
-// CleaneX settings in PyTorch on a few pilots (docs/paper-comparison.md);
+// CleaneX settings in PyTorch on a few pilots (docs/paper-comparison.md) and
+// paper-cases on the 16 shared benchmark cases, next to the RMSE an
+// independent implementation reached there;
 // summary compares every method's curve from each pilot's score matrix with
 // the one from its per-point summary (docs/summary.md); summary-files writes
 // pilots as long tables with their Go summaries, and summary-compare checks
@@ -99,6 +102,13 @@ func run(ctx context.Context, args []string) error {
 			*dir = "build/heldout"
 		}
 	}
+	if args[0] == "paper-cases" {
+		dirSet := false
+		fs.Visit(func(f *flag.Flag) { dirSet = dirSet || f.Name == "dir" })
+		if !dirSet {
+			*dir = "build/paper-cases"
+		}
+	}
 	switch args[0] {
 	case "fit":
 		var names []string
@@ -116,6 +126,8 @@ func run(ctx context.Context, args []string) error {
 		return halfAll(ctx, *dir, pilots, *jobs)
 	case "paper":
 		return paperAll(ctx, *dir, pilots, fs.Args())
+	case "paper-cases":
+		return paperCases(ctx, *dir, fs.Args())
 	case "summary":
 		return summaryStudy(ctx, firstPer(pilots, *per), *quantiles, *jobs)
 	case "summary-files":

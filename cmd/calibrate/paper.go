@@ -65,24 +65,9 @@ type paperOptions struct {
 // (calibrate fit); those with a "paper" curve are skipped unless -force, so a
 // stopped run resumes.
 func paperAll(ctx context.Context, dir string, pilots []bank.Pilot, args []string) error {
-	fs := flag.NewFlagSet("paper", flag.ContinueOnError)
-	var o paperOptions
-	fs.IntVar(&o.per, "per", 2, "pilots per family and k1 (the first ones of the bank's order; 0 = all)")
-	fs.IntVar(&o.threads, "threads", 2, "torch threads")
-	fs.IntVar(&o.steps, "steps", 10000, "Adam steps (the paper's 10,000; other values are for checks only)")
-	fs.Uint64Var(&o.seed, "seed", 1, "torch seed")
-	py := os.Getenv("PYTHON")
-	if py == "" {
-		py = "/usr/bin/python3"
-	}
-	fs.StringVar(&o.python, "python", py, "python with torch and numpy ($PYTHON, else /usr/bin/python3)")
-	fs.StringVar(&o.script, "script", paperScript, "the PyTorch script")
-	fs.BoolVar(&o.force, "force", false, "refit pilots that already have a paper fit")
-	if err := fs.Parse(args); err != nil {
+	o, err := parsePaperOptions("paper", args)
+	if err != nil {
 		return err
-	}
-	if o.steps != 10000 && !o.force {
-		return fmt.Errorf("paper: -steps %d is not the paper's 10000; add -force to store it anyway", o.steps)
 	}
 	sel := firstPer(pilots, o.per)
 	tmp, err := os.MkdirTemp("", "cleanex-paper-")
@@ -134,6 +119,31 @@ func paperAll(ctx context.Context, dir string, pilots []bank.Pilot, args []strin
 	return nil
 }
 
+// parsePaperOptions parses the flags of `calibrate paper` and `calibrate
+// paper-cases` (name).
+func parsePaperOptions(name string, args []string) (paperOptions, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var o paperOptions
+	fs.IntVar(&o.per, "per", 2, "pilots per family and k1 (the first ones of the bank's order; 0 = all)")
+	fs.IntVar(&o.threads, "threads", 2, "torch threads")
+	fs.IntVar(&o.steps, "steps", 10000, "Adam steps (the paper's 10,000; other values are for checks only)")
+	fs.Uint64Var(&o.seed, "seed", 1, "torch seed")
+	py := os.Getenv("PYTHON")
+	if py == "" {
+		py = "/usr/bin/python3"
+	}
+	fs.StringVar(&o.python, "python", py, "python with torch and numpy ($PYTHON, else /usr/bin/python3)")
+	fs.StringVar(&o.script, "script", paperScript, "the PyTorch script")
+	fs.BoolVar(&o.force, "force", false, "refit pilots that already have a paper fit")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.steps != 10000 && !o.force {
+		return o, fmt.Errorf("%s: -steps %d is not the paper's 10000; add -force to store it anyway", name, o.steps)
+	}
+	return o, nil
+}
+
 // firstPer returns the first per pilots of every (family, k1) in pilots'
 // order, or all pilots when per <= 0.
 func firstPer(pilots []bank.Pilot, per int) []bank.Pilot {
@@ -160,12 +170,18 @@ func paperFit(ctx context.Context, p bank.Pilot, tmp string, o paperOptions) (ac
 	if err != nil {
 		return nil, "", err
 	}
-	base := filepath.Join(tmp, strings.NewReplacer("/", "_").Replace(p.ID))
+	return paperFitSample(ctx, p.ID, l.Sample, p.K, tmp, o)
+}
+
+// paperFitSample runs the script on sample s (named id in tmp's files) for
+// k2 and returns the predicted curve (k = 0..k2) and the script's summary.
+func paperFitSample(ctx context.Context, id string, s *accuracy.Sample, k2 int, tmp string, o paperOptions) (accuracy.Curve, string, error) {
+	base := filepath.Join(tmp, strings.NewReplacer("/", "_").Replace(id))
 	in, out := base+".cxp", base+".out"
-	if err := writePaperInput(in, l.Sample); err != nil {
+	if err := writePaperInput(in, s); err != nil {
 		return nil, "", err
 	}
-	cmd := exec.CommandContext(ctx, o.python, o.script, in, out, strconv.Itoa(p.K),
+	cmd := exec.CommandContext(ctx, o.python, o.script, in, out, strconv.Itoa(k2),
 		"--seed", strconv.FormatUint(o.seed, 10), "--threads", strconv.Itoa(o.threads), "--steps", strconv.Itoa(o.steps))
 	// OpenMP threads that sleep instead of spinning while they wait: on a
 	// shared machine spinning threads slow the fit several times.
@@ -186,7 +202,7 @@ func paperFit(ctx context.Context, p bank.Pilot, tmp string, o paperOptions) (ac
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
 		return nil, "", fmt.Errorf("%s: summary line %q: %w", o.script, lines[len(lines)-1], err)
 	}
-	curve, err := readPaperCurve(out, p.K)
+	curve, err := readPaperCurve(out, k2)
 	if err != nil {
 		return nil, "", err
 	}
