@@ -96,18 +96,10 @@ func run(ctx context.Context, args []string) error {
 	pilots := bank.Select(famList, k1List)
 	if *heldOut || args[0] == "heldout" {
 		pilots = bank.HeldOut(famList, k1List)
-		dirSet := false
-		fs.Visit(func(f *flag.Flag) { dirSet = dirSet || f.Name == "dir" })
-		if !dirSet {
-			*dir = "build/heldout"
-		}
+		defaultDir(fs, dir, "build/heldout")
 	}
 	if args[0] == "paper-cases" {
-		dirSet := false
-		fs.Visit(func(f *flag.Flag) { dirSet = dirSet || f.Name == "dir" })
-		if !dirSet {
-			*dir = "build/paper-cases"
-		}
+		defaultDir(fs, dir, "build/paper-cases")
 	}
 	switch args[0] {
 	case "fit":
@@ -164,4 +156,13 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 		}
 		return saveFits(dir, f)
 	})
+}
+
+// defaultDir sets *dir to d unless -dir was given on the command line.
+func defaultDir(fs *flag.FlagSet, dir *string, d string) {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "dir" })
+	if !set {
+		*dir = d
+	}
 }
