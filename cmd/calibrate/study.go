@@ -435,6 +435,83 @@ func dump(dir string, all []pilotFits) {
 		fmt.Printf("%s,%.3f,%.3f,%.2f\n", fam, stat.Mean(a.r, nil), stat.Mean(a.b, nil), stat.Correlation(a.r, a.b, nil))
 	}
 	fmt.Printf("all,%.3f,%.3f,%.2f\n", stat.Mean(ar, nil), stat.Mean(ab, nil), stat.Correlation(ar, ab, nil))
+	withinBetween(all)
+}
+
+// withinBetween prints, for quantities measured on the pilot at k = K, how
+// they go with the residual r = logit truth - logit estimate at K: the
+// correlation within each (family, k1) cell of the bank (median over cells,
+// and how many cells have a positive one) and the correlation of the
+// families' means. A quantity whose two correlations disagree in sign can
+// explain a pilot's error within its family but not a family's shared bias.
+func withinBetween(all []pilotFits) {
+	type quantity struct {
+		name string
+		of   func(p pilotFits, est float64) float64
+	}
+	qs := []quantity{
+		{"KDE - estimate (logit)", func(p pilotFits, est float64) float64 { return p.rf.CentreLogit(p.Curves["kde"][p.K]) - est }},
+		{"regression - estimate (logit)", func(p pilotFits, est float64) float64 {
+			return p.rf.CentreLogit(p.Curves["regression"][p.K]) - est
+		}},
+		{"CleaneX - estimate (logit)", func(p pilotFits, est float64) float64 {
+			return p.rf.CentreLogit(meanOf(p.rf.CleaneX, p.K)[p.K]) - est
+		}},
+		{"G (logit Abar_k1 - estimate)", func(p pilotFits, est float64) float64 {
+			return p.rf.CentreLogit(p.Observed[p.K1]) - est
+		}},
+	}
+	type row struct{ r, q []float64 }
+	cells := map[string]*row{}
+	fams := map[string]*row{}
+	var cellKeys, famKeys []string
+	for qi, q := range qs {
+		clear(cells)
+		clear(fams)
+		cellKeys, famKeys = cellKeys[:0], famKeys[:0]
+		for _, p := range all {
+			if p.Curves["kde"] == nil || p.Curves["regression"] == nil || len(p.rf.CleaneX) == 0 {
+				continue
+			}
+			res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
+			if err != nil {
+				continue
+			}
+			est := p.rf.CentreLogit(res.Estimate[p.K])
+			r := p.rf.CentreLogit(p.Truth[p.K]) - est
+			v := q.of(p, est)
+			ck := fmt.Sprintf("%s/%d", p.Family, p.K1)
+			if cells[ck] == nil {
+				cells[ck] = &row{}
+				cellKeys = append(cellKeys, ck)
+			}
+			if fams[p.Family] == nil {
+				fams[p.Family] = &row{}
+				famKeys = append(famKeys, p.Family)
+			}
+			for _, x := range []*row{cells[ck], fams[p.Family]} {
+				x.r, x.q = append(x.r, r), append(x.q, v)
+			}
+		}
+		if qi == 0 {
+			fmt.Printf("\nresidual r at K against a quantity: within (family, k1) cells (%d) and between families (%d)\n", len(cellKeys), len(famKeys))
+			fmt.Println("quantity,median within-cell corr,cells with corr > 0,corr of family means")
+		}
+		var within []float64
+		positive := 0
+		for _, k := range cellKeys {
+			c := stat.Correlation(cells[k].r, cells[k].q, nil)
+			within = append(within, c)
+			if c > 0 {
+				positive++
+			}
+		}
+		var mr, mq []float64
+		for _, k := range famKeys {
+			mr, mq = append(mr, stat.Mean(fams[k].r, nil)), append(mq, stat.Mean(fams[k].q, nil))
+		}
+		fmt.Printf("%s,%.2f,%d of %d,%.2f\n", q.name, median(within), positive, len(within), stat.Correlation(mr, mq, nil))
+	}
 }
 
 // uncalibrated returns a calibration with a zero interval, for studying the
