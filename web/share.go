@@ -125,6 +125,21 @@ func DecodeShare(frag string) (Share, error) {
 	return s, nil
 }
 
+// BadLink is the page's message for a link whose settings DecodeShare
+// refused with err: what is wrong and what to do.
+func BadLink(err error) string {
+	return "This link could not be read: " + err.Error() + ". Nothing was run; ask for the link again, " +
+		"or choose a file, the example or a simulation below."
+}
+
+// SimError is the page's message for a simulation the worker refused with
+// err (simulate.Config.Validate, compute.World): what is wrong and what to
+// do, without the package's "simulate: " prefix.
+func SimError(err error) string {
+	why := strings.TrimSuffix(strings.TrimPrefix(err.Error(), "simulate: "), ".")
+	return "The simulation could not be made: " + why + ". Change its settings and simulate again; what was on screen is kept."
+}
+
 // ShareOf returns what a link to the page's current simulation and
 // settings carries.
 func (s *State) ShareOf() Share {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -52,5 +53,28 @@ func TestShareDefaultsAndErrors(t *testing.T) {
 		if _, err := DecodeShare(frag); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one containing %q", frag, err, want)
 		}
+	}
+}
+
+// A link the page cannot read is named, with what is wrong and what to do.
+func TestBadLink(t *testing.T) {
+	_, err := DecodeShare("sim=normal,normal,5,0.1,10&k2=abc")
+	if err == nil {
+		t.Fatal("a five-value sim= was accepted")
+	}
+	msg := BadLink(err)
+	for _, want := range []string{"This link could not be read", "want 8 values", "Nothing was run", "choose a file"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("BadLink says %q, want it to contain %q", msg, want)
+		}
+	}
+}
+
+// A refused simulation is named as such, without the package prefix.
+func TestSimError(t *testing.T) {
+	got := SimError(errors.New("simulate: k1 = 500 pilot classes: it must be between 2 and K = 100, the simulated world's classes"))
+	want := "The simulation could not be made: k1 = 500 pilot classes: it must be between 2 and K = 100, the simulated world's classes. Change its settings and simulate again; what was on screen is kept."
+	if got != want {
+		t.Errorf("SimError = %q, want %q", got, want)
 	}
 }

@@ -858,3 +858,51 @@ func TestFileSessionPutsDataAway(t *testing.T) {
 		t.Errorf("Run says %q", msg)
 	}
 }
+
+// A link whose settings cannot be read says so, keeps the link in the
+// address bar and runs nothing (not the example under the user's link).
+func TestBadLinkRunsNothing(t *testing.T) {
+	const frag = "#sim=normal,normal,5,0.1,10&k2=abc"
+	p := openPage(t, frag)
+	msg := p.errorText("This link could not be read")
+	if !strings.Contains(msg, "want 8 values") || !strings.Contains(msg, "Nothing was run") {
+		t.Errorf("a broken link says %q", msg)
+	}
+	time.Sleep(3 * time.Second) // time enough for a run to start, were one started
+	got := mustEval[map[string]string](p, `(() => ({hash: location.hash,
+		headline: document.getElementById("headline").textContent,
+		results: String(!!document.getElementById("results")),
+		summary: String(!!document.getElementById("summary")),
+		progress: String(document.querySelectorAll(".progress .bar").length)}))()`, 5*time.Second)
+	p.shot("76-bad-link")
+	if got["hash"] != frag {
+		t.Errorf("the address's fragment became %q, want the link's own %q", got["hash"], frag)
+	}
+	if got["headline"] != "" || got["results"] != "false" || got["summary"] != "false" || got["progress"] != "0" {
+		t.Errorf("after a broken link the page shows %v; want no data, run or answer", got)
+	}
+}
+
+// Cancelling a run puts back the previous results and, with them, the link
+// to the settings that made them (not the cancelled run's).
+func TestCancelRestoresLink(t *testing.T) {
+	const frag = "#sim=normal,normal,5,0.2,5,30,300,3&k2=300&methods=plugin,kde,regression,cleanex&seed=2&preset=fast"
+	p := openPage(t, frag)
+	p.waitFinished(180 * time.Second)
+	before := mustEval[string](p, `location.hash`, 5*time.Second)
+	p.click("m-plugin") // leave the plug-in out of the next run
+	p.typeInto("k2", "600")
+	p.click("run")
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 10*time.Second)
+	if h := mustEval[string](p, `location.hash`, 5*time.Second); h == before {
+		t.Errorf("the running run's link is still the previous one: %q", h)
+	}
+	p.click("cancel")
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Cancelled")`, 10*time.Second)
+	if h := mustEval[string](p, `location.hash`, 5*time.Second); h != before {
+		t.Errorf("after Cancel the address holds %q, want the shown results' %q", h, before)
+	}
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "At 300 classes") {
+		t.Errorf("after Cancel the headline is %q, want the previous answer at 300 classes", h)
+	}
+}

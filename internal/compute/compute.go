@@ -157,7 +157,7 @@ func World(cfg protocol.SimConfig) (*simulate.World, error) {
 		return nil, fmt.Errorf("point distribution: %w", err)
 	}
 	if cfg.K1 < 2 || cfg.K1 > cfg.K2 {
-		return nil, fmt.Errorf("simulate: k1 = %d pilot classes: it must be between 2 and k2 = %d", cfg.K1, cfg.K2)
+		return nil, fmt.Errorf("simulate: k1 = %d pilot classes: it must be between 2 and K = %d, the simulated world's classes", cfg.K1, cfg.K2)
 	}
 	return simulate.Generate(simulate.Config{Classes: cd, Points: pd, D: cfg.D, Sigma2: cfg.Sigma2, K: cfg.K2, R: cfg.R, Seed: cfg.Seed})
 }

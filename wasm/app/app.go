@@ -186,6 +186,9 @@ type shown struct {
 	rec     *web.Recommendation
 	failed  map[string]string
 	skipped map[string]string
+	// hash and link are the address's fragment and the share link that
+	// went with them.
+	hash, link string
 }
 
 // newApp returns the app for the page's state st, its workers not started yet.
@@ -246,9 +249,12 @@ func (a *app) start() {
 		}
 		return
 	} else if !errors.Is(err, web.ErrNoShare) {
+		// A link that cannot be read: say so and run nothing, rather than
+		// answer another question under the user's link.
 		a.env.Lock()
-		a.st.Error = err.Error() + "; showing the example instead."
+		a.st.Error = web.BadLink(err)
 		a.env.UnlockRender()
+		return
 	}
 	if strings.Contains(search, "example=0") {
 		return
@@ -623,7 +629,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	ch := make(chan loadOutcome, 1)
 	a.loads[id] = ch
 	if req.sim != nil {
-		a.setBusy(loading, "Simulating "+req.source+"…")
+		a.setBusy(loading, "Simulating: "+strings.TrimPrefix(req.source, "Simulation ")+"…")
 	} else {
 		a.setBusy(loading, "Reading "+req.source+"…")
 	}
@@ -708,6 +714,9 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.setBusy(idle, "")
 	if out.err != nil {
 		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
+		if req.sim != nil {
+			a.st.Error = web.SimError(out.err)
+		}
 		return protocol.Summary{}, out.err
 	}
 	return a.adopt(req, id, out.sum, baseJS, ""), nil
@@ -872,7 +881,8 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 		return nil, err
 	}
 	a.cancelRun("a new run")
-	prev := shown{ok: a.st.Rec != nil, k2: a.st.K2, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped}
+	prev := shown{ok: a.st.Rec != nil, k2: a.st.K2, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped,
+		hash: jsdom.Hash(), link: a.st.Link}
 	if a.sim != nil {
 		a.setLink(&web.Share{Sim: *a.sim, K2: req.k2, Methods: req.methods, Seed: req.seed, Preset: req.preset})
 	}
@@ -934,6 +944,11 @@ func (a *app) cancelRun(why string) {
 		a.st.K2, a.st.Results, a.st.Rec, a.st.Failed, a.st.Skipped = p.k2, p.results, p.rec, p.failed, p.skipped
 		a.charts.dirty = true
 		a.st.Status += " The previous results are shown."
+		if r.dataset == a.dataset && p.link != a.st.Link {
+			// The link goes back to the settings of the results shown.
+			a.log.Report("restoring the address's fragment", jsdom.SetHash(p.hash))
+			a.st.Link = p.link
+		}
 	}
 	if a.liveCurve != nil {
 		a.liveCurve, a.charts.dirty = nil, true
