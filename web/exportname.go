@@ -40,3 +40,9 @@ func ExportName(source string, sim *protocol.SimConfig) string {
 	}
 	return out
 }
+
+// Downloaded is the note under the export buttons after a download: the
+// file's name and where the browser puts it.
+func Downloaded(name string) string {
+	return "Saved " + name + " (in your browser's downloads)."
+}

@@ -24,3 +24,9 @@ func TestExportName(t *testing.T) {
 		}
 	}
 }
+
+func TestDownloaded(t *testing.T) {
+	if got, want := Downloaded("sim-d5-curves.csv"), "Saved sim-d5-curves.csv (in your browser's downloads)."; got != want {
+		t.Errorf("Downloaded = %q, want %q", got, want)
+	}
+}

@@ -174,15 +174,12 @@ func NewState() *State {
 }
 
 // SetK2 stores k2 typed as text; one that limits.ParseK2 refuses sets K2Err
-// and Error to its message and leaves K2 as it was.
+// to its message (shown beside the k2 box) and leaves K2 as it was.
 func (s *State) SetK2(text string) {
 	k2, err := limits.ParseK2("k2", text)
 	if err != nil {
-		s.K2Err, s.Error, s.K2Text = err.Error(), err.Error(), text
+		s.K2Err, s.K2Text = err.Error(), text
 		return
-	}
-	if s.K2Err != "" && s.Error == s.K2Err {
-		s.Error = ""
 	}
 	s.ShowK2(k2)
 }

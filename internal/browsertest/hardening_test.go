@@ -152,7 +152,21 @@ func TestHugeK2KeepsResults(t *testing.T) {
 				time.Sleep(200 * time.Millisecond)
 				mustEval[bool](p, `(() => { document.querySelector("#run").click(); return true; })()`, 5*time.Second)
 			}
-			msg := p.errorText(tc.want[:20])
+			var msg string
+			if tc.how == "api" {
+				msg = p.errorText(tc.want[:20])
+			} else {
+				// Typed: the message sits under the k2 box, which is marked
+				// invalid, and not again in the data card's error line.
+				p.waitJS(fmt.Sprintf(`document.querySelector("#k2-error").textContent.includes(%s)`, jsString(tc.want[:20])), 60*time.Second)
+				msg = mustEval[string](p, `document.querySelector("#k2-error").textContent`, 5*time.Second)
+				if inv := mustEval[string](p, `document.querySelector("#k2").getAttribute("aria-invalid") || ""`, 5*time.Second); inv != "true" {
+					t.Errorf("the refused k2 box has aria-invalid %q", inv)
+				}
+				if e := mustEval[string](p, `(document.querySelector("#error") || {textContent: ""}).textContent`, 5*time.Second); strings.Contains(e, tc.want[:20]) {
+					t.Errorf("the refusal is shown twice, also as %q", e)
+				}
+			}
 			if !strings.HasPrefix(msg, tc.want) || strings.Count(msg, "\n") > 0 {
 				t.Errorf("the page says %q, want %q", msg, tc.want)
 			}

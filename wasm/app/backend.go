@@ -289,11 +289,11 @@ func (a *app) Simulate() {
 	}()
 }
 
-// Run fits the selected methods with the page's settings; a refused k2
-// shows its message again instead.
+// Run fits the selected methods with the page's settings; with a refused
+// k2 it does nothing (the k2 box shows why, and gets the focus).
 func (a *app) Run() {
 	if a.st.K2Err != "" {
-		a.st.Error = a.st.K2Err
+		jsdom.Focus("k2")
 		return
 	}
 	go func() {
@@ -316,9 +316,12 @@ func (a *app) ExportCSV() {
 		a.st.Error = "Export failed: " + err.Error()
 		return
 	}
-	if err := jsdom.Download(web.ExportName(a.st.Source, a.sim)+"-curves.csv", "text/csv", b.Bytes()); err != nil {
+	name := web.ExportName(a.st.Source, a.sim) + "-curves.csv"
+	if err := jsdom.Download(name, "text/csv", b.Bytes()); err != nil {
 		a.st.Error = "Export failed: " + err.Error()
+		return
 	}
+	a.st.ActionNote = web.Downloaded(name)
 }
 
 // exportScale is the least number of image pixels per CSS pixel of an
@@ -351,11 +354,13 @@ func (a *app) ExportPNG() {
 		if err == nil {
 			err = jsdom.DownloadBlob(name, blob)
 		}
+		a.env.Lock()
 		if err != nil {
-			a.env.Lock()
 			a.st.Error = "Export failed: " + err.Error()
-			a.env.UnlockRender()
+		} else {
+			a.st.ActionNote = web.Downloaded(name)
 		}
+		a.env.UnlockRender()
 	}()
 }
 
@@ -418,13 +423,16 @@ func (a *app) CopyLink() {
 // SaveSession downloads the settings, the simulation (if the data is one)
 // and the results as a small JSON file; the user's data is not in it.
 func (a *app) SaveSession() {
+	name := web.ExportName(a.st.Source, a.sim) + "-session.json"
 	b, err := web.NewSession(a.st, a.sim).Marshal()
 	if err == nil {
-		err = jsdom.Download(web.ExportName(a.st.Source, a.sim)+"-session.json", "application/json", b)
+		err = jsdom.Download(name, "application/json", b)
 	}
 	if err != nil {
 		a.st.Error = "Saving the session failed: " + err.Error()
+		return
 	}
+	a.st.ActionNote = web.Downloaded(name)
 }
 
 // OpenSession reads a session file: its settings are restored, a simulated
