@@ -79,11 +79,30 @@ func (s *State) Headline() string {
 		return NoRecommendation(r.K2, r.Outcome.Err)
 	}
 	o := r.Outcome
-	line := HeadlineText(r.K2, o.Estimate[r.K2], o.Lo[r.K2], o.Hi[r.K2]) + "."
-	if t := s.Results.Truth; t != nil && t.Max() >= r.K2 {
-		line += fmt.Sprintf(" The true accuracy of this simulation is %.2f.", t[r.K2])
+	lo, hi := o.Lo[r.K2], o.Hi[r.K2]
+	line := HeadlineText(r.K2, o.Estimate[r.K2], lo, hi) + "."
+	switch t := s.Results.Truth; {
+	case t == nil:
+	case t.Max() >= r.K2:
+		line += fmt.Sprintf(" The true accuracy of this simulation is %.*f.", Decimals(lo, hi), t[r.K2])
+	default:
+		// k2 beyond the simulated world: its truth stops at the world's K.
+		line += fmt.Sprintf(" This simulation's true accuracy is known only up to its world's %s classes (%.*f there); the truth curve and its RMSE stop there.",
+			limits.Thousands(t.Max()), Decimals(lo, hi), t[t.Max()])
 	}
 	return line
+}
+
+// Decimals is how many decimals the answer is written with: 2, or up to 4
+// while the 80% interval [lo, hi] spans fewer than 3 units of the last
+// decimal, so that an answer near 0 or 1 (0.003, 0.9995) is not rounded
+// into its own bounds.
+func Decimals(lo, hi float64) int {
+	d := 2
+	for d < 4 && (hi-lo)*math.Pow(10, float64(d)) < 3 {
+		d++
+	}
+	return d
 }
 
 // Warning is the recommendation's caution in words (recommend.Result's
@@ -96,9 +115,10 @@ func (s *State) Warning() string {
 }
 
 // HeadlineText formats the answer at k2: "At 2,000 classes: 0.47 (80%
-// interval 0.40–0.55)".
+// interval 0.40–0.55)", with Decimals(lo, hi) decimals.
 func HeadlineText(k2 int, est, lo, hi float64) string {
-	return fmt.Sprintf("At %s classes: %.2f (80%% interval %.2f–%.2f)", limits.Thousands(k2), est, lo, hi)
+	d := Decimals(lo, hi)
+	return fmt.Sprintf("At %s classes: %.*f (80%% interval %.*f–%.*f)", limits.Thousands(k2), d, est, d, lo, d, hi)
 }
 
 // NoRecommendation says in one sentence why there is no recommended
@@ -321,13 +341,14 @@ func (s *State) WhyParts() []string {
 	width := o.Hi[k2] - o.Lo[k2]
 	share := func(x float64) string {
 		if x < 0.005 {
-			return "" // a part the calibration gives no weight here
+			return " — it does not widen the interval here"
 		}
-		return fmt.Sprintf(" — it makes up about %.0f%% of the interval's width", 100*x)
+		return fmt.Sprintf(" — about %.0f%% of the interval's width", 100*x)
 	}
-	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.2f wide (%.2f to %.2f). It is built from the parts below; "+
-		"how much each part widens it was learned on the test pilots (how well that part foretold the actual error there), so a part's share is not its size.",
-		limits.Thousands(k2), width, o.Lo[k2], o.Hi[k2])}
+	d := Decimals(o.Lo[k2], o.Hi[k2])
+	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.*f wide (%.*f to %.*f). These are the parts it is made of, each with its share of the width. "+
+		"The shares were learned on test pilots whose true accuracy is known: a part that said little about the actual error there gets a small share, however large it looks.",
+		limits.Thousands(k2), d, width, d, o.Lo[k2], d, o.Hi[k2])}
 	se := math.NaN()
 	if r.K1 <= r.ClassSE.Max() {
 		se = r.ClassSE[r.K1]
@@ -476,7 +497,7 @@ func (s *State) BoxCaption() string {
 	for _, m := range BoxMethods() {
 		for _, sp := range e.Methods {
 			if sp.Method == m.Name {
-				meds = append(meds, fmt.Sprintf("%s %+.3f", m.Label, sp.Q[2]))
+				meds = append(meds, m.Label+" "+Signed(sp.Q[2]))
 			}
 		}
 	}
@@ -486,8 +507,25 @@ func (s *State) BoxCaption() string {
 			at += fmt.Sprintf(" (the test pilots' ratio nearest to your %s)", Ratio(yours))
 		}
 	}
-	return fmt.Sprintf("On %s whose true accuracy is known, %s, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
-		plural(e.Pilots, "pilot", "pilots"), at, strings.Join(meds, ", "))
+	among := ""
+	if r := s.Rec; r != nil && r.Table.Pilots > e.Pilots {
+		among = fmt.Sprintf(" (those of the bank's %s that reach this ratio)", limits.Thousands(r.Table.Pilots))
+	}
+	return fmt.Sprintf("On %s whose true accuracy is known%s, %s, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
+		plural(e.Pilots, "test pilot", "test pilots"), among, at, strings.Join(meds, ", "))
+}
+
+// Signed formats an error with its sign and three decimals, with a true
+// minus sign and no sign on zero: "+0.285", "−0.012", "0.000".
+func Signed(x float64) string {
+	v := fmt.Sprintf("%.3f", math.Abs(x))
+	switch {
+	case v == "0.000":
+		return v
+	case x < 0:
+		return "−" + v
+	}
+	return "+" + v
 }
 
 // Ratio formats an extrapolation ratio as "20×" (one decimal below 10).

@@ -13,8 +13,18 @@ import (
 )
 
 func TestHeadlineText(t *testing.T) {
-	if got := HeadlineText(2000, 0.4712, 0.4049, 0.5534); got != "At 2,000 classes: 0.47 (80% interval 0.40–0.55)" {
-		t.Errorf("HeadlineText: %q", got)
+	for _, tc := range []struct {
+		est, lo, hi float64
+		want        string
+	}{
+		{0.4712, 0.4049, 0.5534, "At 2,000 classes: 0.47 (80% interval 0.40–0.55)"},
+		// near 0 and near 1 the answer keeps the decimals its interval needs
+		{0.0034, 0, 0.0076, "At 2,000 classes: 0.003 (80% interval 0.000–0.008)"},
+		{0.99952, 0.9991, 0.99987, "At 2,000 classes: 0.9995 (80% interval 0.9991–0.9999)"},
+	} {
+		if got := HeadlineText(2000, tc.est, tc.lo, tc.hi); got != tc.want {
+			t.Errorf("HeadlineText(%v, %v, %v) = %q, want %q", tc.est, tc.lo, tc.hi, got, tc.want)
+		}
 	}
 	if got := NoRecommendation(500, recommend.ErrNoFits); !strings.HasPrefix(got, "No recommendation for 500 classes: none of the regression, KDE and CleaneX fits") || !strings.Contains(got, "smaller k2") {
 		t.Errorf("NoRecommendation(ErrNoFits): %q", got)
@@ -67,10 +77,17 @@ func finishedState(t *testing.T) *State {
 func TestHeadlineAndWhy(t *testing.T) {
 	st := finishedState(t)
 	o := st.Rec.Outcome
-	want := HeadlineText(100, o.Estimate[100], o.Lo[100], o.Hi[100]) + fmt.Sprintf(". The true accuracy of this simulation is %.2f.", 1-0.1*4.605170185988092)
+	want := HeadlineText(100, o.Estimate[100], o.Lo[100], o.Hi[100]) + fmt.Sprintf(". The true accuracy of this simulation is %.*f.", Decimals(o.Lo[100], o.Hi[100]), 1-0.1*4.605170185988092)
 	if got := st.Headline(); got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
+	// A k2 beyond the simulated world: the truth is named up to its K.
+	truth := st.Results.Truth
+	st.Results.Truth = truth[:51]
+	if got := st.Headline(); !strings.Contains(got, "known only up to its world's 50 classes") {
+		t.Errorf("headline with the truth known up to 50 classes: %q", got)
+	}
+	st.Results.Truth = truth
 	if got := st.WhySources(); !strings.Contains(got, "the mean of 3 CleaneX fits") || !strings.Contains(got, "3 of 4 CleaneX fits used.") {
 		t.Errorf("sources: %q", got)
 	}
@@ -185,5 +202,13 @@ func TestWhyRatioWording(t *testing.T) {
 	parts := strings.Join(st.WhyParts(), "\n")
 	if !strings.Contains(parts, "5 classes is within your pilot's 10: its accuracy there is measured directly") || strings.Contains(parts, "You extrapolate") {
 		t.Errorf("why parts for k2 < k1:\n%s", parts)
+	}
+}
+
+func TestSigned(t *testing.T) {
+	for x, want := range map[float64]string{0.2851: "+0.285", -0.0121: "−0.012", -0.0001: "0.000", 0: "0.000", 1e-4: "0.000"} {
+		if got := Signed(x); got != want {
+			t.Errorf("Signed(%v) = %q, want %q", x, got, want)
+		}
 	}
 }

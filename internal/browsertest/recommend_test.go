@@ -81,6 +81,8 @@ func (p *page) exportedColumns() map[string][]float64 {
 		document.querySelector("#export-csv").click();
 	})()`, 5*time.Second)
 	p.waitJS(`window.__blobs.length >= 1`, 10*time.Second)
+	// The page says what it saved, under the buttons.
+	p.waitJS(`document.querySelector("#action-note").textContent.startsWith("Saved ") && document.querySelector("#action-note").textContent.includes("-curves.csv")`, 5*time.Second)
 	text := mustEval[string](p, `window.__blobs[0].text()`, 5*time.Second)
 	lines := strings.Split(strings.TrimSpace(text), "\n")
 	head := strings.Split(lines[0], ",")
@@ -101,8 +103,9 @@ func (p *page) exportedColumns() map[string][]float64 {
 	return cols
 }
 
-// headlineRE is the answer's form: "At 2,000 classes: 0.47 (80% interval 0.40–0.55)".
-var headlineRE = regexp.MustCompile(`^At ([0-9,]+) classes: (0\.\d\d|1\.00) \(80% interval (0\.\d\d|1\.00)–(0\.\d\d|1\.00)\)`)
+// headlineRE is the answer's form: "At 2,000 classes: 0.47 (80% interval
+// 0.40–0.55)", with 2 to 4 decimals (web.Decimals).
+var headlineRE = regexp.MustCompile(`^At ([0-9,]+) classes: (0\.\d{2,4}|1\.0{2,4}) \(80% interval (0\.\d{2,4}|1\.0{2,4})–(0\.\d{2,4}|1\.0{2,4})\)`)
 
 // checkAnswer checks what a person sees once a run is done: the one-line
 // answer for k2 (announced politely to screen readers), the recommended
@@ -153,7 +156,7 @@ func (p *page) checkAnswer(k2 string) string {
 	if why["visible"] != true || why["open"] != true || why["focus"] != true {
 		t.Errorf("the why panel: visible %v, open %v, summary focusable %v", why["visible"], why["open"], why["focus"])
 	}
-	for key, want := range map[string]string{"caption": "pilots whose true accuracy is known, predicting ", "sources": "The estimate combines",
+	for key, want := range map[string]string{"caption": "test pilots whose true accuracy is known", "sources": "The estimate combines",
 		"parts": "classes are a sample", "check": "80% intervals contained the truth"} {
 		if s, _ := why[key].(string); !strings.Contains(s, want) {
 			t.Errorf("why panel %s %q lacks %q", key, s, want)

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/cleanex/cleanex/internal/limits"
 )
 
 // AccuracyChart draws accuracy against the number of classes k: shaded
@@ -26,6 +28,10 @@ type AccuracyChart struct {
 	// K1, if positive, is the number of classes of the pilot, marked by a
 	// vertical line labelled "k1 = K1".
 	K1 int
+	// K2, if above K1, is the number of classes predicted for, marked the
+	// same way ("k2 = 4,000"; its label a row below k1's), so the x axis
+	// names where the prediction ends even between ticks.
+	K2 int
 	// Theme is the chart's colours (the zero value: Light).
 	Theme Theme
 	// Title, if not "", is written above the chart, one line per "\n"-separated
@@ -59,6 +65,9 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	xlo, xhi, ok := dataRange(ranged, false, a.LogX)
 	if a.K1 > 0 {
 		xlo, xhi, ok = math.Min(xlo, float64(a.K1)), math.Max(xhi, float64(a.K1)), true
+	}
+	if a.K2 > a.K1 {
+		xlo, xhi, ok = math.Min(xlo, float64(a.K2)), math.Max(xhi, float64(a.K2)), true
 	}
 	if !ok {
 		xlo, xhi = 1, 10
@@ -108,7 +117,10 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	}
 	c.Restore()
 	if a.K1 > 0 {
-		f.drawVLine(c, float64(a.K1), "k1 = "+strconv.Itoa(a.K1))
+		f.drawVLine(c, float64(a.K1), "k1 = "+strconv.Itoa(a.K1), 0)
+	}
+	if a.K2 > a.K1 {
+		f.drawVLine(c, float64(a.K2), "k2 = "+limits.Thousands(a.K2), 1)
 	}
 	f.drawLegend(c)
 	c.Restore()
@@ -157,17 +169,19 @@ func legendOf(ss []Series, label func(Series) string, th Theme) []legendItem {
 	return items
 }
 
-// drawVLine draws a dashed grey vertical line at data x across the plot, with
-// a small label at its top (right of the line, or left near the right edge).
-func (f *frame) drawVLine(c Canvas, x float64, label string) {
-	if !f.xs.ok(x) {
+// drawVLine draws a dashed grey vertical line at data x = k across the plot, with
+// a small label at its top, in label row row (0 the first), right of the
+// line, or left of it near the right edge.
+func (f *frame) drawVLine(c Canvas, k float64, label string, row int) {
+	if !f.xs.ok(k) {
 		return
 	}
 	p := f.plot
-	px := f.xs.pix(x)
-	if px < p.x0 || px > p.x1 {
+	px := f.xs.pix(k)
+	if px < p.x0-0.5 || px > p.x1+0.5 { // half a pixel for rounding at the axis ends
 		return
 	}
+	px = min(max(px, p.x0), p.x1)
 	c.SetStrokeStyle(f.th.Axis)
 	c.SetLineWidth(1)
 	c.SetLineDash([]float64{4, 4})
@@ -179,14 +193,22 @@ func (f *frame) drawVLine(c Canvas, x float64, label string) {
 	c.SetFont(smallFont)
 	c.SetFillStyle(f.th.Text)
 	c.SetTextBaseline("top")
-	if px+c.MeasureText(label)+8 > p.x1 {
-		c.SetTextAlign("right")
-		c.FillText(label, px-4, p.y0+4)
-	} else {
-		c.SetTextAlign("left")
-		c.FillText(label, px+4, p.y0+4)
+	y := p.y0 + 4 + float64(row)*vLineRow
+	w := c.MeasureText(label)
+	x := px + 4
+	if px+w+8 > p.x1 {
+		x = px - 4 - w
 	}
+	// On a patch of the background, so a curve passing under stays apart.
+	c.SetFillStyle(f.th.Background)
+	c.FillRect(x-2, y-1, w+4, vLineRow-1)
+	c.SetFillStyle(f.th.Text)
+	c.SetTextAlign("left")
+	c.FillText(label, x, y)
 }
+
+// vLineRow is the height of a row of vertical-line labels, in CSS pixels.
+const vLineRow = 14
 
 // HoverInfo is what lies under the pointer on an AccuracyChart.
 type HoverInfo struct {

@@ -45,7 +45,7 @@ func clipRect(t *testing.T, s stroked) rect {
 func TestAccuracyChartDrawsEverySeriesInsidePlot(t *testing.T) {
 	for _, logX := range []bool{true, false} {
 		ss := realistic()
-		ch := &AccuracyChart{Width: 720, Height: 420, LogX: logX, Series: ss, K1: 100}
+		ch := &AccuracyChart{Width: 720, Height: 420, LogX: logX, Series: ss, K1: 100, K2: 2000}
 		r := &recorder{}
 		if err := ch.Draw(r); err != nil {
 			t.Fatal(err)
@@ -82,7 +82,7 @@ func TestAccuracyChartDrawsEverySeriesInsidePlot(t *testing.T) {
 				t.Errorf("legend shows %q %d times, want once", s.Name, got)
 			}
 		}
-		for _, title := range []string{accuracyXTitle, accuracyYTitle, "k1 = 100"} {
+		for _, title := range []string{accuracyXTitle, accuracyYTitle, "k1 = 100", "k2 = 2,000"} {
 			if r.textCount(title) != 1 {
 				t.Errorf("%q drawn %d times, want once", title, r.textCount(title))
 			}

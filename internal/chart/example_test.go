@@ -17,7 +17,7 @@ func (textCanvas) MeasureText(s string) float64    { return 6.5 * float64(len(s)
 func ExampleAccuracyChart_Draw() {
 	ks := []float64{2, 5, 10, 20, 50, 100}
 	ch := &chart.AccuracyChart{
-		Width: 640, Height: 360, LogX: true, K1: 10,
+		Width: 640, Height: 360, LogX: true, K1: 10, K2: 100,
 		Series: []chart.Series{
 			{Name: "observed", X: ks[:3], Y: []float64{0.97, 0.91, 0.85}},
 			{Name: "cleanex", X: ks, Y: []float64{0.97, 0.91, 0.85, 0.78, 0.69, 0.62}},
@@ -28,7 +28,7 @@ func ExampleAccuracyChart_Draw() {
 		fmt.Println(err)
 	}
 	// Output:
-	// "2" "5" "10" "20" "50" "100" "0.5" "0.6" "0.7" "0.8" "0.9" "1" "number of classes k" "accuracy" "k1 = 10" "observed" "cleanex"
+	// "2" "5" "10" "20" "50" "100" "0.5" "0.6" "0.7" "0.8" "0.9" "1" "number of classes k" "accuracy" "k1 = 10" "k2 = 100" "observed" "cleanex"
 }
 
 func ExampleSVGCanvas() {

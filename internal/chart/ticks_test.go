@@ -90,6 +90,8 @@ func TestFormatTick(t *testing.T) {
 	}{
 		{0, "0"}, {math.Copysign(0, -1), "0"}, {0.2, "0.2"}, {mulPow10(3, -1), "0.3"}, {2000, "2000"},
 		{1e5, "100000"}, {0.001, "0.001"}, {1e-5, "1e-5"}, {2.5e6, "2.5e6"}, {-0.5, "-0.5"},
+		// ticks made as m / 10^e with an inexact 10^e
+		{mulPow10(1, -24), "1e-24"}, {mulPow10(2, -30), "2e-30"}, {mulPow10(5, 25), "5e25"},
 	} {
 		if got := FormatTick(tc.v); got != tc.want {
 			t.Errorf("FormatTick(%g) = %q, want %q", tc.v, got, tc.want)

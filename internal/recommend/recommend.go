@@ -301,12 +301,15 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		}
 	}
 	if n := float64(f.N) * (1 - f.Observed[f.K1]); f.N > 0 && k2 > f.K1 && n < FewErrors {
-		few := fmt.Sprintf("about %.0f", n)
-		if n < 1 {
-			few = "fewer than one"
+		// n is a class-balanced count (a whole number when every class has
+		// as many points), so it is rounded, and tiny float remainders of
+		// a pilot right on every point read as none.
+		few := fmt.Sprintf("only about %.0f", n)
+		if n < 0.5 {
+			few = "none"
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot misclassifies only %s of its %s test points at %s classes, so what happens beyond %s classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",
+			"Your pilot misclassifies %s of its %s test points at %s classes, so what happens beyond %s classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",
 			few, limits.Thousands(f.N), limits.Thousands(f.K1), limits.Thousands(f.K1)))
 	}
 	if n := len(cal.Knots); n > 1 && k2 > f.K1 && math.Log(float64(k2)/float64(f.K1)) > cal.Knots[n-1]+1e-9 {

@@ -364,10 +364,21 @@ func TestWarnsOnFewErrors(t *testing.T) {
 	if res, err := Recommend(f, k2, cal); err != nil || len(res.Warnings) != 0 {
 		t.Errorf("warnings %v (%v), want none", res.Warnings, err)
 	}
-	f.Observed = geometric(0.9999, k1) // 400 (1 - 0.9999^19) = 0.76 errors
-	res, err := Recommend(f, k2, cal)
-	if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "only fewer than one of its 400 test points at 20 classes") {
-		t.Errorf("warnings %q (%v)", res.Warnings, err)
+	for _, tc := range []struct {
+		name     string
+		observed accuracy.Curve
+		want     string
+	}{
+		{"0.76 errors", geometric(0.9999, k1), "misclassifies only about 1 of its 400 test points at 20 classes"},
+		{"3 errors", geometric(math.Pow(1-3.0/400, 1.0/19), k1), "misclassifies only about 3 of its 400"},
+		// right on every point, up to a float remainder of the class-balanced sum
+		{"none", geometric(1-1e-16, k1), "misclassifies none of its 400 test points"},
+	} {
+		f.Observed = tc.observed
+		res, err := Recommend(f, k2, cal)
+		if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], tc.want) {
+			t.Errorf("%s: warnings %q (%v), want one containing %q", tc.name, res.Warnings, err, tc.want)
+		}
 	}
 }
 

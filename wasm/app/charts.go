@@ -199,7 +199,7 @@ func (a *app) drawAll(gen int, steps []func() error) {
 const liveEveryMS = 250
 
 // estimateWidth is the line width of the recommended curve (the methods' are 2).
-const estimateWidth = 4
+const estimateWidth = 6
 
 // presentationWidth is the line width of every other curve in presentation
 // mode, before the charts' zoom (presentationZoom).
@@ -357,7 +357,7 @@ func (a *app) accuracyChart(w, h float64, th chart.Theme) chart.AccuracyChart {
 	res := a.st.Results
 	return chart.AccuracyChart{Width: w, Height: h, LogX: a.st.LogX, Theme: th,
 		Series: accuracySeries(res, a.st.Label, a.liveCurve, a.st.Presentation, th),
-		Bands:  accuracyBands(res, th), K1: res.K1}
+		Bands:  accuracyBands(res, th), K1: res.K1, K2: res.K2}
 }
 
 // drawWhy draws the "Why this answer" panel's box plot of the benchmark's
