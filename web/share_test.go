@@ -78,3 +78,19 @@ func TestSimError(t *testing.T) {
 		t.Errorf("SimError = %q, want %q", got, want)
 	}
 }
+
+func TestSlowTruth(t *testing.T) {
+	for _, tc := range []struct {
+		k, r, d int
+		slow    bool
+	}{
+		{2000, 10, 5, false}, // the paper's setting: 2e8
+		{10000, 10, 5, true}, // 5e9
+		{5000, 10, 5, false}, // 1.25e9
+		{5000, 20, 10, true}, // 5e9
+	} {
+		if got := SlowTruth(protocol.SimConfig{K2: tc.k, R: tc.r, D: tc.d}); got != tc.slow {
+			t.Errorf("SlowTruth(K %d, r %d, d %d) = %v, want %v", tc.k, tc.r, tc.d, got, tc.slow)
+		}
+	}
+}

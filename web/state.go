@@ -128,6 +128,9 @@ type State struct {
 	// ActionNote is the line under the export and share buttons: what the
 	// last of them did ("Link copied…"), until the next run.
 	ActionNote string
+	// TruthPending is whether the data set is a simulation whose truth curve
+	// is still being computed (it comes after the pilot: web.SlowTruth).
+	TruthPending bool
 	// Results holds the curves drawn and tabulated (empty K2 before any run).
 	Results report.Curves
 	// Failed maps each selected method without a curve to why (its error,

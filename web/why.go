@@ -82,6 +82,8 @@ func (s *State) Headline() string {
 	lo, hi := o.Lo[r.K2], o.Hi[r.K2]
 	line := HeadlineText(r.K2, o.Estimate[r.K2], lo, hi) + "."
 	switch t := s.Results.Truth; {
+	case t == nil && s.TruthPending:
+		line += " The simulation's true accuracy is still being computed; it is added when ready."
 	case t == nil:
 	case t.Max() >= r.K2:
 		line += fmt.Sprintf(" The true accuracy of this simulation is %.*f.", Decimals(lo, hi), t[r.K2])

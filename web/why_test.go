@@ -87,7 +87,12 @@ func TestHeadlineAndWhy(t *testing.T) {
 	if got := st.Headline(); !strings.Contains(got, "known only up to its world's 50 classes") {
 		t.Errorf("headline with the truth known up to 50 classes: %q", got)
 	}
-	st.Results.Truth = truth
+	// A simulation whose truth is still being computed says so.
+	st.Results.Truth, st.TruthPending = nil, true
+	if got := st.Headline(); !strings.Contains(got, "still being computed") {
+		t.Errorf("headline while the truth is computed: %q", got)
+	}
+	st.Results.Truth, st.TruthPending = truth, false
 	if got := st.WhySources(); !strings.Contains(got, "the mean of 3 CleaneX fits") || !strings.Contains(got, "3 of 4 CleaneX fits used.") {
 		t.Errorf("sources: %q", got)
 	}

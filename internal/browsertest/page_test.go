@@ -906,3 +906,18 @@ func TestCancelRestoresLink(t *testing.T) {
 		t.Errorf("after Cancel the headline is %q, want the previous answer at 300 classes", h)
 	}
 }
+
+// A simulated world whose truth takes long (web.SlowTruth: K = 5,000, r = 20,
+// d = 10) is shown and analysed before its truth curve is done; the truth is
+// added when it comes, to the headline and the table.
+func TestLateTruth(t *testing.T) {
+	p := openPage(t, "#sim=normal,normal,10,0.4,20,30,5000,3&k2=300&methods=plugin,kde,regression,cleanex&seed=1&preset=fast")
+	p.waitJS(`!!document.querySelector("#summary")`, 60*time.Second)
+	p.waitFinished(240 * time.Second)
+	p.waitJS(`document.querySelector("#headline").textContent.includes("The true accuracy of this simulation is")`, 240*time.Second)
+	rows := p.resultsTable()
+	if len(rows["truth"]) == 0 {
+		t.Errorf("the table has no truth row once the truth came: %v", rows)
+	}
+	p.shot("77-late-truth")
+}

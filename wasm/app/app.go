@@ -663,10 +663,13 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		return fail(err)
 	}
 	// The truth curve is computed by one worker: worker 0, which answers
-	// with the summary, or for a preview, where the summary is wanted at
-	// once, the last worker (worker 0 after its summary when it is the only one).
+	// with the summary, or, when the summary is wanted before the truth (a
+	// preview, or a world whose truth takes long: web.SlowTruth), the last
+	// idle worker (worker 0 after its summary when it is the only one), and
+	// it is added when it comes (addTruth).
+	lateTruth := req.sim != nil && (req.preview || web.SlowTruth(*req.sim))
 	truthBy := 0
-	if req.sim != nil && req.preview {
+	if lateTruth {
 		// An idle worker: one still running a cancelled fit may be replaced.
 		for i := len(a.slots) - 1; i > 0; i-- {
 			if s := a.slots[i]; s.ready && s.run == 0 {
@@ -677,15 +680,15 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	}
 	for i, s := range a.slots {
 		switch {
-		case req.sim != nil && i == truthBy && !(req.preview && i == 0):
+		case req.sim != nil && i == truthBy && !(lateTruth && i == 0):
 			err = s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
 		default:
 			err = s.sendCopy(baseJS)
 		}
-		if err == nil && i == 0 && (req.sim == nil || req.preview) {
+		if err == nil && i == 0 && (req.sim == nil || lateTruth) {
 			err = s.sendMsg(protocol.Describe{Dataset: id})
 		}
-		if err == nil && i == 0 && req.preview && truthBy == 0 {
+		if err == nil && i == 0 && lateTruth && truthBy == 0 {
 			err = s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
 		}
 		if err != nil {
@@ -694,13 +697,13 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		s.loaded = id
 	}
 	a.resend[id] = func(s *slot) error {
-		if req.sim != nil && !req.preview {
+		if req.sim != nil && !lateTruth {
 			return s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
 		}
 		if err := s.sendCopy(baseJS); err != nil {
 			return err
 		}
-		if err := s.sendMsg(protocol.Describe{Dataset: id}); err != nil || !req.preview || truthBy != 0 {
+		if err := s.sendMsg(protocol.Describe{Dataset: id}); err != nil || !lateTruth || truthBy != 0 {
 			return err
 		}
 		return s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
@@ -774,6 +777,7 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
+	a.st.TruthPending = req.sim != nil && sum.Truth == nil
 	a.preview = nil
 	if req.preview && slices.Contains(a.st.SelectedMethods(), methods.Plugin) {
 		a.st.Results = web.WithPlugin(a.st.Results, sum.ObservedC, sum.Weights)
@@ -822,6 +826,7 @@ func (a *app) addTruth(id uint64, truth []float64) {
 		return
 	}
 	a.summary.Truth = truth
+	a.st.TruthPending = false
 	if a.st.Summary != nil {
 		a.st.Summary.Truth = truth
 	}
