@@ -75,7 +75,8 @@ func (a *app) registerAPI() error {
 			a.env.Lock()
 			a.st.Sim = cfg
 			a.env.UnlockRender()
-			sum, err := a.simulate(cfg, "", false)
+			// The API's summary promises the truth: it waits for it.
+			sum, err := a.load(loadRequest{sim: &cfg, source: simSource(cfg), withTruth: true})
 			if err != nil {
 				return nil, err
 			}

@@ -604,6 +604,9 @@ type loadRequest struct {
 	// keepK2 keeps the page's k2 (the same data read again, or a shared
 	// link's or session's k2) instead of the new data set's default.
 	keepK2 bool
+	// withTruth waits for a simulation's truth curve before answering,
+	// however slow it is (web.SlowTruth).
+	withTruth bool
 	// preview shows, with the new data set in the same state change, the
 	// plug-in's curve computed on the page (web.WithPlugin), when the
 	// plug-in is among the chosen methods.
@@ -667,7 +670,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	// preview, or a world whose truth takes long: web.SlowTruth), the last
 	// idle worker (worker 0 after its summary when it is the only one), and
 	// it is added when it comes (addTruth).
-	lateTruth := req.sim != nil && (req.preview || web.SlowTruth(*req.sim))
+	lateTruth := req.sim != nil && (req.preview || (web.SlowTruth(*req.sim) && !req.withTruth))
 	truthBy := 0
 	if lateTruth {
 		// An idle worker: one still running a cancelled fit may be replaced.
