@@ -56,7 +56,8 @@ func TestTypeK2(t *testing.T) {
 	}
 }
 
-// With the paper preset the fast CleaneX fits' bar says what they are for.
+// With the paper preset, or CleaneX unchecked, the fast CleaneX fits' bar
+// says what they are for.
 func TestBarLabel(t *testing.T) {
 	s := NewState()
 	if got := s.BarLabel("cleanex"); got != s.Label("cleanex") {
@@ -68,5 +69,15 @@ func TestBarLabel(t *testing.T) {
 	}
 	if got := s.BarLabel(PaperBar); got != "CleaneX (paper preset)" {
 		t.Errorf("paper bar: %q", got)
+	}
+	// CleaneX unchecked: its fits still run, for the recommendation.
+	s.Preset = "fast"
+	for i := range s.Methods {
+		if s.Methods[i].Name == "cleanex" {
+			s.Methods[i].On = false
+		}
+	}
+	if got := s.BarLabel("cleanex"); got != "CleaneX, for the recommendation" {
+		t.Errorf("CleaneX unchecked: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ package web
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/cleanex/cleanex/internal/limits"
@@ -295,12 +296,16 @@ func Secs(v float64) string {
 	return strconv.FormatFloat(v, 'f', 0, 64) + " s"
 }
 
-// BarLabel names a progress bar: Label, except that with the paper preset
-// the bar of the fast CleaneX fits, which the recommendation always runs, says
-// so beside the paper preset's own bar.
+// BarLabel names a progress bar: Label, except that the bar of the fast
+// CleaneX fits, which the recommendation always runs, says so when CleaneX
+// itself is not what the user chose to see (not checked, or the paper preset,
+// which has its own bar).
 func (s *State) BarLabel(name string) string {
 	if name == "cleanex" && s.Preset == "paper" {
 		return "CleaneX fast, for the recommendation"
+	}
+	if name == "cleanex" && !slices.Contains(s.SelectedMethods(), "cleanex") {
+		return "CleaneX, for the recommendation"
 	}
 	return s.Label(name)
 }

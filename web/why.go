@@ -144,7 +144,7 @@ func (s *State) runningLine() string {
 		if p.Done || p.Failed || p.Skipped {
 			continue
 		}
-		name := s.Label(p.Name)
+		name := s.BarLabel(p.Name)
 		if strings.Contains(p.Text, " fits done") {
 			if i := strings.Index(p.Text, ","); i > 0 {
 				name += " (" + p.Text[:i] + ")"
@@ -154,14 +154,19 @@ func (s *State) runningLine() string {
 		}
 		parts = append(parts, name)
 	}
+	// The run's k2 (its results' K2), not a k2 typed since it started.
+	k2 := s.K2
+	if s.Results.K2 > 0 {
+		k2 = s.Results.K2
+	}
 	if len(parts) == 0 {
-		return fmt.Sprintf("Working out the accuracy at %s classes…", limits.Thousands(s.K2))
+		return fmt.Sprintf("Working out the accuracy at %s classes…", limits.Thousands(k2))
 	}
 	list := parts[0]
 	if n := len(parts); n > 1 {
 		list = strings.Join(parts[:n-1], ", ") + " and " + parts[n-1]
 	}
-	return fmt.Sprintf("Working out the accuracy at %s classes: running %s…", limits.Thousands(s.K2), list)
+	return fmt.Sprintf("Working out the accuracy at %s classes: running %s…", limits.Thousands(k2), list)
 }
 
 // TableRow is one line of the results table as the page shows it.
@@ -361,12 +366,18 @@ func (s *State) WhyParts() []string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, m := range []string{methods.Regression, methods.KDE, methods.CleaneX} { // the methods the estimate combines
 		if c := r.Curves[m]; c != nil && k2 <= c.Max() {
-			says = append(says, fmt.Sprintf("%s %.2f", BoxLabel(m), c[k2]))
+			says = append(says, fmt.Sprintf("%s %.*f", BoxLabel(m), d+1, c[k2]))
 			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])
 		}
 	}
 	if len(says) > 1 {
-		out = append(out, fmt.Sprintf("The methods disagree by %.3f at %s classes (%s)%s.", hi-lo, limits.Thousands(k2), strings.Join(says, ", "), share(sh.Disagreement)))
+		small := ""
+		if sh.Disagreement < 0.15 && hi-lo > width/2 {
+			// A wide disagreement with a small share reads as a contradiction
+			// unless it is said why.
+			small = ": on the test pilots, how far apart the methods were told little about the actual error"
+		}
+		out = append(out, fmt.Sprintf("The methods disagree by %.*f at %s classes (%s)%s%s.", d+1, hi-lo, limits.Thousands(k2), strings.Join(says, ", "), share(sh.Disagreement), small))
 	} else {
 		out = append(out, "Only one method could be used, so their disagreement could not be measured.")
 	}
@@ -504,14 +515,20 @@ func (s *State) BoxCaption() string {
 		}
 	}
 	at := "predicting " + Ratio(e.Ratio) + " beyond the pilot"
+	if e.Ratio <= 1 {
+		at = "at the pilot's own number of classes"
+	}
 	if r := s.Rec; r != nil && r.K1 > 0 {
-		if yours := float64(r.K2) / float64(r.K1); math.Abs(math.Log(yours/e.Ratio)) > 0.05 {
+		switch yours := float64(r.K2) / float64(r.K1); {
+		case yours <= 1 && e.Ratio > 1:
+			at += " (your k2 lies within your pilot)"
+		case yours > 1 && math.Abs(math.Log(yours/e.Ratio)) > 0.05:
 			at += fmt.Sprintf(" (the test pilots' ratio nearest to your %s)", Ratio(yours))
 		}
 	}
 	among := ""
 	if r := s.Rec; r != nil && r.Table.Pilots > e.Pilots {
-		among = fmt.Sprintf(" (those of the bank's %s that reach this ratio)", limits.Thousands(r.Table.Pilots))
+		among = fmt.Sprintf(" (those of all %s test pilots that reach this ratio)", limits.Thousands(r.Table.Pilots))
 	}
 	return fmt.Sprintf("On %s whose true accuracy is known%s, %s, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
 		plural(e.Pilots, "test pilot", "test pilots"), among, at, strings.Join(meds, ", "))

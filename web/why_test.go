@@ -115,6 +115,12 @@ func TestHeadlineAndWhy(t *testing.T) {
 	if got := st.Headline(); got != "Working out the accuracy at 100 classes: running regression (Zheng et al.) and CleaneX (1 of 4 fits done)…" {
 		t.Errorf("running headline %q", got)
 	}
+	// A k2 typed during the run does not change what the run works out.
+	st.SetK2("250")
+	if got := st.Headline(); !strings.HasPrefix(got, "Working out the accuracy at 100 classes") {
+		t.Errorf("running headline after typing k2 250: %q", got)
+	}
+	st.ShowK2(100)
 	// No recommendation: one sentence why.
 	st.Running = false
 	st.Rec.Outcome.Err = recommend.ErrNoFits

@@ -881,6 +881,15 @@ func TestBadLinkRunsNothing(t *testing.T) {
 	if got["headline"] != "" || got["results"] != "false" || got["summary"] != "false" || got["progress"] != "0" {
 		t.Errorf("after a broken link the page shows %v; want no data, run or answer", got)
 	}
+	// On a phone the message is brought into view.
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2)), chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	defer chromedp.Call(p.ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
+	p.waitJS(`typeof window.cleanex === "object"`, 60*time.Second)
+	p.errorText("This link could not be read")
+	p.waitJS(`(() => { const r = document.querySelector("#error").getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; })()`, 10*time.Second)
+	p.shot("76-bad-link-phone")
 }
 
 // Cancelling a run puts back the previous results and, with them, the link
@@ -909,10 +918,17 @@ func TestCancelRestoresLink(t *testing.T) {
 
 // A simulated world whose truth takes long (web.SlowTruth: K = 5,000, r = 20,
 // d = 10) is shown and analysed before its truth curve is done; the truth is
-// added when it comes, to the headline and the table.
+// added when it comes, to the headline and the table, even when a new run
+// (here a new k2) cancels the first one meanwhile.
 func TestLateTruth(t *testing.T) {
 	p := openPage(t, "#sim=normal,normal,10,0.4,20,30,5000,3&k2=300&methods=plugin,kde,regression,cleanex&seed=1&preset=fast")
 	p.waitJS(`!!document.querySelector("#summary")`, 60*time.Second)
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 30*time.Second)
+	// A new k2 and Enter: a new run, cancelling the one under way.
+	mustEval[bool](p, `(() => { const k = document.querySelector("#k2"); k.focus(); k.value = "250";
+		k.dispatchEvent(new KeyboardEvent("keyup", {key: "Enter", bubbles: true})); return true; })()`, 5*time.Second)
+	p.waitJS(`location.hash.includes("k2=250")`, 10*time.Second)
+	p.waitJS(`document.querySelector("#headline").textContent.startsWith("At 250 classes")`, 240*time.Second)
 	p.waitFinished(240 * time.Second)
 	p.waitJS(`document.querySelector("#headline").textContent.includes("The true accuracy of this simulation is")`, 240*time.Second)
 	rows := p.resultsTable()

@@ -199,8 +199,9 @@ func (f *frame) drawVLine(c Canvas, k float64, label string, row int) {
 	if px+w+8 > p.x1 {
 		x = px - 4 - w
 	}
-	// On a patch of the background, so a curve passing under stays apart.
-	c.SetFillStyle(f.th.Background)
+	// On a translucent patch of the background: the text stays legible over
+	// a curve passing under it, and the curve stays visible.
+	c.SetFillStyle(Translucent(f.th.Background, 0.6))
 	c.FillRect(x-2, y-1, w+4, vLineRow-1)
 	c.SetFillStyle(f.th.Text)
 	c.SetTextAlign("left")

@@ -106,8 +106,9 @@ func LogTicks(lo, hi float64, maxTicks int) []float64 {
 	return t
 }
 
-// FormatTick formats a tick value: the shortest decimal that reads back as v
-// rounded to 12 significant digits ("0.2", "2000", "0.001") for
+// FormatTick formats a tick value, a negative one with the minus sign U+2212:
+// the shortest decimal that reads back as v
+// rounded to 12 significant digits ("0.2", "2000", "0.001", "−0.5") for
 // 1e-4 <= |v| < 1e6 or v == 0, and m·10^e as "1e-5", "2.5e6" outside that
 // range. (The rounding hides the last-bit error of ticks such as 1/10^24,
 // whose denominator is not exact in float64.)
@@ -119,7 +120,7 @@ func FormatTick(v float64) string {
 		v = r
 	}
 	if a := math.Abs(v); a >= 1e-4 && a < 1e6 {
-		return strconv.FormatFloat(v, 'f', -1, 64)
+		return minus(strconv.FormatFloat(v, 'f', -1, 64))
 	}
 	s := strconv.FormatFloat(v, 'e', -1, 64) // "1e-05", "2.5e+06"
 	mant, exp, _ := strings.Cut(s, "e")
@@ -127,7 +128,15 @@ func FormatTick(v float64) string {
 	if err != nil {
 		return s
 	}
-	return mant + "e" + strconv.Itoa(n)
+	return minus(mant) + "e" + strconv.Itoa(n)
+}
+
+// minus writes a leading minus sign as U+2212, the typographic minus.
+func minus(s string) string {
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		return "−" + rest
+	}
+	return s
 }
 
 // finite reports whether v is neither NaN nor ±Inf.

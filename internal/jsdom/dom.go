@@ -68,6 +68,14 @@ func Focus(id string) {
 	}
 }
 
+// Reveal scrolls the element #id into view, as little as needed
+// (scrollIntoView({block: "nearest"})), if there is one.
+func Reveal(id string) {
+	if el, err := ByID(id); err == nil {
+		_, _ = el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+	}
+}
+
 // MatchMedia reports whether the CSS media query q matches now.
 func MatchMedia(q string) bool {
 	mq, err := Global().Call("matchMedia", q)

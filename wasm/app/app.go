@@ -254,6 +254,7 @@ func (a *app) start() {
 		a.env.Lock()
 		a.st.Error = web.BadLink(err)
 		a.env.UnlockRender()
+		a.revealAfterRender("error")
 		return
 	}
 	if strings.Contains(search, "example=0") {
@@ -329,7 +330,15 @@ func (a *app) handle(in inbound) {
 		a.onReady(s)
 	case protocol.Summary:
 		a.onSummary(m)
+		if s.truth == m.Dataset && m.Truth != nil {
+			s.truth = 0
+			a.fill()
+		}
 	case protocol.Error:
+		if s.truth != 0 && s.truth == m.Dataset {
+			s.truth = 0
+			a.fill()
+		}
 		a.onError(s, m)
 	case protocol.Progress:
 		a.onProgress(s, m)
@@ -443,7 +452,7 @@ func (a *app) fill() {
 		if len(r.queue) == 0 {
 			break
 		}
-		if !s.ready || s.run != 0 {
+		if !s.ready || s.run != 0 || s.truth != 0 {
 			continue
 		}
 		i, ok := a.nextTask(r)
@@ -564,6 +573,12 @@ func (a *app) replace(s *slot, why string, stuck bool) {
 			ch <- loadOutcome{err: errors.New(web.WorkerStoppedLoading(why))}
 		}
 	}
+	if s.truth != 0 && s.truth == a.dataset && a.sim != nil && a.summary.Truth == nil {
+		// The truth curve it was computing is asked of its successor.
+		if err := ns.sendMsg(protocol.Simulate{Dataset: a.dataset, Config: *a.sim, WantSummary: true}); err == nil {
+			ns.truth = a.dataset
+		}
+	}
 	if r := a.run; r != nil && !r.finished && s.run == r.id && s.task >= 0 {
 		r.active--
 		msg := "the compute worker stopped (" + why + "); it was restarted"
@@ -675,7 +690,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	if lateTruth {
 		// An idle worker: one still running a cancelled fit may be replaced.
 		for i := len(a.slots) - 1; i > 0; i-- {
-			if s := a.slots[i]; s.ready && s.run == 0 {
+			if s := a.slots[i]; s.ready && s.run == 0 && s.truth == 0 {
 				truthBy = i
 				break
 			}
@@ -685,6 +700,9 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		switch {
 		case req.sim != nil && i == truthBy && !(lateTruth && i == 0):
 			err = s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
+			if lateTruth {
+				s.truth = id
+			}
 		default:
 			err = s.sendCopy(baseJS)
 		}
@@ -693,6 +711,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		}
 		if err == nil && i == 0 && lateTruth && truthBy == 0 {
 			err = s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
+			s.truth = id
 		}
 		if err != nil {
 			return fail(err)
@@ -722,6 +741,8 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
 		if req.sim != nil {
 			a.st.Error = web.SimError(out.err)
+			// The form that asked may be far below the message (a phone).
+			a.revealAfterRender("error")
 		}
 		return protocol.Summary{}, out.err
 	}
@@ -847,7 +868,7 @@ func (a *app) addTruth(id uint64, truth []float64) {
 
 // simSource names a simulated data set.
 func simSource(cfg protocol.SimConfig) string {
-	return fmt.Sprintf("Simulation (d = %d, σ² = %g, r = %d, k1 = %d of %d classes, seed %d)", cfg.D, cfg.Sigma2, cfg.R, cfg.K1, cfg.K2, cfg.Seed)
+	return fmt.Sprintf("Simulation (d = %d, σ² = %g, r = %d, k1 = %s of %s classes, seed %d)", cfg.D, cfg.Sigma2, cfg.R, limits.Thousands(cfg.K1), limits.Thousands(cfg.K2), cfg.Seed)
 }
 
 // runRequest is what a Run asks for.
@@ -970,6 +991,15 @@ func (a *app) cancelRun(why string) {
 	close(r.done)
 	a.spareAfterPrep()
 }
+
+// revealAfterRender scrolls the element #id into view once the page has
+// been rendered with it (a message set with env locked).
+func (a *app) revealAfterRender(id string) {
+	time.AfterFunc(revealDelay, func() { jsdom.Reveal(id) })
+}
+
+// revealDelay is how long revealAfterRender waits for the render.
+const revealDelay = 150 * time.Millisecond
 
 // setLink puts a simulation's share link in the address's fragment and in
 // the page's state (nil clears both).

@@ -25,6 +25,11 @@ type slot struct {
 	// the index of the task in the run's plan.
 	run  uint64
 	task int
+	// truth is the simulated data set whose truth curve it is computing
+	// after the data set's summary (0: none); such a worker gets no fit
+	// until the curve comes, so that no fit waits behind it and no cancel
+	// replaces it halfway.
+	truth uint64
 }
 
 // spareIdx marks the spare worker: started in advance and loaded with the
