@@ -56,6 +56,20 @@ type paperOptions struct {
 	seed                uint64
 	python, script      string
 	force               bool
+	// hidden is the network's hidden layer sizes ("512,128", the paper's).
+	hidden string
+}
+
+// paperHidden is the published network's hidden layer sizes.
+const paperHidden = "512,128"
+
+// cacheName is the cache key of a fit with these options: paperName for the
+// paper's network, "paper/h<sizes>" for another (a check only).
+func (o paperOptions) cacheName() string {
+	if o.hidden == paperHidden {
+		return paperName
+	}
+	return paperName + "/h" + strings.ReplaceAll(o.hidden, ",", "x")
 }
 
 // paperAll runs the published CleaneX (internal/bank/paper/cleanex_paper.py,
@@ -69,6 +83,7 @@ func paperAll(ctx context.Context, dir string, pilots []bank.Pilot, args []strin
 	if err != nil {
 		return err
 	}
+	name := o.cacheName()
 	sel := firstPer(pilots, o.per)
 	tmp, err := os.MkdirTemp("", "cleanex-paper-")
 	if err != nil {
@@ -87,7 +102,7 @@ func paperAll(ctx context.Context, dir string, pilots []bank.Pilot, args []strin
 		if err != nil {
 			return fmt.Errorf("paper: %w", err)
 		}
-		if _, ok := f.Curves[paperName]; ok && !o.force {
+		if _, ok := f.Curves[name]; ok && !o.force {
 			fmt.Fprintf(os.Stderr, "[%d/%d] %s: has a paper fit, skipped\n", i+1, len(sel), p.ID)
 			continue
 		}
@@ -102,13 +117,13 @@ func paperAll(ctx context.Context, dir string, pilots []bank.Pilot, args []strin
 		if f, err = loadFits(dir, p.ID); err != nil {
 			return fmt.Errorf("paper: %w", err)
 		}
-		f.Seconds[paperName] = secs
-		delete(f.Errors, paperName)
-		delete(f.Curves, paperName)
+		f.Seconds[name] = secs
+		delete(f.Errors, name)
+		delete(f.Curves, name)
 		if why := recommend.CheckFit(curve, recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N}, true); why != nil {
 			info += fmt.Sprintf(", the product's check would leave it out: %v", why)
 		}
-		f.Curves[paperName] = curve
+		f.Curves[name] = curve
 		if err := saveFits(dir, f); err != nil {
 			return fmt.Errorf("paper: %s: %w", p.ID, err)
 		}
@@ -134,6 +149,7 @@ func parsePaperOptions(name string, args []string) (paperOptions, error) {
 	}
 	fs.StringVar(&o.python, "python", py, "python with torch and numpy ($PYTHON, else /usr/bin/python3)")
 	fs.StringVar(&o.script, "script", paperScript, "the PyTorch script")
+	fs.StringVar(&o.hidden, "hidden", paperHidden, "hidden layer sizes (the paper's 512,128; others are stored under paper/h<sizes>, for checks only)")
 	fs.BoolVar(&o.force, "force", false, "refit pilots that already have a paper fit")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -182,7 +198,8 @@ func paperFitSample(ctx context.Context, id string, s *accuracy.Sample, k2 int, 
 		return nil, "", err
 	}
 	cmd := exec.CommandContext(ctx, o.python, o.script, in, out, strconv.Itoa(k2),
-		"--seed", strconv.FormatUint(o.seed, 10), "--threads", strconv.Itoa(o.threads), "--steps", strconv.Itoa(o.steps))
+		"--seed", strconv.FormatUint(o.seed, 10), "--threads", strconv.Itoa(o.threads), "--steps", strconv.Itoa(o.steps),
+		"--hidden", o.hidden)
 	// OpenMP threads that sleep instead of spinning while they wait: on a
 	// shared machine spinning threads slow the fit several times.
 	cmd.Env = os.Environ()

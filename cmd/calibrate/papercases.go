@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -60,7 +61,7 @@ func paperCases(ctx context.Context, dir string, args []string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		path := filepath.Join(dir, fmt.Sprintf("%s_seed%d.json", c.Name, o.seed))
+		path := filepath.Join(dir, fmt.Sprintf("%s_seed%d%s.json", c.Name, o.seed, strings.TrimPrefix(strings.ReplaceAll(o.cacheName(), "/", "_"), paperName)))
 		var f paperCaseFit
 		b, err := os.ReadFile(path)
 		switch {

@@ -36,7 +36,7 @@ stdout: {"loss": final loss, "seconds": training seconds, "steps": ...}.
 Run it (Debian's python3 with python3-torch and python3-numpy):
 
     /usr/bin/python3 internal/bank/paper/cleanex_paper.py IN OUT K2 \
-        [--seed 1] [--threads 2] [--steps 10000]
+        [--seed 1] [--threads 2] [--steps 10000] [--hidden 512,128]
 """
 
 import argparse
@@ -77,13 +77,15 @@ def encode(correct, incorrect):
     return ((x - mean) / sd).astype(np.float32)
 
 
-def network(k):
-    """K -> 512 -> 128 -> 1 with ReLU, Glorot-uniform weights, zero biases;
-    it returns the logit z (C_x = sigmoid(z))."""
-    net = torch.nn.Sequential(
-        torch.nn.Linear(k, 512), torch.nn.ReLU(),
-        torch.nn.Linear(512, 128), torch.nn.ReLU(),
-        torch.nn.Linear(128, 1))
+def network(k, hidden=(512, 128)):
+    """K -> 512 -> 128 -> 1 (or the given hidden sizes) with ReLU,
+    Glorot-uniform weights, zero biases; it returns the logit z
+    (C_x = sigmoid(z))."""
+    layers, n = [], k
+    for h in hidden:
+        layers += [torch.nn.Linear(n, h), torch.nn.ReLU()]
+        n = h
+    net = torch.nn.Sequential(*layers, torch.nn.Linear(n, 1))
     for m in net:
         if isinstance(m, torch.nn.Linear):
             torch.nn.init.xavier_uniform_(m.weight)
@@ -105,14 +107,14 @@ def curve_from_logc(logc, w, kmax):
     return np.minimum.accumulate(e)
 
 
-def fit(w, correct, incorrect, observed, k, steps, seed, log_every=0):
+def fit(w, correct, incorrect, observed, k, steps, seed, log_every=0, hidden=(512, 128)):
     """Trains the published network; returns log C_x (float64) and the final loss."""
     torch.manual_seed(seed)
     x = torch.from_numpy(encode(correct, incorrect))
     wt = torch.from_numpy(w)  # float64
     target = torch.from_numpy(observed[2:k + 1])  # Abar_k, k = 2..K
     km1 = torch.arange(1, k, dtype=torch.float64)  # k - 1, k = 2..K
-    net = network(k)
+    net = network(k, hidden)
     opt = torch.optim.Adam(net.parameters(), lr=1e-4)
     loss_v = float("nan")
     for step in range(1, steps + 1):
@@ -143,6 +145,8 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--steps", type=int, default=10000)
     ap.add_argument("--log-every", type=int, default=0)
+    ap.add_argument("--hidden", default="512,128",
+                    help="hidden layer sizes (the paper's 512,128; others are for checks only)")
     a = ap.parse_args(argv)
     if a.k2 < 2:
         raise SystemExit("k2 must be at least 2")
@@ -150,7 +154,8 @@ def main(argv):
     np.random.seed(a.seed)
     w, correct, incorrect, observed, k = read_input(a.input)
     start = time.monotonic()
-    logc, loss = fit(w, correct, incorrect, observed, k, a.steps, a.seed, a.log_every)
+    hidden = tuple(int(h) for h in a.hidden.split(","))
+    logc, loss = fit(w, correct, incorrect, observed, k, a.steps, a.seed, a.log_every, hidden)
     secs = time.monotonic() - start
     curve = curve_from_logc(logc, w, a.k2)
     curve.astype("<f8").tofile(a.output)
