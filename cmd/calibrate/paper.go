@@ -63,13 +63,22 @@ type paperOptions struct {
 // paperHidden is the published network's hidden layer sizes.
 const paperHidden = "512,128"
 
-// cacheName is the cache key of a fit with these options: paperName for the
-// paper's network, "paper/h<sizes>" for another (a check only).
-func (o paperOptions) cacheName() string {
+// variant names a network other than the paper's ("h32x16"), "" for the
+// paper's own.
+func (o paperOptions) variant() string {
 	if o.hidden == paperHidden {
-		return paperName
+		return ""
 	}
-	return paperName + "/h" + strings.ReplaceAll(o.hidden, ",", "x")
+	return "h" + strings.ReplaceAll(o.hidden, ",", "x")
+}
+
+// cacheName is the cache key of a fit with these options: paperName for the
+// paper's network, "paper/<variant>" for another (a check only).
+func (o paperOptions) cacheName() string {
+	if v := o.variant(); v != "" {
+		return paperName + "/" + v
+	}
+	return paperName
 }
 
 // paperAll runs the published CleaneX (internal/bank/paper/cleanex_paper.py,

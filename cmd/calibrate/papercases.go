@@ -8,8 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/backtest"
@@ -61,7 +62,11 @@ func paperCases(ctx context.Context, dir string, args []string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		path := filepath.Join(dir, fmt.Sprintf("%s_seed%d%s.json", c.Name, o.seed, strings.TrimPrefix(strings.ReplaceAll(o.cacheName(), "/", "_"), paperName)))
+		name := fmt.Sprintf("%s_seed%d", c.Name, o.seed)
+		if v := o.variant(); v != "" {
+			name += "_" + v
+		}
+		path := filepath.Join(dir, name+".json")
 		var f paperCaseFit
 		b, err := os.ReadFile(path)
 		switch {
@@ -111,15 +116,6 @@ func paperCases(ctx context.Context, dir string, args []string) error {
 		}
 	}
 	fmt.Printf("\nmedian / mean RMSE over %d cases: script %.4f / %.4f, reference %.4f / %.4f (%d cases)\n",
-		len(ours), backtest.Median(ours), mean(ours), backtest.Median(ref), mean(ref), len(ref))
+		len(ours), backtest.Median(ours), stat.Mean(ours, nil), backtest.Median(ref), stat.Mean(ref, nil), len(ref))
 	return nil
-}
-
-// mean returns the arithmetic mean of xs (NaN for none).
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }

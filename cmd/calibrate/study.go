@@ -461,46 +461,50 @@ func withinBetween(all []pilotFits) {
 			return p.rf.CentreLogit(p.Observed[p.K1]) - est
 		}},
 	}
-	type row struct{ r, q []float64 }
-	cells := map[string]*row{}
-	fams := map[string]*row{}
+	// Each usable pilot's residual r and quantities, in cells (family, k1)
+	// and families, in the bank's order.
+	type group struct {
+		r []float64
+		q [][]float64 // per quantity
+	}
 	var cellKeys, famKeys []string
-	for qi, q := range qs {
-		clear(cells)
-		clear(fams)
-		cellKeys, famKeys = cellKeys[:0], famKeys[:0]
-		for _, p := range all {
-			if p.Curves["kde"] == nil || p.Curves["regression"] == nil || len(p.rf.CleaneX) == 0 {
-				continue
-			}
-			res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
-			if err != nil {
-				continue
-			}
-			est := p.rf.CentreLogit(res.Estimate[p.K])
-			r := p.rf.CentreLogit(p.Truth[p.K]) - est
-			v := q.of(p, est)
-			ck := fmt.Sprintf("%s/%d", p.Family, p.K1)
-			if cells[ck] == nil {
-				cells[ck] = &row{}
-				cellKeys = append(cellKeys, ck)
-			}
-			if fams[p.Family] == nil {
-				fams[p.Family] = &row{}
-				famKeys = append(famKeys, p.Family)
-			}
-			for _, x := range []*row{cells[ck], fams[p.Family]} {
-				x.r, x.q = append(x.r, r), append(x.q, v)
-			}
+	cells, fams := map[string]*group{}, map[string]*group{}
+	add := func(m map[string]*group, keys *[]string, key string, r float64, q []float64) {
+		g := m[key]
+		if g == nil {
+			g = &group{q: make([][]float64, len(qs))}
+			m[key] = g
+			*keys = append(*keys, key)
 		}
-		if qi == 0 {
-			fmt.Printf("\nresidual r at K against a quantity: within (family, k1) cells (%d) and between families (%d)\n", len(cellKeys), len(famKeys))
-			fmt.Println("quantity,median within-cell corr,cells with corr > 0,corr of family means")
+		g.r = append(g.r, r)
+		for i, v := range q {
+			g.q[i] = append(g.q[i], v)
 		}
+	}
+	for _, p := range all {
+		if p.Curves["kde"] == nil || p.Curves["regression"] == nil || len(p.rf.CleaneX) == 0 {
+			continue
+		}
+		res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
+		if err != nil {
+			continue
+		}
+		est := p.rf.CentreLogit(res.Estimate[p.K])
+		r := p.rf.CentreLogit(p.Truth[p.K]) - est
+		q := make([]float64, len(qs))
+		for i, qu := range qs {
+			q[i] = qu.of(p, est)
+		}
+		add(cells, &cellKeys, fmt.Sprintf("%s/%d", p.Family, p.K1), r, q)
+		add(fams, &famKeys, p.Family, r, q)
+	}
+	fmt.Printf("\nresidual r at K against a quantity: within (family, k1) cells (%d) and between families (%d)\n", len(cellKeys), len(famKeys))
+	fmt.Println("quantity,median within-cell corr,cells with corr > 0,corr of family means")
+	for i, qu := range qs {
 		var within []float64
 		positive := 0
 		for _, k := range cellKeys {
-			c := stat.Correlation(cells[k].r, cells[k].q, nil)
+			c := stat.Correlation(cells[k].r, cells[k].q[i], nil)
 			within = append(within, c)
 			if c > 0 {
 				positive++
@@ -508,9 +512,9 @@ func withinBetween(all []pilotFits) {
 		}
 		var mr, mq []float64
 		for _, k := range famKeys {
-			mr, mq = append(mr, stat.Mean(fams[k].r, nil)), append(mq, stat.Mean(fams[k].q, nil))
+			mr, mq = append(mr, stat.Mean(fams[k].r, nil)), append(mq, stat.Mean(fams[k].q[i], nil))
 		}
-		fmt.Printf("%s,%.2f,%d of %d,%.2f\n", q.name, median(within), positive, len(within), stat.Correlation(mr, mq, nil))
+		fmt.Printf("%s,%.2f,%d of %d,%.2f\n", qu.name, median(within), positive, len(within), stat.Correlation(mr, mq, nil))
 	}
 }
 

@@ -77,6 +77,9 @@ type app struct {
 	resend map[uint64]func(*slot) error
 	// sim is the current data set's simulation (nil for a file).
 	sim *protocol.SimConfig
+	// reveal is the element to scroll into view after the next render
+	// ("" for none): a message the user may not see where they are.
+	reveal string
 	// lateTruth is a simulation's truth curve that came after its summary
 	// (a preview load asks another worker for it), for data set lateID.
 	lateID    uint64
@@ -186,9 +189,9 @@ type shown struct {
 	rec     *web.Recommendation
 	failed  map[string]string
 	skipped map[string]string
-	// hash and link are the address's fragment and the share link that
+	// fragment is the address's fragment (the share link's settings) that
 	// went with them.
-	hash, link string
+	fragment string
 }
 
 // newApp returns the app for the page's state st, its workers not started yet.
@@ -252,9 +255,8 @@ func (a *app) start() {
 		// A link that cannot be read: say so and run nothing, rather than
 		// answer another question under the user's link.
 		a.env.Lock()
-		a.st.Error = web.BadLink(err)
+		a.st.Error, a.reveal = web.BadLink(err), "error"
 		a.env.UnlockRender()
-		a.revealAfterRender("error")
 		return
 	}
 	if strings.Contains(search, "example=0") {
@@ -331,13 +333,11 @@ func (a *app) handle(in inbound) {
 	case protocol.Summary:
 		a.onSummary(m)
 		if s.truth == m.Dataset && m.Truth != nil {
-			s.truth = 0
-			a.fill()
+			a.endTruth(s)
 		}
 	case protocol.Error:
 		if s.truth != 0 && s.truth == m.Dataset {
-			s.truth = 0
-			a.fill()
+			a.endTruth(s)
 		}
 		a.onError(s, m)
 	case protocol.Progress:
@@ -575,9 +575,7 @@ func (a *app) replace(s *slot, why string, stuck bool) {
 	}
 	if s.truth != 0 && s.truth == a.dataset && a.sim != nil && a.summary.Truth == nil {
 		// The truth curve it was computing is asked of its successor.
-		if err := ns.sendMsg(protocol.Simulate{Dataset: a.dataset, Config: *a.sim, WantSummary: true}); err == nil {
-			ns.truth = a.dataset
-		}
+		a.log.Report("asking a new worker for the truth curve", a.askTruth(ns, a.dataset, *a.sim))
 	}
 	if r := a.run; r != nil && !r.finished && s.run == r.id && s.task >= 0 {
 		r.active--
@@ -698,11 +696,11 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	}
 	for i, s := range a.slots {
 		switch {
-		case req.sim != nil && i == truthBy && !(lateTruth && i == 0):
+		case req.sim != nil && i == truthBy && lateTruth && i != 0:
+			err = a.askTruth(s, id, *req.sim)
+		case req.sim != nil && i == truthBy && !lateTruth:
+			// the data set, its summary and its truth curve at once
 			err = s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
-			if lateTruth {
-				s.truth = id
-			}
 		default:
 			err = s.sendCopy(baseJS)
 		}
@@ -710,8 +708,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			err = s.sendMsg(protocol.Describe{Dataset: id})
 		}
 		if err == nil && i == 0 && lateTruth && truthBy == 0 {
-			err = s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
-			s.truth = id
+			err = a.askTruth(s, id, *req.sim)
 		}
 		if err != nil {
 			return fail(err)
@@ -728,7 +725,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 		if err := s.sendMsg(protocol.Describe{Dataset: id}); err != nil || !lateTruth || truthBy != 0 {
 			return err
 		}
-		return s.sendMsg(protocol.Simulate{Dataset: id, Config: *req.sim, WantSummary: true})
+		return a.askTruth(s, id, *req.sim)
 	}
 	a.env.UnlockRender()
 	out := <-ch
@@ -738,11 +735,11 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	delete(a.resend, id)
 	a.setBusy(idle, "")
 	if out.err != nil {
-		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
 		if req.sim != nil {
-			a.st.Error = web.SimError(out.err)
 			// The form that asked may be far below the message (a phone).
-			a.revealAfterRender("error")
+			a.st.Error, a.reveal = web.SimError(out.err), "error"
+		} else {
+			a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
 		}
 		return protocol.Summary{}, out.err
 	}
@@ -911,7 +908,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	}
 	a.cancelRun("a new run")
 	prev := shown{ok: a.st.Rec != nil, k2: a.st.K2, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped,
-		hash: jsdom.Hash(), link: a.st.Link}
+		fragment: jsdom.Hash()}
 	if a.sim != nil {
 		a.setLink(&web.Share{Sim: *a.sim, K2: req.k2, Methods: req.methods, Seed: req.seed, Preset: req.preset})
 	}
@@ -973,10 +970,9 @@ func (a *app) cancelRun(why string) {
 		a.st.K2, a.st.Results, a.st.Rec, a.st.Failed, a.st.Skipped = p.k2, p.results, p.rec, p.failed, p.skipped
 		a.charts.dirty = true
 		a.st.Status += " The previous results are shown."
-		if r.dataset == a.dataset && p.link != a.st.Link {
+		if r.dataset == a.dataset && p.fragment != jsdom.Hash() {
 			// The link goes back to the settings of the results shown.
-			a.log.Report("restoring the address's fragment", jsdom.SetHash(p.hash))
-			a.st.Link = p.link
+			a.setFragment(p.fragment)
 		}
 	}
 	if a.liveCurve != nil {
@@ -992,27 +988,45 @@ func (a *app) cancelRun(why string) {
 	a.spareAfterPrep()
 }
 
-// revealAfterRender scrolls the element #id into view once the page has
-// been rendered with it (a message set with env locked).
-func (a *app) revealAfterRender(id string) {
-	time.AfterFunc(revealDelay, func() { jsdom.Reveal(id) })
+// askTruth asks worker s for the truth curve of data set id (cfg's world),
+// to come after the data set's summary; s gets no fit until it comes
+// (slot.truth, endTruth).
+func (a *app) askTruth(s *slot, id uint64, cfg protocol.SimConfig) error {
+	if err := s.sendMsg(protocol.Simulate{Dataset: id, Config: cfg, WantSummary: true}); err != nil {
+		return err
+	}
+	s.truth = id
+	return nil
 }
 
-// revealDelay is how long revealAfterRender waits for the render.
-const revealDelay = 150 * time.Millisecond
+// endTruth frees worker s, whose truth curve came (or failed), for fits.
+func (a *app) endTruth(s *slot) {
+	s.truth = 0
+	a.fill()
+}
 
 // setLink puts a simulation's share link in the address's fragment and in
 // the page's state (nil clears both).
 func (a *app) setLink(sh *web.Share) {
+	if sh == nil {
+		a.setFragment("")
+		return
+	}
+	a.setFragment(sh.Encode())
+}
+
+// setFragment puts frag (a Share's encoding, or "" for none) in the
+// address's fragment, and the page's link to it in the page's state.
+func (a *app) setFragment(frag string) {
 	// The address is a convenience (the page shows the link too): a
 	// browser that refuses to change it only gets a line in the console.
-	if sh == nil {
+	if frag == "" {
 		if a.st.Link != "" || jsdom.Hash() != "" {
 			a.log.Report("clearing the address's fragment", jsdom.SetHash(""))
 		}
 		a.st.Link = ""
 		return
 	}
-	a.log.Report("setting the address's fragment", jsdom.SetHash(sh.Encode()))
+	a.log.Report("setting the address's fragment", jsdom.SetHash(frag))
 	a.st.Link = jsdom.PageURL()
 }

@@ -72,10 +72,15 @@ func (a *app) ensureCanvases() {
 	}
 }
 
-// afterRender runs after every Vugu render, with env locked: it draws the
-// charts when their data, the axis toggle or the window size changed.
+// afterRender runs after every Vugu render, with env locked: it scrolls a
+// message asked for (app.reveal) into view, and draws the charts when their
+// data, the axis toggle or the window size changed.
 func (a *app) afterRender() {
 	a.ensureCanvases()
+	if a.reveal != "" {
+		jsdom.Reveal(a.reveal)
+		a.reveal = ""
+	}
 	if el, err := jsdom.ByID("chart-acc"); err == nil && !el.Equal(a.charts.hooked) {
 		if a.charts.hooked.IsUndefined() {
 			a.hookPage()
