@@ -147,3 +147,21 @@ func TestPrepareBusy(t *testing.T) {
 		}
 	}
 }
+
+// The direction line says when the scores were read as the logarithms of
+// class probabilities, with auto and with a direction set.
+func TestDirectionLineProbabilities(t *testing.T) {
+	st := NewState()
+	st.Summary = &protocol.Summary{N: 10, K: 5, MinPoints: 2, MaxPoints: 2, Direction: "higher", Detected: "higher", LogProbabilities: true}
+	for _, dir := range []string{"auto", "higher"} {
+		st.Direction = dir
+		got := st.DirectionLine()
+		if !strings.Contains(got, "higher is better") || !strings.Contains(got, "The scores are class probabilities (each row sums to 1): CleaneX and KDE read their logarithms") || !strings.HasSuffix(got, ".") {
+			t.Errorf("%s: direction line %q", dir, got)
+		}
+	}
+	st.Summary.LogProbabilities = false
+	if got := st.DirectionLine(); strings.Contains(got, "probabilities") {
+		t.Errorf("direction line %q speaks of probabilities", got)
+	}
+}

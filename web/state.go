@@ -8,11 +8,13 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/report"
+	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/vugu/vugu"
 )
 
@@ -256,14 +258,20 @@ func (s *State) DirectionLine() string {
 	if s.IsEmbeddings() {
 		return "Scores: " + word[m.Direction] + ", as the metric makes them. Score the embeddings by:"
 	}
+	line := "Scores: " + word[m.Direction]
 	if s.Direction == "auto" {
-		return "Scores: " + word[m.Direction] + ", detected automatically."
+		line += ", detected automatically."
+	} else {
+		line += ", as you set it"
+		if m.Detected != m.Direction {
+			line += " (auto would pick " + m.Detected + ")"
+		}
+		line += "."
 	}
-	line := "Scores: " + word[m.Direction] + ", as you set it"
-	if m.Detected != m.Direction {
-		line += " (auto would pick " + m.Detected + ")"
+	if m.LogProbabilities {
+		line += " " + strings.ToUpper(scores.ProbabilitiesNote[:1]) + scores.ProbabilitiesNote[1:] + "."
 	}
-	return line + "."
+	return line
 }
 
 // HasResults reports whether there is a table to show.

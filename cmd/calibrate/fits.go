@@ -48,11 +48,17 @@ func fitName(m string, seed uint64) string {
 }
 
 // fitPilot loads p and runs plugin, KDE, regression (seed 1) and CleaneX fast
-// with seeds 1..seeds.
-func fitPilot(ctx context.Context, p bank.Pilot, seeds int) (*Fits, error) {
+// with seeds 1..seeds, on the pilot's scores rewritten by transformPilot
+// when transform is not "".
+func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*Fits, error) {
 	l, err := p.Load(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if transform != "" {
+		if l.Sample, err = transformPilot(l.Sample, transform); err != nil {
+			return nil, err
+		}
 	}
 	f := &Fits{ID: p.ID, Family: p.Family, Setting: p.Setting, K1: p.K1, K: p.K, N: l.Sample.N(),
 		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample),

@@ -68,6 +68,7 @@ func run(ctx context.Context, args []string) error {
 	refit := fs.String("refit", "", "fit: refit only these methods (comma-separated) on the cached pilots")
 	per := fs.Int("per", 0, "summary*: the first n pilots of each family and k1 (0: all)")
 	quantiles := fs.Int("q", summary.DefaultQuantiles, "summary: quantile steps of the summaries")
+	transform := fs.String("transform", "", "fit: rewrite each pilot's scores first: softmax:T (class probabilities of logits T x / sd, as the product reads them), rawsoftmax:T (read as they are) or logsoftmax:T")
 	heldOut := fs.Bool("heldout", false, "fit: the held-out simulated pilots (bank.HeldOut) instead of the bank's")
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
@@ -107,10 +108,10 @@ func run(ctx context.Context, args []string) error {
 		if *refit != "" {
 			names = strings.Split(*refit, ",")
 		}
-		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force, names)
+		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force, names, *transform)
 	case "study":
 		return study(*dir, pilots, so)
-	case "heldout":
+	case "heldout", "embedded":
 		return heldOutStudy(*dir, pilots, so.seeds)
 	case "seeds":
 		return seedStudy(ctx, pilots, *jobs)
@@ -130,7 +131,10 @@ func run(ctx context.Context, args []string) error {
 	return fmt.Errorf("unknown command %q", args[0])
 }
 
-func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs int, force bool, refit []string) error {
+func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs int, force bool, refit []string, transform string) error {
+	if refit != nil && transform != "" {
+		return fmt.Errorf("-refit and -transform do not go together")
+	}
 	return forPilots(ctx, "fit", pilots, jobs, func(_ int, p bank.Pilot) error {
 		var f *Fits
 		var err error
@@ -146,7 +150,7 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 					return errSkip
 				}
 			}
-			f, err = fitPilot(ctx, p, seeds)
+			f, err = fitPilot(ctx, p, seeds, transform)
 			if err == nil {
 				err = keepPaper(dir, f)
 			}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/cleanex/cleanex/internal/detmath"
 	"github.com/cleanex/cleanex/internal/radix"
@@ -34,6 +35,10 @@ type Sample struct {
 	R []int
 	// Observed is the exact observed curve Abar_k, k = 0..K (see Observed).
 	Observed Curve
+	// LogProbabilities is true when the scores were class probabilities and
+	// the Sample holds their natural logarithms
+	// (scores.Matrix.LogOfProbabilities).
+	LogProbabilities bool
 	// scores holds the oriented N x K scores, kept for Subset.
 	scores []float64
 	// summary holds, for a Sample built from a per-point summary (then
@@ -67,22 +72,48 @@ func (s *Sample) IncorrectRow(i int) []float64 {
 	return s.Incorrect[i*m : (i+1)*m]
 }
 
+// Matrix returns the Sample's scores as a new matrix, oriented so higher is
+// better, with the classes named "1".."K". A Sample built from a summary has
+// no scores (ErrSummarised).
+func (s *Sample) Matrix() (*scores.Matrix, error) {
+	if s.summary != nil {
+		return nil, fmt.Errorf("matrix: %w", ErrSummarised)
+	}
+	classes := make([]string, s.K)
+	for j := range classes {
+		classes[j] = strconv.Itoa(j + 1)
+	}
+	return &scores.Matrix{Classes: classes, Labels: slices.Clone(s.Labels), Scores: slices.Clone(s.scores)}, nil
+}
+
 // ErrTooFewClasses is returned when a sample would have fewer than 2 classes.
 var ErrTooFewClasses = errors.New("at least 2 classes are needed")
 
 // NewSample orients m's scores by d (Auto is resolved first) and computes the
-// per-point quantities. It returns the direction used.
+// per-point quantities. It returns the direction used. Scores taken
+// higher-is-better that are class probabilities are replaced by their
+// logarithms (scores.Matrix.LogOfProbabilities; LogProbabilities is set).
 func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction, error) {
 	d = m.Resolve(d)
 	k := m.K()
+	var logOf func(float64) float64
+	if d == scores.Higher {
+		logOf, _ = m.LogOfProbabilities()
+	}
 	oriented := make([]float64, len(m.Scores))
 	for i, v := range m.Scores {
-		if d == scores.Lower {
+		switch {
+		case d == scores.Lower:
 			v = -v
+		case logOf != nil:
+			v = logOf(v)
 		}
 		oriented[i] = v
 	}
 	s, err := build(k, slices.Clone(m.Labels), oriented)
+	if s != nil {
+		s.LogProbabilities = logOf != nil
+	}
 	return s, d, err
 }
 
@@ -111,7 +142,11 @@ func (s *Sample) Subset(classes []int) (*Sample, error) {
 			sc = append(sc, row[c])
 		}
 	}
-	return build(k, labels, sc)
+	out, err := build(k, labels, sc)
+	if out != nil {
+		out.LogProbabilities = s.LogProbabilities
+	}
+	return out, err
 }
 
 // subsetIndex maps each of the K classes to its position in classes, or -1

@@ -3,6 +3,7 @@
 package browsertest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,6 +21,8 @@ import (
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
+	"github.com/cleanex/cleanex/internal/scores"
+	"gonum.org/v1/gonum/floats"
 )
 
 // nativeOutcome fits the recommendation's jobs natively on s (the CleaneX
@@ -274,4 +277,48 @@ func TestRecommendationSimulation(t *testing.T) {
 	if fmt.Sprint(out.Sources) != fmt.Sprint(r.Recommendation.Sources) || len(out.Failed) != len(r.Recommendation.Failed) {
 		t.Errorf("page: sources %v, failed %v; native: %v, %v", r.Recommendation.Sources, r.Recommendation.Failed, out.Sources, out.Failed)
 	}
+}
+
+// (4) A dropped CSV of softmax probabilities: the page says they are read
+// as their logarithms, next to the direction, and its answer is the native
+// code's on the same file.
+func TestRecommendationProbabilities(t *testing.T) {
+	p := openPage(t, "example=0")
+	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 20, 5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.N() {
+		row := m.Row(i)
+		floats.Scale(-3, row) // logits: minus three times the distance
+		lse := floats.LogSumExp(row)
+		for j, v := range row {
+			row[j] = math.Exp(v - lse)
+		}
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	csv := b.Bytes()
+	mustEval[chromedp.Void](p, fmt.Sprintf(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([%s], "probabilities.csv", {type: "text/csv"}));
+		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	})()`, jsString(string(csv))), 10*time.Second)
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
+	line := mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second)
+	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "class probabilities (each row sums to 1)") || !strings.Contains(line, "logarithms") {
+		t.Errorf("direction line %q does not say the probabilities are read as logarithms", line)
+	}
+	p.shot("13-recommendation-probabilities")
+	t.Logf("headline: %s", p.checkAnswer("200"))
+	ds, sum, err := compute.Load(csv, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.LogProbabilities {
+		t.Fatal("natively the probabilities are not recognised")
+	}
+	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 200, 1), 200)
 }

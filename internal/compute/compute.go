@@ -106,17 +106,18 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 		sizes[y]++
 	}
 	sum := protocol.Summary{
-		N:         s.N(),
-		K:         s.K,
-		MinPoints: slices.Min(sizes),
-		MaxPoints: slices.Max(sizes),
-		Direction: used.String(),
-		Detected:  detected.String(),
-		Wins:      s.Top1Hits(),
-		Top1:      s.Observed[s.K],
-		Observed:  s.Observed,
-		Weights:   s.Weight,
-		ObservedC: s.PluginC(),
+		N:                s.N(),
+		K:                s.K,
+		MinPoints:        slices.Min(sizes),
+		MaxPoints:        slices.Max(sizes),
+		Direction:        used.String(),
+		Detected:         detected.String(),
+		LogProbabilities: s.LogProbabilities,
+		Wins:             s.Top1Hits(),
+		Top1:             s.Observed[s.K],
+		Observed:         s.Observed,
+		Weights:          s.Weight,
+		ObservedC:        s.PluginC(),
 	}
 	return &Dataset{Sample: s}, sum, nil
 }

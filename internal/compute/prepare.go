@@ -194,6 +194,7 @@ func (pr *preparer) staged(ctx context.Context, in *inputs.Data) (*Staged, error
 		if err != nil {
 			return nil, err
 		}
+		s.LogProbabilities = rows.logProbabilities
 		st, err := one(fromSample(s, used, detected))
 		if err != nil {
 			return nil, err
@@ -233,6 +234,9 @@ type matrixRows struct {
 	est   kde.Estimator
 	ranks []int
 	pts   []accuracy.PointSummary
+	// logProbabilities is true when the rows were class probabilities, read
+	// as their logarithms (scores.Matrix.LogOfProbabilities).
+	logProbabilities bool
 }
 
 // summariseRows summarises the rows of m under direction d (Higher or
@@ -249,6 +253,10 @@ func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, es
 	if err != nil {
 		return nil, err
 	}
+	var logOf func(float64) float64
+	if d == scores.Higher {
+		logOf, _ = m.LogOfProbabilities()
+	}
 	pts := make([]accuracy.PointSummary, n)
 	row := make([]float64, k)
 	for i, y := range m.Labels {
@@ -259,11 +267,16 @@ func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, es
 			progress(i, n)
 		}
 		src := m.Row(i)
-		if d == scores.Lower {
+		switch {
+		case d == scores.Lower:
 			for j, v := range src {
 				row[j] = -v
 			}
-		} else {
+		case logOf != nil:
+			for j, v := range src {
+				row[j] = logOf(v)
+			}
+		default:
 			copy(row, src)
 		}
 		if pts[i], err = rs.Point(y, row, src[:k-1]); err != nil {
@@ -271,7 +284,7 @@ func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, es
 		}
 	}
 	progress(n, n)
-	return &matrixRows{m: m, rs: rs, est: est, ranks: ranks, pts: pts}, nil
+	return &matrixRows{m: m, rs: rs, est: est, ranks: ranks, pts: pts, logProbabilities: logOf != nil}, nil
 }
 
 // finish computes every point's KDE C_x from its kept sorted incorrect
@@ -289,7 +302,11 @@ func (mr *matrixRows) finish(ctx context.Context) (*accuracy.Sample, error) {
 		c[i] = mr.rs.C(p, mr.m.Scores[i*k:i*k+k-1])
 	}
 	mr.m.Scores = nil
-	return accuracy.NewSummarisedSample(k, mr.ranks, mr.pts, map[string][]float64{mr.est.Key(): c})
+	s, err := accuracy.NewSummarisedSample(k, mr.ranks, mr.pts, map[string][]float64{mr.est.Key(): c})
+	if s != nil {
+		s.LogProbabilities = mr.logProbabilities
+	}
+	return s, err
 }
 
 // fromEmbeddings scores the embeddings of in under metric and reference
@@ -358,7 +375,7 @@ func BinaryMessage(id uint64, ds *Dataset, sum protocol.Summary, pending string)
 	if err != nil {
 		return protocol.LoadBinary{}, err
 	}
-	return protocol.LoadBinary{Dataset: id, Pending: pending, Direction: sum.Direction, Detected: sum.Detected, Embedding: sum.Embedding, Binary: b}, nil
+	return protocol.LoadBinary{Dataset: id, Pending: pending, Direction: sum.Direction, Detected: sum.Detected, LogProbabilities: sum.LogProbabilities, Embedding: sum.Embedding, Binary: b}, nil
 }
 
 // LoadBinary makes the data set of a LoadBinary message and its summary:
@@ -381,6 +398,7 @@ func LoadBinary(m protocol.LoadBinary) (*Dataset, protocol.Summary, error) {
 		return nil, protocol.Summary{}, err
 	}
 	ds.prepared = true
+	s.LogProbabilities, sum.LogProbabilities = m.LogProbabilities, m.LogProbabilities
 	sum.Embedding = m.Embedding
 	return ds, sum, nil
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
 )
 
 // simulatedCSV returns the CSV of a simulated pilot of k classes with r
@@ -60,7 +62,8 @@ func fitAll(t *testing.T, s *accuracy.Sample, k2 int) map[string][]float64 {
 func sameSummary(t *testing.T, got, want protocol.Summary) {
 	t.Helper()
 	if got.N != want.N || got.K != want.K || got.MinPoints != want.MinPoints || got.MaxPoints != want.MaxPoints ||
-		got.Direction != want.Direction || got.Detected != want.Detected || got.Wins != want.Wins || got.Top1 != want.Top1 {
+		got.Direction != want.Direction || got.Detected != want.Detected || got.LogProbabilities != want.LogProbabilities ||
+		got.Wins != want.Wins || got.Top1 != want.Top1 {
 		t.Errorf("summary %+v\nwant %+v", got, want)
 	}
 	for name, pair := range map[string][2][]float64{"observed": {got.Observed, want.Observed}, "weights": {got.Weights, want.Weights}, "observed C": {got.ObservedC, want.ObservedC}} {
@@ -88,17 +91,48 @@ func closeCurves(t *testing.T, got, want map[string][]float64, tol float64) {
 	}
 }
 
+// probabilitiesCSV returns csv, a score matrix of distances, as the class
+// probabilities softmax(-distance / sd) per row.
+func probabilitiesCSV(t *testing.T, csv []byte) []byte {
+	t.Helper()
+	m, err := scores.Parse(bytes.NewReader(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := stat.StdDev(m.Scores, nil)
+	for i := range m.N() {
+		row := m.Row(i)
+		floats.Scale(-1/sd, row)
+		lse := floats.LogSumExp(row)
+		for j, v := range row {
+			row[j] = math.Exp(v - lse)
+		}
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // A score matrix prepared row by row gives the summary Load gives and,
 // from every method, the curves of the full matrix: plug-in, regression and
 // KDE (its C_x computed from each full row) exactly, CleaneX fast from the
 // scores' moments combined from the rows'. K = 150 is above what the knot
 // ranks hold in full, so the rows rebuilt from them differ from the scores.
+// Class probabilities are read as their logarithms on both paths.
 func TestPrepareMatchesLoad(t *testing.T) {
-	csv := simulatedCSV(t, 150, 3, 7)
+	dists := simulatedCSV(t, 150, 3, 7)
+	probs := probabilitiesCSV(t, dists)
 	// The scores are distances: auto reads them as lower is better, and
 	// higher is an override (Detected then differs from Direction).
-	for _, dir := range []string{"auto", "higher"} {
-		t.Run(dir, func(t *testing.T) {
+	for name, tc := range map[string]struct {
+		csv      []byte
+		dir      string
+		logProbs bool
+	}{"auto": {dists, "auto", false}, "higher": {dists, "higher", false}, "probabilities": {probs, "auto", true}} {
+		csv, dir := tc.csv, tc.dir
+		t.Run(name, func(t *testing.T) {
 			full, want, err := Load(csv, dir)
 			if err != nil {
 				t.Fatal(err)
@@ -120,7 +154,18 @@ func TestPrepareMatchesLoad(t *testing.T) {
 				t.Errorf("progress stages %v, want reading then summarising", stages)
 			}
 			sameSummary(t, got, want)
+			if got.LogProbabilities != tc.logProbs || ds.Sample.LogProbabilities != tc.logProbs {
+				t.Errorf("LogProbabilities %v (Sample: %v), want %v", got.LogProbabilities, ds.Sample.LogProbabilities, tc.logProbs)
+			}
 			closeCurves(t, fitAll(t, ds.Sample, 1500), fitAll(t, full.Sample, 1500), 1e-12)
+			// Another worker given the binary form says the same.
+			msg, err := BinaryMessage(1, ds, got, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, sum, err := LoadBinary(msg); err != nil || sum.LogProbabilities != tc.logProbs {
+				t.Errorf("LoadBinary: LogProbabilities %v, %v; want %v", sum.LogProbabilities, err, tc.logProbs)
+			}
 		})
 	}
 }

@@ -94,6 +94,9 @@ type Summary struct {
 	// Direction is the score direction used ("higher" or "lower"), Detected the
 	// one "auto" picks.
 	Direction, Detected string
+	// LogProbabilities is true when the scores were class probabilities,
+	// read as their logarithms (scores.Matrix.LogOfProbabilities).
+	LogProbabilities bool
 	// Wins counts the points whose correct class has the best score (top-1 hits at K).
 	Wins int
 	// Top1 is the class-balanced top-1 accuracy at K, the observed curve at K.
@@ -170,8 +173,9 @@ type LoadBinary struct {
 	// "kde:lcv", KDE's C_x) that a later LoadBinary of the same data set
 	// adds; "" when none is to come.
 	Pending string
-	// Direction and Detected are the Summary's.
+	// Direction, Detected and LogProbabilities are the Summary's.
 	Direction, Detected string
+	LogProbabilities    bool
 	// Embedding is the Summary's.
 	Embedding Embedding
 	// Binary is the summarised Sample in binary form.
@@ -332,6 +336,7 @@ func (m *Summary) fields(c codec) {
 	c.i(&m.MaxPoints)
 	c.str(&m.Direction)
 	c.str(&m.Detected)
+	c.bool(&m.LogProbabilities)
 	c.i(&m.Wins)
 	c.f(&m.Top1)
 	c.floats(&m.Observed)
@@ -363,6 +368,7 @@ func (m *LoadBinary) fields(c codec) {
 	c.str(&m.Pending)
 	c.str(&m.Direction)
 	c.str(&m.Detected)
+	c.bool(&m.LogProbabilities)
 	m.Embedding.fields(c)
 	c.bytes(&m.Binary)
 }

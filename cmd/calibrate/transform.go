@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/scores"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
+)
+
+// transformPilot returns pilot s with its scores rewritten as a user might
+// hand them in, for `calibrate fit -transform`:
+//
+//   - "softmax:T": each row replaced by softmax(T x / sd), x the oriented
+//     scores and sd their standard deviation over the whole matrix: the
+//     class probabilities of a classifier whose logits are T x / sd, read as
+//     the product reads them (as their logarithms,
+//     scores.Matrix.LogOfProbabilities);
+//   - "rawsoftmax:T": those probabilities halved, so that the rows sum to
+//     1/2 and they are read as they are (halving scales every score by a
+//     power of two, which changes none of the methods' fits): what reading
+//     the probabilities themselves gives;
+//   - "logsoftmax:T": the natural logarithm of the probabilities, computed
+//     here.
+//
+// All keep every row's order, so the pilot's observed curve is unchanged;
+// what changes is the spacing the estimators read.
+func transformPilot(s *accuracy.Sample, name string) (*accuracy.Sample, error) {
+	kind, arg, _ := strings.Cut(name, ":")
+	t, err := strconv.ParseFloat(arg, 64)
+	if err != nil || t <= 0 || (kind != "softmax" && kind != "rawsoftmax" && kind != "logsoftmax") {
+		return nil, fmt.Errorf("-transform %q: want softmax:T, rawsoftmax:T or logsoftmax:T with T > 0", name)
+	}
+	m, err := s.Matrix()
+	if err != nil {
+		return nil, err
+	}
+	sd := stat.StdDev(m.Scores, nil)
+	if !(sd > 0) {
+		return nil, fmt.Errorf("-transform %q: the scores do not vary", name)
+	}
+	k := m.K()
+	for i := range m.N() {
+		row := m.Scores[i*k : (i+1)*k]
+		floats.Scale(t/sd, row)
+		lse := floats.LogSumExp(row)
+		for j, v := range row {
+			p := math.Exp(v - lse)
+			switch kind {
+			case "rawsoftmax":
+				p /= 2
+			case "logsoftmax":
+				p = math.Log(p)
+			}
+			row[j] = p
+		}
+	}
+	out, _, err := accuracy.NewSample(m, scores.Higher)
+	if err != nil {
+		return nil, err
+	}
+	if out.LogProbabilities != (kind == "softmax") {
+		return nil, fmt.Errorf("-transform %q: read as log-probabilities: %v", name, out.LogProbabilities)
+	}
+	if !floatsEqual(out.Observed, s.Observed) {
+		return nil, fmt.Errorf("-transform %q changed the observed curve (ties from underflow?)", name)
+	}
+	return out, nil
+}
+
+func floatsEqual(a, b []float64) bool { return floats.EqualApprox(a, b, 1e-12) }

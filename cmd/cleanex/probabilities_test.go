@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/scores"
+	"gonum.org/v1/gonum/floats"
+)
+
+// A pilot given as softmax probabilities is predicted exactly as the same
+// pilot given as the probabilities' logarithms, and stderr says how the
+// scores were read; its observed column is the distances' from which the
+// probabilities were made.
+func TestPredictProbabilities(t *testing.T) {
+	code, pilot, errs := cli(t, "", "simulate", "--d", "3", "--sigma2", "0.1", "--k", "80", "--r", "5", "--seed", "3", "--k1", "20")
+	if code != 0 {
+		t.Fatalf("simulate: status %d: %s", code, errs)
+	}
+	m, err := scores.Parse(strings.NewReader(pilot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs, logs := *m, *m
+	probs.Scores, logs.Scores = make([]float64, len(m.Scores)), make([]float64, len(m.Scores))
+	k := m.K()
+	for i := range m.N() {
+		row := append([]float64(nil), m.Row(i)...)
+		floats.Scale(-4, row) // logits: minus four times the distance
+		lse := floats.LogSumExp(row)
+		for j, v := range row {
+			p := math.Exp(v - lse)
+			probs.Scores[i*k+j], logs.Scores[i*k+j] = p, math.Log(p)
+		}
+	}
+	var pb, lb bytes.Buffer
+	if err := scores.WriteCSV(&pb, &probs); err != nil {
+		t.Fatal(err)
+	}
+	if err := scores.WriteCSV(&lb, &logs); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,regression,cleanex"}
+	_, fromDistances, _ := cli(t, pilot, append(args, "-")...)
+	code, fromProbs, errs := cli(t, pb.String(), append(args, "-")...)
+	if code != 0 {
+		t.Fatalf("predict on probabilities: status %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, scores.ProbabilitiesNote) {
+		t.Errorf("stderr %q does not say the probabilities were read as logarithms", errs)
+	}
+	code, fromLogs, errsLogs := cli(t, lb.String(), append(args, "-")...)
+	if code != 0 || strings.Contains(errsLogs, scores.ProbabilitiesNote) {
+		t.Fatalf("predict on log-probabilities: status %d: %s", code, errsLogs)
+	}
+	if fromProbs != fromLogs {
+		t.Error("probabilities and their logarithms give different predictions")
+	}
+	a, b := readCSV(t, fromProbs), readCSV(t, fromDistances)
+	for i := range a {
+		if a[i][1] != b[i][1] {
+			t.Fatalf("k = %s: observed %q from probabilities, %q from distances", a[i][0], a[i][1], b[i][1])
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package accuracy
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// softmax returns m with each row replaced by its softmax.
+func softmax(m *scores.Matrix) *scores.Matrix {
+	out := *m
+	out.Scores = slices.Clone(m.Scores)
+	k := m.K()
+	for i := range m.N() {
+		row := out.Scores[i*k : (i+1)*k]
+		mx := slices.Max(row)
+		sum := 0.0
+		for _, v := range row {
+			sum += math.Exp(v - mx)
+		}
+		for j, v := range row {
+			row[j] = math.Exp(v-mx) / sum
+		}
+	}
+	return &out
+}
+
+// A pilot given as softmax probabilities is read as their logarithms: the
+// same R_x and observed curve as its logits (ties included, and a
+// probability that underflowed to 0 still below every other score), and
+// each point's gaps between its scores the logits' gaps. Subset keeps the
+// flag. The same probabilities taken lower-is-better, or halved so that the
+// rows no longer sum to 1, are read as they are.
+func TestNewSampleProbabilities(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	logits := randomMatrix(rng, 9, 3, 5) // integer scores: many ties
+	k := logits.K()
+	under := slices.Index(logits.Labels, 0)*k + 1 // point of class 0, incorrect class 1
+	logits.Scores[under] = -800                   // exp underflows to 0
+	probs := softmax(logits)
+	if probs.Scores[under] != 0 {
+		t.Fatalf("probability %v, want an underflow to 0", probs.Scores[under])
+	}
+
+	want, _, err := NewSample(logits, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, used, err := NewSample(probs, scores.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used != scores.Higher || !got.LogProbabilities || want.LogProbabilities {
+		t.Fatalf("direction %v, LogProbabilities %v (logits: %v); want higher, true (false)", used, got.LogProbabilities, want.LogProbabilities)
+	}
+	if !slices.Equal(got.R, want.R) || !slices.Equal(got.Observed, want.Observed) {
+		t.Errorf("R %v, want the logits' %v", got.R, want.R)
+	}
+	for i := range got.N() {
+		g, w := got.IncorrectRow(i), want.IncorrectRow(i)
+		for j := range g {
+			if w[j] == -800 {
+				continue
+			}
+			if d := (g[j] - got.Correct[i]) - (w[j] - want.Correct[i]); math.Abs(d) > 1e-12 {
+				t.Errorf("point %d: gap to incorrect score %d off the logits' by %v", i, j, d)
+			}
+		}
+	}
+	if sub, err := got.Subset([]int{0, 2, 5}); err != nil || !sub.LogProbabilities {
+		t.Errorf("Subset: %v, LogProbabilities lost", err)
+	}
+
+	for name, tc := range map[string]struct {
+		scale float64
+		d     scores.Direction
+		sign  float64
+	}{"lower is better": {1, scores.Lower, -1}, "rows summing to 0.5": {0.5, scores.Higher, 1}} {
+		m := *probs
+		m.Scores = slices.Clone(probs.Scores)
+		for i := range m.Scores {
+			m.Scores[i] *= tc.scale
+		}
+		s, _, err := NewSample(&m, tc.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := tc.sign * m.Scores[m.Labels[0]]; s.LogProbabilities || s.Correct[0] != c {
+			t.Errorf("%s: LogProbabilities %v, correct score %v, want false, %v", name, s.LogProbabilities, s.Correct[0], c)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package scores
+
+import "math"
+
+// ProbabilitySumTolerance is how far from 1 a row's sum may lie for the row
+// to count as class probabilities: room for probabilities printed with four
+// or more decimals or stored as float32.
+const ProbabilitySumTolerance = 0.01
+
+// ProbabilitiesNote tells the user that their scores were read as class
+// probabilities and what that changes.
+const ProbabilitiesNote = "the scores are class probabilities (each row sums to 1): CleaneX and KDE read their logarithms, which keep every ranking, so the observed accuracy is the same, and give back the spacing of the logits that softmax squeezes together near 0"
+
+// LogOfProbabilities reports whether m holds class probabilities — every
+// score in [0, 1] and every row summing to 1 within ProbabilitySumTolerance,
+// as a softmax output does — and if so returns the map p -> ln p that the
+// estimators read instead, with a score of 0 mapped to ln(p_min / 2), p_min
+// the smallest positive score of m, so that it stays below every other score
+// and ties stay ties.
+//
+// The map keeps every row's order, so the observed accuracy curve is the
+// same; what it changes is the spacing of the scores. Softmax squeezes the
+// incorrect classes' scores towards 0, where CleaneX and KDE, which read the
+// gaps between scores, see them as one; the logarithm gives back the
+// logits' gaps (ln softmax(z)_j = z_j - ln sum_i exp z_i) up to one shift per
+// point. What this does to the estimate is measured in
+// docs/recommendation.md ("Class probabilities as scores").
+func (m *Matrix) LogOfProbabilities() (func(p float64) float64, bool) {
+	k := m.K()
+	if k < 2 || m.N() == 0 {
+		return nil, false
+	}
+	pMin := math.Inf(1)
+	for i := range m.N() {
+		sum := 0.0
+		for _, p := range m.Row(i) {
+			if !(p >= 0 && p <= 1) {
+				return nil, false
+			}
+			if p > 0 && p < pMin {
+				pMin = p
+			}
+			sum += p
+		}
+		if math.Abs(sum-1) > ProbabilitySumTolerance {
+			return nil, false
+		}
+	}
+	zero := math.Log(pMin / 2)
+	return func(p float64) float64 {
+		if p == 0 {
+			return zero
+		}
+		return math.Log(p)
+	}, true
+}

@@ -1,0 +1,87 @@
+package scores
+
+import (
+	"math"
+	"testing"
+)
+
+// softmaxRows returns the row-wise softmax of z (rows of k).
+func softmaxRows(z []float64, k int) []float64 {
+	p := make([]float64, len(z))
+	for i := 0; i < len(z); i += k {
+		mx := math.Inf(-1)
+		for _, v := range z[i : i+k] {
+			mx = math.Max(mx, v)
+		}
+		sum := 0.0
+		for j, v := range z[i : i+k] {
+			p[i+j] = math.Exp(v - mx)
+			sum += p[i+j]
+		}
+		for j := range z[i : i+k] {
+			p[i+j] /= sum
+		}
+	}
+	return p
+}
+
+func TestLogOfProbabilities(t *testing.T) {
+	logits := []float64{2, -1, 0.5, -3, 0, 4, 1, 1, -2}
+	probs := softmaxRows(logits, 3)
+	tests := []struct {
+		name   string
+		scores []float64
+		want   bool
+	}{
+		{"softmax rows", probs, true},
+		{"rounded to two decimals", []float64{0.70, 0.05, 0.25, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, true},
+		{"one-hot rows with zeros", []float64{1, 0, 0, 0, 1, 0, 0.5, 0.5, 0}, true},
+		{"logits", logits, false},
+		{"a row summing to 0.98", []float64{0.70, 0.05, 0.23, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, false},
+		{"a score above 1 in a row summing to 1", []float64{1.2, -0.1, -0.1, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, false},
+		{"similarities in [0, 1]", []float64{0.9, 0.3, 0.4, 0.2, 0.8, 0.1, 0.5, 0.6, 0.3}, false},
+		{"not a number", []float64{math.NaN(), 0.5, 0.5, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: tc.scores}
+			f, ok := m.LogOfProbabilities()
+			if ok != tc.want {
+				t.Fatalf("probabilities = %v, want %v", ok, tc.want)
+			}
+			if ok != (f != nil) {
+				t.Fatalf("map %v with ok = %v", f != nil, ok)
+			}
+		})
+	}
+}
+
+// ln of softmax probabilities gives back the logits' gaps within a row
+// (ln softmax(z)_j - ln softmax(z)_i = z_j - z_i); a 0 goes below every
+// positive score, and equal scores stay equal.
+func TestLogOfProbabilitiesMap(t *testing.T) {
+	logits := []float64{2, -1, 0.5, -3, 0, 4, 1, 1, -2}
+	m := &Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: softmaxRows(logits, 3)}
+	f, ok := m.LogOfProbabilities()
+	if !ok {
+		t.Fatal("softmax rows not recognised")
+	}
+	for i := range 3 {
+		row := m.Row(i)
+		for j := 1; j < 3; j++ {
+			got := f(row[j]) - f(row[0])
+			want := logits[3*i+j] - logits[3*i]
+			if math.Abs(got-want) > 1e-12 {
+				t.Errorf("row %d: gap %d-0 = %v, want %v", i, j, got, want)
+			}
+		}
+	}
+	z := &Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: []float64{1, 0, 0, 0.25, 0.75, 0, 0.5, 0.5, 0}}
+	g, ok := z.LogOfProbabilities()
+	if !ok {
+		t.Fatal("rows with zeros not recognised")
+	}
+	if g(0) != math.Log(0.125) || g(0.25) != math.Log(0.25) || g(1) != 0 {
+		t.Errorf("ln of 0, 0.25, 1 = %v, %v, %v: want ln(0.25 / 2) = %v, %v, 0", g(0), g(0.25), g(1), math.Log(0.125), math.Log(0.25))
+	}
+}
