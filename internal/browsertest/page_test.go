@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/cleanex/cleanex/internal/chart"
 )
 
@@ -510,6 +511,53 @@ func (p *page) focused() string {
 	return mustEval[string](p, `document.activeElement ? document.activeElement.id : ""`, 5*time.Second)
 }
 
+// chartByKeyboard reaches the accuracy chart with Tab and reads it with the
+// keys: the readout under it starts at k2 with the recommended value and
+// its interval, the arrows move it, End goes to the axis' end, and leaving
+// the chart clears it; the chart stays drawn throughout.
+func (p *page) chartByKeyboard() {
+	p.t.Helper()
+	hover := func() string { return mustEval[string](p, `document.querySelector("#hover").textContent`, 5*time.Second) }
+	atK := func() int {
+		var k int
+		fmt.Sscanf(strings.ReplaceAll(hover(), ",", ""), "k = %d", &k)
+		return k
+	}
+	ink := p.inkPixels("chart-acc")
+	p.tabTo("chart-acc")
+	scrollY := mustEval[float64](p, `window.scrollY`, 5*time.Second)
+	p.waitJS(`document.querySelector("#hover").textContent.startsWith("k = 150 ·")`, 10*time.Second)
+	if h := hover(); !strings.Contains(h, "recommended ") || !strings.Contains(h, "80% interval ") {
+		p.t.Errorf("the keyboard readout at k2 %q lacks the recommendation or its interval", h)
+	}
+	for _, key := range []string{kb.ArrowLeft, kb.ArrowLeft} {
+		before := atK()
+		if err := chromedp.Do(p.ctx, chromedp.KeyEvent(key)); err != nil {
+			p.t.Fatal(err)
+		}
+		p.waitJS(fmt.Sprintf(`!document.querySelector("#hover").textContent.startsWith("k = %d ·")`, before), 10*time.Second)
+		if k := atK(); k >= before || k < 2 {
+			p.t.Errorf("ArrowLeft moved the readout from k = %d to %d", before, k)
+		}
+	}
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent(kb.End)); err != nil {
+		p.t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector("#hover").textContent.startsWith("k = 150 ·")`, 10*time.Second)
+	p.shot("53-a11y-chart-keyboard")
+	if p.focused() != "chart-acc" {
+		p.t.Errorf("the keys moved the focus to %q", p.focused())
+	}
+	if y := mustEval[float64](p, `window.scrollY`, 5*time.Second); y != scrollY {
+		p.t.Errorf("the keys scrolled the page from %v to %v", scrollY, y)
+	}
+	if got := p.inkPixels("chart-acc"); got < ink/2 {
+		p.t.Errorf("the chart read with the keys has %d inked pixels, %d before", got, ink)
+	}
+	mustEval[bool](p, `(document.activeElement.blur(), true)`, 5*time.Second)
+	p.waitJS(`document.querySelector("#hover").textContent === ""`, 10*time.Second)
+}
+
 // axe-core finds no violation on first open and after a run, and the page
 // works from the keyboard alone, from the file picker to the export, with
 // the focus staying on the run controls.
@@ -569,6 +617,8 @@ func TestAccessibility(t *testing.T) {
 	if id := p.focused(); id != "k2" {
 		t.Errorf("after Enter in the k2 box and the run the focus is on %q, want k2", id)
 	}
+	p.chartByKeyboard()
+	mustEval[bool](p, `(document.getElementById("k2").focus(), true)`, 5*time.Second)
 	p.tabTo("run")
 	if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\r")); err != nil {
 		t.Fatal(err)

@@ -253,13 +253,24 @@ func (a *AccuracyChart) Hover(px, py float64) (info HoverInfo, ok bool) {
 	if f == nil || !finite(px) || !finite(py) || !f.plot.contains(px, py, 0) {
 		return HoverInfo{}, false
 	}
-	k := math.Round(math.Max(f.xs.lo, math.Min(f.xs.hi, f.xs.val(px))))
-	if f.xs.log && k < 1 {
-		k = 1
+	return a.HoverAt(int(math.Round(f.xs.val(px))))
+}
+
+// HoverAt returns what Hover returns with the pointer over k (clamped to
+// the x axis): the readout of the keyboard (KeyStep). ok is false when the
+// chart has not been drawn yet.
+func (a *AccuracyChart) HoverAt(k int) (info HoverInfo, ok bool) {
+	f := a.last
+	if f == nil {
+		return HoverInfo{}, false
 	}
-	info = HoverInfo{K: int(k), PX: f.xs.pix(k)}
+	kf := math.Max(math.Ceil(f.xs.lo), math.Min(math.Floor(f.xs.hi), float64(k)))
+	if f.xs.log && kf < 1 {
+		kf = 1
+	}
+	info = HoverInfo{K: int(kf), PX: f.xs.pix(kf)}
 	for _, s := range a.Series {
-		i, ok := nearest(s.X, k)
+		i, ok := nearest(s.X, kf)
 		if !ok || len(s.Y) != len(s.X) {
 			continue
 		}
@@ -268,11 +279,57 @@ func (a *AccuracyChart) Hover(px, py float64) (info HoverInfo, ok bool) {
 		}
 	}
 	for _, b := range a.Bands {
-		if i, ok := nearest(b.X, k); ok && finite(b.Lo[i]) && finite(b.Hi[i]) {
+		if i, ok := nearest(b.X, kf); ok && finite(b.Lo[i]) && finite(b.Hi[i]) {
 			info.Bands = append(info.Bands, HoverBand{Name: b.Name, Color: b.color(f.th), Lo: b.Lo[i], Hi: b.Hi[i]})
 		}
 	}
 	return info, true
+}
+
+// KeyStepFraction is the share of the plot's width that an arrow key moves
+// the readout by; Page Up and Page Down move five times as far.
+const KeyStepFraction = 1.0 / 50
+
+// KeyStep returns the k that the key (a KeyboardEvent.key value) moves the
+// readout to from k: ArrowLeft and ArrowRight (ArrowDown and ArrowUp
+// alike) by KeyStepFraction of the plot's width, at least one class;
+// PageDown and PageUp five times as far; Home and End to the axis' ends.
+// ok is false for any other key, or before the first Draw.
+func (a *AccuracyChart) KeyStep(k int, key string) (next int, ok bool) {
+	f := a.last
+	if f == nil {
+		return k, false
+	}
+	lo, hi := int(math.Ceil(f.xs.lo)), int(math.Floor(f.xs.hi))
+	if f.xs.log && lo < 1 {
+		lo = 1
+	}
+	var steps float64
+	switch key {
+	case "ArrowLeft", "ArrowDown":
+		steps = -1
+	case "ArrowRight", "ArrowUp":
+		steps = 1
+	case "PageDown":
+		steps = -5
+	case "PageUp":
+		steps = 5
+	case "Home":
+		return lo, true
+	case "End":
+		return hi, true
+	default:
+		return k, false
+	}
+	k = max(lo, min(hi, k))
+	width := f.plot.x1 - f.plot.x0
+	next = int(math.Round(f.xs.val(f.xs.pix(float64(k)) + steps*KeyStepFraction*width)))
+	if steps > 0 {
+		next = max(next, k+1)
+	} else {
+		next = min(next, k-1)
+	}
+	return max(lo, min(hi, next)), true
 }
 
 // nearest returns the index of the x in xs (increasing) nearest to k, and

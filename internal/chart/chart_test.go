@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -532,5 +533,58 @@ func TestAccuracyTitle(t *testing.T) {
 	}
 	if len(r.saved) != 0 {
 		t.Error("unbalanced Save/Restore")
+	}
+}
+
+// The keyboard's readout at k is the pointer's at k's pixel; the arrow keys
+// move it by a fiftieth of the plot's width and at least one class, Home and
+// End to the axis' ends; other keys, and a chart not drawn yet, do nothing.
+func TestAccuracyKeyboard(t *testing.T) {
+	for _, logX := range []bool{true, false} {
+		ch := &AccuracyChart{Width: 720, Height: 420, LogX: logX, Series: realistic(), K1: 100}
+		if _, ok := ch.KeyStep(10, "ArrowRight"); ok {
+			t.Fatal("KeyStep before the first Draw")
+		}
+		if err := ch.Draw(&recorder{}); err != nil {
+			t.Fatal(err)
+		}
+		f := ch.last
+		for _, k := range []int{2, 37, 500, 1999} {
+			byKey, ok1 := ch.HoverAt(k)
+			byPointer, ok2 := ch.Hover(f.xs.pix(float64(k)), (f.plot.y0+f.plot.y1)/2)
+			if !ok1 || !ok2 || byKey.K != k || !reflect.DeepEqual(byKey, byPointer) {
+				t.Errorf("log %v, k = %d: keyboard %+v, pointer %+v", logX, k, byKey, byPointer)
+			}
+		}
+		lo, hi := int(math.Ceil(f.xs.lo)), int(math.Floor(f.xs.hi))
+		if k, ok := ch.KeyStep(500, "Home"); !ok || k != lo {
+			t.Errorf("Home: %d, want %d", k, lo)
+		}
+		if k, ok := ch.KeyStep(500, "End"); !ok || k != hi {
+			t.Errorf("End: %d, want %d", k, hi)
+		}
+		if _, ok := ch.KeyStep(500, "a"); ok {
+			t.Error("the key a moved the readout")
+		}
+		// Fifty arrow presses cross the axis; each moves at least one class
+		// and about a fiftieth of the width.
+		k, presses := lo, 0
+		width := f.plot.x1 - f.plot.x0
+		for k < hi {
+			next, _ := ch.KeyStep(k, "ArrowRight")
+			if next <= k || f.xs.pix(float64(next))-f.xs.pix(float64(k)) > width/50+f.xs.pix(float64(k+1))-f.xs.pix(float64(k)) {
+				t.Fatalf("log %v: ArrowRight from %d to %d", logX, k, next)
+			}
+			k, presses = next, presses+1
+		}
+		if presses > 52 || presses < 20 {
+			t.Errorf("log %v: %d presses from %d to %d, want about 50", logX, presses, lo, hi)
+		}
+		if back, _ := ch.KeyStep(hi, "ArrowLeft"); back >= hi {
+			t.Errorf("ArrowLeft from %d: %d", hi, back)
+		}
+		if page, _ := ch.KeyStep(500, "PageDown"); page >= 500 {
+			t.Errorf("PageDown from 500: %d", page)
+		}
 	}
 }

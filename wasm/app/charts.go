@@ -37,6 +37,8 @@ type charts struct {
 	rocCache map[*float64]chart.Series
 	// hooked is the canvas the hover listeners are attached to.
 	hooked jsdom.Value
+	// keyK is the k the keyboard's readout shows (0: none yet).
+	keyK int
 }
 
 // chartCanvas is one of the page's chart canvases: the id of the empty
@@ -48,7 +50,7 @@ type chartCanvas struct{ host, id, class, label string }
 // touches the canvas (re-rendering a canvas element drops its size
 // attributes, which clears it).
 var chartCanvases = []chartCanvas{
-	{"host-acc", "chart-acc", "chart", "accuracy against the number of classes: observed and predicted curves"},
+	{"host-acc", "chart-acc", "chart", "accuracy against the number of classes: observed and predicted curves; the left and right arrow keys read the values at each k, Home and End at the ends"},
 	{"host-roc", "chart-roc", "chart small", "reversed ROC of the estimated C_x"},
 	{"host-loss", "chart-loss", "chart small", "CleaneX training loss per step"},
 	{"host-why", "chart-why", "chart why-chart", "how the methods did on pilots with a known answer"},
@@ -58,7 +60,12 @@ var chartCanvases = []chartCanvas{
 // keeps the box plot's label equal to its caption.
 func (a *app) ensureCanvases() {
 	for _, cc := range chartCanvases {
-		el, err := jsdom.EnsureChild(cc.host, "canvas", cc.id, map[string]string{"class": cc.class, "role": "img", "aria-label": cc.label})
+		attrs := map[string]string{"class": cc.class, "role": "img", "aria-label": cc.label}
+		if cc.id == "chart-acc" {
+			// The accuracy chart is read with the keyboard too (hookCanvas).
+			attrs["tabindex"], attrs["aria-describedby"] = "0", "hover"
+		}
+		el, err := jsdom.EnsureChild(cc.host, "canvas", cc.id, attrs)
 		if err != nil {
 			continue
 		}
@@ -462,9 +469,11 @@ func runningMin(v []float64) []float64 {
 	return m
 }
 
-// hookCanvas attaches hover to the accuracy chart's canvas el. The hover
-// readout is an extra (the table has the numbers), so a listener that
-// cannot be attached only goes to the console.
+// hookCanvas attaches hover to the accuracy chart's canvas el: the pointer,
+// and the keyboard once the canvas has the focus (the arrow keys, Page Up
+// and Down, Home and End move the readout; chart.AccuracyChart.KeyStep).
+// The hover readout is an extra (the table has the numbers), so a listener
+// that cannot be attached only goes to the console.
 func (a *app) hookCanvas(el jsdom.Value) {
 	a.charts.hooked = el
 	_, err := jsdom.Listen(el, "mousemove", func(ev jsdom.Value) {
@@ -476,6 +485,41 @@ func (a *app) hookCanvas(el jsdom.Value) {
 		go a.hover(math.NaN(), math.NaN())
 	})
 	a.log.Report("listening for the pointer leaving the chart", err)
+	_, err = jsdom.Listen(el, "keydown", func(ev jsdom.Value) {
+		key := jsdom.String(ev, "key")
+		if jsdom.Bool(ev, "altKey") || jsdom.Bool(ev, "ctrlKey") || jsdom.Bool(ev, "metaKey") {
+			return
+		}
+		if _, ok := a.charts.acc.KeyStep(a.charts.keyK, key); ok {
+			// The page does not scroll: the key moves the readout.
+			a.log.Report("keeping a chart key from scrolling", jsdom.PreventDefault(ev))
+			go a.hoverKey(key)
+		}
+	})
+	a.log.Report("listening for keys on the chart", err)
+	_, err = jsdom.Listen(el, "focus", func(jsdom.Value) { go a.hoverKey("") })
+	a.log.Report("listening for the focus on the chart", err)
+	_, err = jsdom.Listen(el, "blur", func(jsdom.Value) { go a.hover(math.NaN(), math.NaN()) })
+	a.log.Report("listening for the focus leaving the chart", err)
+}
+
+// hoverKey moves the keyboard's readout by key, or, for "" (the chart just
+// got the focus), puts it at k2 (at k1 when the chart has no k2).
+func (a *app) hoverKey(key string) {
+	a.env.Lock()
+	defer a.env.UnlockRender()
+	k := a.charts.keyK
+	if key == "" || k == 0 {
+		k = a.charts.acc.K2
+		if k <= 0 {
+			k = max(a.charts.acc.K1, 2)
+		}
+	}
+	if key != "" {
+		k, _ = a.charts.acc.KeyStep(k, key)
+	}
+	a.charts.keyK = k
+	a.showHover(a.charts.acc.HoverAt(k))
 }
 
 // hookWindow redraws the charts when the window is resized, the colour
@@ -502,6 +546,12 @@ func (a *app) hookWindow() {
 func (a *app) hover(x, y float64) {
 	a.env.Lock()
 	defer a.env.UnlockRender()
+	a.showHover(a.charts.acc.Hover(x/a.zoom(), y/a.zoom()))
+}
+
+// showHover redraws the accuracy chart with the readout info (none when
+// !ok) and writes it under the chart. env is locked.
+func (a *app) showHover(info chart.HoverInfo, ok bool) {
 	_, cv, err := chartCanvasByID("chart-acc", a.zoom())
 	if cv == nil || err != nil {
 		return
@@ -509,7 +559,6 @@ func (a *app) hover(x, y float64) {
 	// A chart that cannot be drawn now is drawn again by the next full
 	// drawing (drawAll retries); the readout below does not depend on it.
 	a.log.Report("drawing the accuracy chart for the hover", a.charts.acc.Draw(cv))
-	info, ok := a.charts.acc.Hover(x/a.zoom(), y/a.zoom())
 	if !ok {
 		a.st.Hover = ""
 		return
