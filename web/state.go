@@ -134,6 +134,9 @@ type State struct {
 	// TruthPending is whether the data set is a simulation whose truth curve
 	// is still being computed (it comes after the pilot: web.SlowTruth).
 	TruthPending bool
+	// TruthDone is the share of the truth curve's computation done (0 until
+	// its worker reports).
+	TruthDone float64
 	// Results holds the curves drawn and tabulated (empty K2 before any run).
 	Results report.Curves
 	// Failed maps each selected method without a curve to why (its error,

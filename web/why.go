@@ -82,6 +82,8 @@ func (s *State) Headline() string {
 	lo, hi := o.Lo[r.K2], o.Hi[r.K2]
 	line := HeadlineText(r.K2, o.Estimate[r.K2], lo, hi) + "."
 	switch t := s.Results.Truth; {
+	case t == nil && s.TruthPending && s.TruthDone > 0:
+		line += fmt.Sprintf(" The simulation's true accuracy is still being computed (%d%% done); it is added when ready.", int(100*s.TruthDone))
 	case t == nil && s.TruthPending:
 		line += " The simulation's true accuracy is still being computed; it is added when ready."
 	case t == nil:

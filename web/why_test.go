@@ -89,10 +89,14 @@ func TestHeadlineAndWhy(t *testing.T) {
 	}
 	// A simulation whose truth is still being computed says so.
 	st.Results.Truth, st.TruthPending = nil, true
-	if got := st.Headline(); !strings.Contains(got, "still being computed") {
+	if got := st.Headline(); !strings.Contains(got, "still being computed;") {
 		t.Errorf("headline while the truth is computed: %q", got)
 	}
-	st.Results.Truth, st.TruthPending = truth, false
+	st.TruthDone = 0.374
+	if got := st.Headline(); !strings.Contains(got, "still being computed (37% done); it is added when ready.") {
+		t.Errorf("headline with the truth 37.4%% done: %q", got)
+	}
+	st.Results.Truth, st.TruthPending, st.TruthDone = truth, false, 0
 	if got := st.WhySources(); !strings.Contains(got, "the mean of 3 CleaneX fits") || !strings.Contains(got, "3 of 4 CleaneX fits used.") {
 		t.Errorf("sources: %q", got)
 	}

@@ -517,7 +517,9 @@ func (p *page) focused() string {
 // the chart clears it; the chart stays drawn throughout.
 func (p *page) chartByKeyboard() {
 	p.t.Helper()
-	hover := func() string { return mustEval[string](p, `document.querySelector("#hover").textContent`, 5*time.Second) }
+	hover := func() string {
+		return mustEval[string](p, `document.querySelector("#hover").textContent`, 5*time.Second)
+	}
 	atK := func() int {
 		var k int
 		fmt.Sscanf(strings.ReplaceAll(hover(), ",", ""), "k = %d", &k)
@@ -973,6 +975,10 @@ func TestCancelRestoresLink(t *testing.T) {
 func TestLateTruth(t *testing.T) {
 	p := openPage(t, "#sim=normal,normal,10,0.4,20,30,5000,3&k2=300&methods=plugin,kde,regression,cleanex&seed=1&preset=fast")
 	p.waitJS(`!!document.querySelector("#summary")`, 60*time.Second)
+	// Every headline shown is recorded, to see the truth's progress in it.
+	mustEval[bool](p, `(() => { window.__headlines = [];
+		const h = () => { const e = document.querySelector("#headline"); if (e) window.__headlines.push(e.textContent); };
+		new MutationObserver(h).observe(document.body, {subtree: true, childList: true, characterData: true}); return true; })()`, 5*time.Second)
 	p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 30*time.Second)
 	// A new k2 and Enter: a new run, cancelling the one under way.
 	mustEval[bool](p, `(() => { const k = document.querySelector("#k2"); k.focus(); k.value = "250";
@@ -984,6 +990,12 @@ func TestLateTruth(t *testing.T) {
 	rows := p.resultsTable()
 	if len(rows["truth"]) == 0 {
 		t.Errorf("the table has no truth row once the truth came: %v", rows)
+	}
+	// While the truth was computed, the headline said how far it had come.
+	done := mustEval[[]string](p, `[...new Set(window.__headlines.map(h => (h.match(/still being computed \((\d+)% done\)/) || [])[1]).filter(Boolean))]`, 5*time.Second)
+	t.Logf("truth progress shown: %v%%", done)
+	if len(done) < 2 {
+		t.Errorf("the headline showed the truth's progress at %v%%, want at least two steps", done)
 	}
 	p.shot("77-late-truth")
 }

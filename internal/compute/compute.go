@@ -126,6 +126,17 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 // classes, of which a pilot of K1 classes (drawn with the same seed) is the
 // data set. With truth, it also streams the exact curve over all K2 classes.
 func Simulate(cfg protocol.SimConfig, truth bool) (*Dataset, protocol.Summary, error) {
+	return simulateReporting(cfg, truth, nil)
+}
+
+// TruthTask is the Method of the Progress messages a Server posts while it
+// computes a simulation's true curve (Run 0; Step of Total of the world's
+// points done).
+const TruthTask = "truth"
+
+// simulateReporting is Simulate, reporting how far the true curve has come
+// to progress (nil: no reports).
+func simulateReporting(cfg protocol.SimConfig, truth bool, progress func(done, total int)) (*Dataset, protocol.Summary, error) {
 	w, err := World(cfg)
 	if err != nil {
 		return nil, protocol.Summary{}, err
@@ -139,7 +150,9 @@ func Simulate(cfg protocol.SimConfig, truth bool) (*Dataset, protocol.Summary, e
 		return nil, protocol.Summary{}, err
 	}
 	if truth {
-		ds.Truth = w.Truth()
+		if ds.Truth, err = w.TruthContext(context.Background(), progress); err != nil {
+			return nil, protocol.Summary{}, err
+		}
 		sum.Truth = ds.Truth
 	}
 	return ds, sum, nil
@@ -224,7 +237,13 @@ func (s *Server) Handle(m protocol.Message) {
 		s.finishLoad(m.Dataset, m.WantSummary, ds, sum, err, start)
 	case protocol.Simulate:
 		start := s.now()
-		ds, sum, err := Simulate(m.Config, m.WantSummary)
+		last := start
+		ds, sum, err := simulateReporting(m.Config, m.WantSummary, func(done, total int) {
+			if now := s.now(); done < total && now.Sub(last) >= ProgressEvery {
+				last = now
+				s.post(protocol.Progress{Method: TruthTask, Step: done, Total: total, Loss: math.NaN(), ETA: math.NaN()})
+			}
+		})
 		s.finishLoad(m.Dataset, m.WantSummary, ds, sum, err, start)
 	case protocol.LoadBinary:
 		start := s.now()

@@ -169,6 +169,45 @@ func TestSimulateTruth(t *testing.T) {
 	}
 }
 
+// A worker asked for a simulation with its truth posts the truth's
+// progress (Run 0, Method TruthTask, the world's points done out of all of
+// them, rising) at most every ProgressEvery, then the summary with the
+// truth Simulate gives.
+func TestSimulateTruthProgress(t *testing.T) {
+	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 3, Sigma2: 0.2, R: 4, K1: 10, K2: 3000, Seed: 2}
+	_, want, err := Simulate(cfg, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector()
+	clock := time.Unix(0, 0)
+	// Each reading of the clock moves it by half of ProgressEvery: every
+	// other report is posted.
+	srv := NewServer(c.post, Options{Now: func() time.Time { clock = clock.Add(ProgressEvery / 2); return clock }})
+	srv.Handle(protocol.Simulate{Dataset: 3, Config: cfg, WantSummary: true})
+	var steps []int
+	var got protocol.Summary
+	for _, m := range c.msgs {
+		switch m := m.(type) {
+		case protocol.Progress:
+			if m.Run != 0 || m.Method != TruthTask || m.Total != cfg.K2*cfg.R || m.Step <= 0 || m.Step >= m.Total {
+				t.Errorf("progress %+v", m)
+			}
+			steps = append(steps, m.Step)
+		case protocol.Summary:
+			got = m
+		default:
+			t.Errorf("message %+v", m)
+		}
+	}
+	if len(steps) < 2 || !slices.IsSorted(steps) {
+		t.Errorf("truth progress steps %v, want at least two, rising", steps)
+	}
+	if got.Dataset != 3 || !slices.Equal(got.Truth, want.Truth) {
+		t.Errorf("summary of data set %d, truth equal to Simulate's: %v", got.Dataset, slices.Equal(got.Truth, want.Truth))
+	}
+}
+
 // A cancelled fit ends with a Cancelled error soon after Cancel arrives.
 func TestCancel(t *testing.T) {
 	s := newCollector()

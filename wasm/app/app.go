@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cleanex/cleanex/internal/compute"
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
@@ -398,8 +399,16 @@ func (a *app) onError(s *slot, m protocol.Error) {
 
 // onProgress updates the progress bar of worker s's fit, CleaneX's live
 // loss and curve when that fit is the one shown, and calls the run's
-// onProgress callback.
+// onProgress callback; from the worker computing the shown simulation's
+// truth curve, it updates the share of it done (the headline says it).
 func (a *app) onProgress(s *slot, m protocol.Progress) {
+	if m.Run == 0 && m.Method == compute.TruthTask {
+		// The truth curve of the simulation on screen, computed by s.
+		if s.truth != 0 && s.truth == a.dataset && a.st.TruthPending && m.Total > 0 {
+			a.st.TruthDone = float64(m.Step) / float64(m.Total)
+		}
+		return
+	}
 	r := a.run
 	if r == nil || r.id != m.Run || r.finished || s.run != m.Run {
 		return
@@ -798,7 +807,7 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
-	a.st.TruthPending = req.sim != nil && sum.Truth == nil
+	a.st.TruthPending, a.st.TruthDone = req.sim != nil && sum.Truth == nil, 0
 	a.preview = nil
 	if req.preview && slices.Contains(a.st.SelectedMethods(), methods.Plugin) {
 		a.st.Results = web.WithPlugin(a.st.Results, sum.ObservedC, sum.Weights)
@@ -847,7 +856,7 @@ func (a *app) addTruth(id uint64, truth []float64) {
 		return
 	}
 	a.summary.Truth = truth
-	a.st.TruthPending = false
+	a.st.TruthPending, a.st.TruthDone = false, 0
 	if a.st.Summary != nil {
 		a.st.Summary.Truth = truth
 	}
