@@ -33,6 +33,14 @@ func (c *Root) howToggle(event vugu.DOMEvent) {
 	c.howOpen = event.PropBool("target", "open")
 }
 
+// nowrapIf is the class of a TextPart: "nowrap" for a NoWrap part.
+func nowrapIf(noWrap bool) string {
+	if noWrap {
+		return "nowrap"
+	}
+	return ""
+}
+
 // thousands writes k with its digits grouped by commas (2,000).
 func thousands(k int) string { return limits.Thousands(k) }
 

@@ -80,7 +80,20 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "answer"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "answer"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}, vugu.VGAttribute{Namespace: "", Key: "aria-atomic", Val: "true"}}}
 		vgparent.AppendChild(vgn)
-		vgn.SetInnerHTML(c.S.Headline())
+		{
+			vgparent := vgn
+			_ = vgparent
+			for vgiterkeyt, part := range c.S.HeadlineParts() {
+				var vgiterkey interface{} = vgiterkeyt
+				_ = vgiterkey
+				part := part
+				_ = part
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("class", nowrapIf(part.NoWrap))
+				vgn.SetInnerHTML(part.Text)
+			}
+		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "how"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "card how"}}}
@@ -1170,7 +1183,20 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "headline"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "headline"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.S.Headline())
+			{
+				vgparent := vgn
+				_ = vgparent
+				for vgiterkeyt, part := range c.S.HeadlineParts() {
+					var vgiterkey interface{} = vgiterkeyt
+					_ = vgiterkey
+					part := part
+					_ = part
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("class", nowrapIf(part.NoWrap))
+					vgn.SetInnerHTML(part.Text)
+				}
+			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "headline-warning"}}}

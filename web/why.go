@@ -118,6 +118,42 @@ func (s *State) Warning() string {
 	return ""
 }
 
+// TextPart is a piece of a sentence shown on the page; NoWrap pieces are
+// never broken across lines.
+type TextPart struct {
+	Text   string
+	NoWrap bool
+}
+
+// HeadlineParts is Headline cut so that the first range of numbers in it
+// (the interval's "0.40–0.55") is one NoWrap part: on a narrow screen the
+// line breaks before the range, not after its dash.
+func (s *State) HeadlineParts() []TextPart {
+	h := s.Headline()
+	dash := strings.Index(h, "–")
+	switch {
+	case h == "":
+		return nil
+	case dash < 0:
+		return []TextPart{{Text: h}}
+	}
+	number := func(r byte) bool { return r == '.' || r == ',' || (r >= '0' && r <= '9') }
+	from, to := dash, dash+len("–")
+	for from > 0 && number(h[from-1]) {
+		from--
+	}
+	for to < len(h) && number(h[to]) {
+		to++
+	}
+	for to > dash+len("–") && (h[to-1] == '.' || h[to-1] == ',') {
+		to-- // the sentence's own stop
+	}
+	if from == dash || to == dash+len("–") {
+		return []TextPart{{Text: h}}
+	}
+	return []TextPart{{Text: h[:from]}, {Text: h[from:to], NoWrap: true}, {Text: h[to:]}}
+}
+
 // HeadlineText formats the answer at k2: "At 2,000 classes: 0.47 (80%
 // interval 0.40–0.55)", with Decimals(lo, hi) decimals.
 func HeadlineText(k2 int, est, lo, hi float64) string {

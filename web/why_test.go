@@ -81,6 +81,13 @@ func TestHeadlineAndWhy(t *testing.T) {
 	if got := st.Headline(); got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
+	// The interval's range is one piece that does not wrap.
+	hp := st.HeadlineParts()
+	d := Decimals(o.Lo[100], o.Hi[100])
+	if len(hp) != 3 || !hp[1].NoWrap || hp[0].NoWrap || hp[2].NoWrap ||
+		hp[0].Text+hp[1].Text+hp[2].Text != want || hp[1].Text != fmt.Sprintf("%.*f–%.*f", d, o.Lo[100], d, o.Hi[100]) {
+		t.Errorf("headline parts %+v", hp)
+	}
 	// A k2 beyond the simulated world: the truth is named up to its K.
 	truth := st.Results.Truth
 	st.Results.Truth = truth[:51]
@@ -91,6 +98,9 @@ func TestHeadlineAndWhy(t *testing.T) {
 	st.Results.Truth, st.TruthPending = nil, true
 	if got := st.Headline(); !strings.Contains(got, "still being computed;") {
 		t.Errorf("headline while the truth is computed: %q", got)
+	}
+	if NewState().HeadlineParts() != nil {
+		t.Error("no headline has parts")
 	}
 	st.TruthDone = 0.374
 	if got := st.Headline(); !strings.Contains(got, "still being computed (37% done); it is added when ready.") {

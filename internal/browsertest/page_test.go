@@ -464,6 +464,16 @@ func TestPhoneLayout(t *testing.T) {
 	if got["bottom"] > got["height"] || got["bottom"] > got["data"] || got["bottom"] <= got["top"] {
 		t.Errorf("the answer (%v–%v px) is not on the first screen (%v px) above the data card (%v px)", got["top"], got["bottom"], got["height"], got["data"])
 	}
+	// The interval's range ("0.18–0.43") is never split across lines.
+	ranges := mustEval[[]string](p, `[...document.querySelectorAll("#answer .nowrap, #headline .nowrap")].map(e => e.textContent + ":" + e.getClientRects().length)`, 5*time.Second)
+	if len(ranges) != 2 {
+		t.Errorf("the answer and the headline hold %d unbreakable ranges, want 2: %q", len(ranges), ranges)
+	}
+	for _, r := range ranges {
+		if !strings.Contains(r, "–") || !strings.HasSuffix(r, ":1") {
+			t.Errorf("range %q: want a range on one line", r)
+		}
+	}
 }
 
 // axeSource returns axe-core's script: $CLEANEX_AXE, or the copy that
@@ -546,7 +556,7 @@ func (p *page) chartByKeyboard() {
 		p.t.Fatal(err)
 	}
 	p.waitJS(`document.querySelector("#hover").textContent.startsWith("k = 150 ·")`, 10*time.Second)
-	p.shot("53-a11y-chart-keyboard")
+	p.shot("55-a11y-chart-keyboard")
 	if p.focused() != "chart-acc" {
 		p.t.Errorf("the keys moved the focus to %q", p.focused())
 	}
