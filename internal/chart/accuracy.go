@@ -348,8 +348,10 @@ func nearest(xs []float64, k float64) (int, bool) {
 
 // DrawHover draws, over the last Draw (or on a transparent overlay canvas of
 // the same size), a vertical line at h.K, a dot on each curve and a box
-// listing k, each series' value and each band's bounds to four decimals. It draws nothing before
-// the first Draw.
+// listing k, each series' value and each band's bounds to four decimals.
+// The box is left out when it would be wider than half the plot (a phone's
+// chart), where it would hide the curves; the page writes the same values
+// under the chart. It draws nothing before the first Draw.
 func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 	f := a.last
 	if f == nil || !finite(h.PX) {
@@ -393,6 +395,10 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 		valW = math.Max(valW, c.MeasureText(ranges[i]))
 	}
 	bw := 8 + nameW + 12 + valW + 8
+	if bw > (p.x1-p.x0)/2 {
+		c.Restore()
+		return c.Err()
+	}
 	bh := 6 + lineH*float64(len(h.Values)+len(h.Bands)+1) + 6
 	bx := h.PX + 12
 	if bx+bw > f.w-2 {

@@ -588,3 +588,31 @@ func TestAccuracyKeyboard(t *testing.T) {
 		}
 	}
 }
+
+// On a chart as narrow as a phone's the hover box, which would cover half
+// the plot, is left out (the line and the dots stay); a desktop chart has it.
+func TestAccuracyHoverBoxOnNarrowChart(t *testing.T) {
+	for _, tc := range []struct {
+		width float64
+		box   bool
+	}{{340, false}, {720, true}} {
+		ch := &AccuracyChart{Width: tc.width, Height: 300, LogX: true, Series: realistic(), K1: 100}
+		if err := ch.Draw(&recorder{}); err != nil {
+			t.Fatal(err)
+		}
+		info, ok := ch.HoverAt(500)
+		if !ok {
+			t.Fatal("no hover")
+		}
+		r := &recorder{}
+		if err := ch.DrawHover(r, info); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.textCount("k = 500") == 1; got != tc.box {
+			t.Errorf("width %v: hover box drawn %v, want %v", tc.width, got, tc.box)
+		}
+		if len(r.saved) != 0 {
+			t.Errorf("width %v: unbalanced Save/Restore", tc.width)
+		}
+	}
+}
