@@ -7,24 +7,26 @@ import (
 	"github.com/cleanex/cleanex/internal/recommend"
 )
 
-// heldOutStudy reads the cached fits of the held-out pilots (bank.HeldOut,
-// fitted by `calibrate fit -heldout`) and prints every method's mean RMSE
-// and the coverage and width of the interval with the calibration the
-// product embeds, which was fitted on the bank alone: an out-of-sample check
-// on settings the bank lacks.
+// heldOutStudy reads the cached fits of pilots and prints every method's
+// mean RMSE and the coverage and width of the interval with the calibration
+// the product embeds. On the held-out pilots (bank.HeldOut, fitted by
+// `calibrate fit -heldout`; `calibrate heldout`) that calibration was fitted
+// on the bank alone: an out-of-sample check on settings the bank lacks; on
+// bank pilots whose scores were rewritten (`calibrate fit -transform`;
+// `calibrate embedded`) it shows what the rewriting changes.
 func heldOutStudy(dir string, pilots []bank.Pilot, seeds int) error {
 	all, err := loadAll(dir, pilots, seeds)
 	if err != nil {
 		return err
 	}
 	if len(all) == 0 {
-		return fmt.Errorf("no held-out pilot is cached in %s: run `calibrate fit -heldout -dir %s` first", dir, dir)
+		return fmt.Errorf("no pilot is cached in %s: run `calibrate fit -heldout -dir %s` (or fit -transform) first", dir, dir)
 	}
 	table, err := recommend.DefaultTable()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%d held-out pilots cached; calibration fitted on %d bank pilots\n\n", len(all), table.Pilots)
+	fmt.Printf("%d pilots cached; the embedded calibration was fitted on %d bank pilots\n\n", len(all), table.Pilots)
 	rmseTable(all, seeds)
 	fmt.Println("| group | n | coverage at K | coverage, all k | truth below / above at K | median width at K |")
 	fmt.Println("|---|---|---|---|---|---|")

@@ -2,10 +2,11 @@
 // (internal/bank), keeps their curves in a cache, and from that cache fits
 // and checks the calibration of the recommended estimate (internal/recommend).
 //
-//	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2] [-force] [-refit kde]
+//	calibrate fit   [-dir build/bank] [-families f1,f2] [-k1 50,100] [-seeds 5] [-j 2] [-force] [-refit kde] [-transform softmax:T]
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
 //	calibrate fit -heldout [-dir build/heldout] [-families ...] [-k1 ...] [-j 2]
 //	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
+//	calibrate embedded -dir D [-families ...] [-k1 ...] [-m 4]
 //	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
@@ -19,7 +20,10 @@
 // the per-family tables of docs/recommendation.md, and with -write writes the
 // calibration table that internal/recommend embeds; fit -heldout and heldout
 // do the same for simulated families outside the bank (bank.HeldOut) and
-// score them with the embedded calibration; seeds fits CleaneX with
+// score them with the embedded calibration; fit -transform rewrites the
+// bank's pilots as a user might hand them in (class probabilities, see
+// transform.go) and embedded scores any cached bank pilots as heldout does;
+// seeds fits CleaneX with
 // 20 seeds per pilot and reports its failures and seed spread; half fits the
 // estimate's methods on half of each pilot's classes (a backtest studied as
 // an interval feature, see docs/recommendation.md); paper runs the published
@@ -56,7 +60,7 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: calibrate fit|study|seeds [flags]")
+		return fmt.Errorf("usage: calibrate fit|study|heldout|embedded|seeds|half|paper|paper-cases|summary|summary-files|summary-compare [flags]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	dir := fs.String("dir", "build/bank", "cache folder of the fits")
