@@ -43,20 +43,13 @@ func transformPilot(s *accuracy.Sample, name string) (*accuracy.Sample, error) {
 	if !(sd > 0) {
 		return nil, fmt.Errorf("-transform %q: the scores do not vary", name)
 	}
-	k := m.K()
-	for i := range m.N() {
-		row := m.Scores[i*k : (i+1)*k]
-		floats.Scale(t/sd, row)
-		lse := floats.LogSumExp(row)
-		for j, v := range row {
-			p := math.Exp(v - lse)
-			switch kind {
-			case "rawsoftmax":
-				p /= 2
-			case "logsoftmax":
-				p = math.Log(p)
-			}
-			row[j] = p
+	m = scores.Softmax(m, t/sd)
+	for i, p := range m.Scores {
+		switch kind {
+		case "rawsoftmax":
+			m.Scores[i] = p / 2
+		case "logsoftmax":
+			m.Scores[i] = math.Log(p)
 		}
 	}
 	out, _, err := accuracy.NewSample(m, scores.Higher)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/scores"
-	"gonum.org/v1/gonum/floats"
 )
 
 // A pilot given as softmax probabilities is predicted exactly as the same
@@ -23,20 +22,14 @@ func TestPredictProbabilities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	probs, logs := *m, *m
-	probs.Scores, logs.Scores = make([]float64, len(m.Scores)), make([]float64, len(m.Scores))
-	k := m.K()
-	for i := range m.N() {
-		row := append([]float64(nil), m.Row(i)...)
-		floats.Scale(-4, row) // logits: minus four times the distance
-		lse := floats.LogSumExp(row)
-		for j, v := range row {
-			p := math.Exp(v - lse)
-			probs.Scores[i*k+j], logs.Scores[i*k+j] = p, math.Log(p)
-		}
+	probs := scores.Softmax(m, -4) // logits: minus four times the distance
+	logs := *probs
+	logs.Scores = make([]float64, len(probs.Scores))
+	for i, p := range probs.Scores {
+		logs.Scores[i] = math.Log(p)
 	}
 	var pb, lb bytes.Buffer
-	if err := scores.WriteCSV(&pb, &probs); err != nil {
+	if err := scores.WriteCSV(&pb, probs); err != nil {
 		t.Fatal(err)
 	}
 	if err := scores.WriteCSV(&lb, &logs); err != nil {

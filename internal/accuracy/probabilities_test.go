@@ -9,25 +9,6 @@ import (
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
-// softmax returns m with each row replaced by its softmax.
-func softmax(m *scores.Matrix) *scores.Matrix {
-	out := *m
-	out.Scores = slices.Clone(m.Scores)
-	k := m.K()
-	for i := range m.N() {
-		row := out.Scores[i*k : (i+1)*k]
-		mx := slices.Max(row)
-		sum := 0.0
-		for _, v := range row {
-			sum += math.Exp(v - mx)
-		}
-		for j, v := range row {
-			row[j] = math.Exp(v-mx) / sum
-		}
-	}
-	return &out
-}
-
 // A pilot given as softmax probabilities is read as their logarithms: the
 // same R_x and observed curve as its logits (ties included, and a
 // probability that underflowed to 0 still below every other score), and
@@ -40,7 +21,7 @@ func TestNewSampleProbabilities(t *testing.T) {
 	k := logits.K()
 	under := slices.Index(logits.Labels, 0)*k + 1 // point of class 0, incorrect class 1
 	logits.Scores[under] = -800                   // exp underflows to 0
-	probs := softmax(logits)
+	probs := scores.Softmax(logits, 1)
 	if probs.Scores[under] != 0 {
 		t.Fatalf("probability %v, want an underflow to 0", probs.Scores[under])
 	}

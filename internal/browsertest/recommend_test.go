@@ -22,7 +22,6 @@ import (
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/scores"
-	"gonum.org/v1/gonum/floats"
 )
 
 // nativeOutcome fits the recommendation's jobs natively on s (the CleaneX
@@ -288,16 +287,9 @@ func TestRecommendationProbabilities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range m.N() {
-		row := m.Row(i)
-		floats.Scale(-3, row) // logits: minus three times the distance
-		lse := floats.LogSumExp(row)
-		for j, v := range row {
-			row[j] = math.Exp(v - lse)
-		}
-	}
 	var b bytes.Buffer
-	if err := scores.WriteCSV(&b, m); err != nil {
+	// Logits: minus three times the distance.
+	if err := scores.WriteCSV(&b, scores.Softmax(m, -3)); err != nil {
 		t.Fatal(err)
 	}
 	csv := b.Bytes()

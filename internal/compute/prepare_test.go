@@ -19,7 +19,6 @@ import (
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -99,17 +98,8 @@ func probabilitiesCSV(t *testing.T, csv []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sd := stat.StdDev(m.Scores, nil)
-	for i := range m.N() {
-		row := m.Row(i)
-		floats.Scale(-1/sd, row)
-		lse := floats.LogSumExp(row)
-		for j, v := range row {
-			row[j] = math.Exp(v - lse)
-		}
-	}
 	var b bytes.Buffer
-	if err := scores.WriteCSV(&b, m); err != nil {
+	if err := scores.WriteCSV(&b, scores.Softmax(m, -1/stat.StdDev(m.Scores, nil))); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

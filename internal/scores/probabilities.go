@@ -1,6 +1,11 @@
 package scores
 
-import "math"
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // ProbabilitySumTolerance is how far from 1 a row's sum may lie for the row
 // to count as class probabilities: room for probabilities printed with four
@@ -53,4 +58,21 @@ func (m *Matrix) LogOfProbabilities() (func(p float64) float64, bool) {
 		}
 		return math.Log(p)
 	}, true
+}
+
+// Softmax returns a new matrix whose rows are the softmax of m's rows times
+// t: p_j = exp(t s_j) / sum_i exp(t s_i), the class probabilities of a
+// classifier whose logits are t times the scores (t < 0 for distances). The
+// tests and the bank's studies use it to hand the estimators probabilities.
+func Softmax(m *Matrix, t float64) *Matrix {
+	out := &Matrix{Classes: slices.Clone(m.Classes), Labels: slices.Clone(m.Labels), Scores: slices.Clone(m.Scores)}
+	for i := range out.N() {
+		row := out.Row(i)
+		floats.Scale(t, row)
+		lse := floats.LogSumExp(row)
+		for j, v := range row {
+			row[j] = math.Exp(v - lse)
+		}
+	}
+	return out
 }

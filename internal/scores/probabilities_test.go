@@ -85,3 +85,24 @@ func TestLogOfProbabilitiesMap(t *testing.T) {
 		t.Errorf("ln of 0, 0.25, 1 = %v, %v, %v: want ln(0.25 / 2) = %v, %v, 0", g(0), g(0.25), g(1), math.Log(0.125), math.Log(0.25))
 	}
 }
+
+// Softmax matches the row-wise softmax written out above and leaves its
+// input alone; its rows are recognised as probabilities.
+func TestSoftmax(t *testing.T) {
+	logits := []float64{2, -1, 0.5, -3, 0, 4, 1, 1, -2}
+	m := &Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: append([]float64(nil), logits...)}
+	got := Softmax(m, -2)
+	halved := make([]float64, len(logits))
+	for i, v := range logits {
+		halved[i] = -2 * v
+	}
+	want := softmaxRows(halved, 3)
+	for i := range want {
+		if math.Abs(got.Scores[i]-want[i]) > 1e-15 || m.Scores[i] != logits[i] {
+			t.Fatalf("score %d: %v, want %v (input now %v)", i, got.Scores[i], want[i], m.Scores[i])
+		}
+	}
+	if _, ok := got.LogOfProbabilities(); !ok {
+		t.Error("Softmax rows are not recognised as probabilities")
+	}
+}
