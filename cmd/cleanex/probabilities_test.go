@@ -2,10 +2,10 @@ package main
 
 import (
 	"bytes"
-	"math"
 	"strings"
 	"testing"
 
+	"github.com/cleanex/cleanex/internal/detmath"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -26,7 +26,8 @@ func TestPredictProbabilities(t *testing.T) {
 	logs := *probs
 	logs.Scores = make([]float64, len(probs.Scores))
 	for i, p := range probs.Scores {
-		logs.Scores[i] = math.Log(p)
+		logs.Scores[i] = detmath.Log(p) // the product's logarithm
+
 	}
 	var pb, lb bytes.Buffer
 	if err := scores.WriteCSV(&pb, probs); err != nil {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cleanex/cleanex/internal/detmath"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -51,12 +52,13 @@ func (m *Matrix) LogOfProbabilities() (func(p float64) float64, bool) {
 			return nil, false
 		}
 	}
-	zero := math.Log(pMin / 2)
+	// detmath.Log: the same bits natively and in the browser.
+	zero := detmath.Log(pMin / 2)
 	return func(p float64) float64 {
 		if p == 0 {
 			return zero
 		}
-		return math.Log(p)
+		return detmath.Log(p)
 	}, true
 }
 
