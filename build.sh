@@ -320,10 +320,11 @@ bench_bank() {
 		fi
 }
 
-# bench_heldout — simulated families outside the bank (internal/bank/heldout.go: d = 4 with
-# r = 5, d = 7 with r = 20, d = 5 with K = 5,000): fits every method on their 96 pilots
-# (cached in build/heldout; about 4 minutes on 2 cores) and prints every method's RMSE and
-# the interval's coverage with the calibration the product embeds (docs/recommendation.md).
+# bench_heldout — families outside the bank (internal/bank/heldout.go): simulated, d = 4 with
+# r = 5, d = 7 with r = 20, d = 5 with K = 5,000, and real, Hangul syllables rendered by
+# Korean fonts: fits every method on their 128 pilots (cached in build/heldout; about
+# 6 minutes on 2 cores) and prints every method's RMSE and the interval's coverage with the
+# calibration the product embeds (docs/recommendation.md).
 bench_heldout() {
 	go run ./cmd/calibrate fit -heldout -dir "$BUILD_DIR/heldout" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate heldout -dir "$BUILD_DIR/heldout" | tee "$BUILD_DIR/bench-heldout.txt"
@@ -391,7 +392,7 @@ cmd_bench() {
 		stage "bank (recommendation calibration)" bench_bank
 	fi
 	if [ "${BENCH_HELDOUT:-1}" = 1 ]; then
-		stage "held-out simulated families" bench_heldout
+		stage "held-out families" bench_heldout
 	fi
 	if [ "${BENCH_SUMMARY:-1}" = 1 ]; then
 		stage "summary (DuckDB recipe, summary vs matrix)" bench_summary

@@ -1,5 +1,7 @@
 package bank
 
+import "github.com/cleanex/cleanex/internal/bank/realdata"
+
 // heldOutFamilies lists simulated families outside the bank: the
 // recommendation's calibration never sees them, so their coverage is an
 // out-of-sample check of the calibration on settings the bank lacks: d = 4
@@ -15,16 +17,24 @@ func heldOutFamilies() []simFamily {
 	}
 }
 
-// HeldOut returns the pilots of the held-out simulated families whose name is
-// one of families (all when empty) and whose k1 is one of k1s (all when
-// empty), built as the bank's simulated families are (simFamily.pilots).
+// HeldOut returns the pilots of the held-out families whose name is one of
+// families (all when empty) and whose k1 is one of k1s (all when empty): the
+// simulated ones, built as the bank's simulated families are
+// (simFamily.pilots), then the real ones (realdata.HeldOutFamilies, named
+// "out-" and the realdata family), built as the bank's real families are
+// (realFamilyPilots) with seeds apart from theirs.
 func HeldOut(families []string, k1s []int) []Pilot {
-	var out []Pilot
+	var all []Pilot
 	for _, f := range heldOutFamilies() {
-		for _, p := range f.pilots() {
-			if p.selected(families, k1s) {
-				out = append(out, p)
-			}
+		all = append(all, f.pilots()...)
+	}
+	for i, f := range realdata.HeldOutFamilies() {
+		all = append(all, realFamilyPilots("out-"+f, f, uint64(900_000_000+100_000_000*i))...)
+	}
+	var out []Pilot
+	for _, p := range all {
+		if p.selected(families, k1s) {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -18,6 +18,12 @@ import (
 //go:embed data/glyphs.bin.gz
 var glyphsData []byte
 
+// hangulData is the held-out hangul family's data, in the glyphs' layout
+// (./gen -hangul, see README.md).
+//
+//go:embed data/hangul.bin.gz
+var hangulData []byte
+
 const (
 	// maxGlyphPoints caps a glyph class's test points.
 	maxGlyphPoints = 10
@@ -42,8 +48,12 @@ type glyphPool struct {
 	pix        []byte    // per rendering, side*side values 0..255, concatenated
 }
 
-// loadGlyphs decodes the embedded glyphs data once, on first use.
-var loadGlyphs = decoded("glyphs", glyphsData, decodeGlyphs)
+// loadGlyphs and loadHangul decode the embedded glyphs and hangul data
+// once, on first use.
+var (
+	loadGlyphs = decoded("glyphs", glyphsData, decodeGlyphs)
+	loadHangul = decoded("hangul", hangulData, decodeGlyphs)
+)
 
 // decodeGlyphs reads the layout written by gen/main.go (genGlyphs).
 func decodeGlyphs(gz []byte) (*glyphPool, error) {

@@ -14,6 +14,9 @@
 //	    -bible /usr/bin/bible -wordnet /usr/share/wordnet -speech build/speech \
 //	    -out internal/bank/realdata/data
 //
+// With -hangul it writes only the held-out hangul family's data, from the
+// Korean font packages listed in ../README.md.
+//
 // Verses: the whole King James Version as printed by the bible program,
 // one verse a line.
 //
@@ -75,10 +78,17 @@ func main() {
 	bibleCmd := flag.String("bible", "", "the bible program of the Debian package bible-kjv (e.g. /usr/bin/bible)")
 	wordnetDir := flag.String("wordnet", "", "the WordNet database directory of the Debian package wordnet-base (e.g. /usr/share/wordnet)")
 	speechDir := flag.String("speech", "", "folder for the spoken renditions of the speech family (made with the Debian packages espeak-ng and flite when missing, reused when present)")
+	hangul := flag.Bool("hangul", false, "write only the held-out hangul family's data (hangul.bin.gz) from the fonts that map Hangul syllables")
 	out := flag.String("out", "internal/bank/realdata/data", "output directory")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
+	}
+	if *hangul {
+		if err := genHangul(*fontsDir, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	if *dictDir != "" {
 		if err := genWords(*dictDir, *out); err != nil {
@@ -508,7 +518,50 @@ type class struct {
 	rends []rendering
 }
 
+// glyphSet is what one glyph data file holds: the candidate code points,
+// how many renderings a class keeps at most, and the names of the data
+// file and of its font list.
+type glyphSet struct {
+	cands             []rune
+	maxRend           int
+	dataFile, fontsTo string
+}
+
+// genGlyphs writes glyphs.bin.gz and glyph-fonts.txt: the non-CJK code
+// points of candidate, up to maxRend renderings each.
 func genGlyphs(dir, out string) error {
+	var cands []rune
+	for r := rune(0x21); r < 0xAC00; r++ {
+		if candidate(r) {
+			cands = append(cands, r)
+		}
+	}
+	return genGlyphSet(dir, out, glyphSet{cands: cands, maxRend: maxRend, dataFile: "glyphs.bin.gz", fontsTo: "glyph-fonts.txt"})
+}
+
+// hangulRend is how many renderings a Hangul class keeps at most (fewer
+// than the glyphs' maxRend, to keep the data file small).
+const hangulRend = 8
+
+// genHangul writes hangul.bin.gz and hangul-fonts.txt, the held-out hangul
+// family: the precomposed Hangul syllables (U+AC00..U+D7A3; phonetic
+// syllable blocks, not CJK ideographs) whose FNV-1a hash of their UTF-8
+// form is 0 mod 4, about a quarter of the 11,172, rendered as the glyphs
+// are by the fonts that map them.
+func genHangul(dir, out string) error {
+	var cands []rune
+	for r := rune(0xAC00); r <= 0xD7A3; r++ {
+		if hash(string(r))%4 == 0 {
+			cands = append(cands, r)
+		}
+	}
+	return genGlyphSet(dir, out, glyphSet{cands: cands, maxRend: hangulRend, dataFile: "hangul.bin.gz", fontsTo: "hangul-fonts.txt"})
+}
+
+// genGlyphSet renders set's candidates by the fonts under dir that map
+// them (round-robin over font families, at least minRend renderings from
+// minFam families per class) and writes the data file and its font list.
+func genGlyphSet(dir, out string, set glyphSet) error {
 	fonts, err := loadFonts(dir)
 	if err != nil {
 		return err
@@ -517,12 +570,7 @@ func genGlyphs(dir, out string) error {
 		return errors.New("no fonts found")
 	}
 	log.Printf("%d fonts", len(fonts))
-	var cands []rune
-	for r := rune(0x21); r < 0xAC00; r++ {
-		if candidate(r) {
-			cands = append(cands, r)
-		}
-	}
+	cands := set.cands
 	log.Printf("%d candidate code points", len(cands))
 	var buf sfnt.Buffer
 	var classes []class
@@ -549,10 +597,10 @@ func genGlyphs(dir, out string) error {
 		// Round-robin over families until maxRend non-empty renderings.
 		var rends []rendering
 		famsUsed := map[string]bool{}
-		for round := 0; len(rends) < maxRend; round++ {
+		for round := 0; len(rends) < set.maxRend; round++ {
 			any := false
 			for _, fam := range fams {
-				if len(rends) >= maxRend {
+				if len(rends) >= set.maxRend {
 					break
 				}
 				is := byFam[fam]
@@ -649,10 +697,10 @@ func genGlyphs(dir, out string) error {
 	if b.err != nil {
 		return b.err
 	}
-	if err := writeGzip(filepath.Join(out, "glyphs.bin.gz"), b.Bytes()); err != nil {
+	if err := writeGzip(filepath.Join(out, set.dataFile), b.Bytes()); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(out, "glyph-fonts.txt"), []byte(strings.Join(fontNames, "\n")+"\n"), 0o644)
+	return os.WriteFile(filepath.Join(out, set.fontsTo), []byte(strings.Join(fontNames, "\n")+"\n"), 0o644)
 }
 
 // binWriter is a buffer of little-endian binary data that keeps the first
