@@ -320,6 +320,23 @@ bench_bank() {
 		fi
 }
 
+# bench_probabilities — the bank's pilots at k1 = 50, 100, 200 handed in as class probabilities
+# (softmax of 8 x / sd): read as they are (rawsoftmax) and as the product reads them (their
+# logarithms); fits cached in build/bank-rawsoftmax-8 and build/bank-softmax-8 (about 8 minutes
+# on 2 cores) and prints every method's RMSE and the interval's coverage with the embedded
+# calibration, next to the pilots' own scores (docs/recommendation.md, "Class probabilities").
+bench_probabilities() {
+	local t dir
+	for t in rawsoftmax softmax; do
+		dir="$BUILD_DIR/bank-$t-8"
+		go run ./cmd/calibrate fit -transform "$t:8" -dir "$dir" -k1 50,100,200 -seeds 4 -j "${BENCH_BANK_JOBS:-2}" || return
+	done
+	for dir in bank bank-rawsoftmax-8 bank-softmax-8; do
+		printf '\n%s\n' "$dir"
+		go run ./cmd/calibrate embedded -dir "$BUILD_DIR/$dir" -k1 50,100,200 || return
+	done | tee "$BUILD_DIR/bench-probabilities.txt"
+}
+
 # bench_heldout — families outside the bank (internal/bank/heldout.go): simulated, d = 4 with
 # r = 5, d = 7 with r = 20, d = 5 with K = 5,000, and real, Hangul syllables rendered by
 # Korean fonts: fits every method on their 128 pilots (cached in build/heldout; about
@@ -393,6 +410,9 @@ cmd_bench() {
 	fi
 	if [ "${BENCH_HELDOUT:-1}" = 1 ]; then
 		stage "held-out families" bench_heldout
+	fi
+	if [ "${BENCH_PROBABILITIES:-1}" = 1 ]; then
+		stage "class probabilities as scores" bench_probabilities
 	fi
 	if [ "${BENCH_SUMMARY:-1}" = 1 ]; then
 		stage "summary (DuckDB recipe, summary vs matrix)" bench_summary
