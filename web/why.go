@@ -81,6 +81,10 @@ func (s *State) Headline() string {
 	o := r.Outcome
 	lo, hi := o.Lo[r.K2], o.Hi[r.K2]
 	line := HeadlineText(r.K2, o.Estimate[r.K2], lo, hi) + "."
+	if obs := s.Results.Observed; r.K2 <= r.K1 && r.K2 <= obs.Max() {
+		line += fmt.Sprintf(" %s classes is within your pilot's %s, where its accuracy is measured (%.*f): the estimate follows it, and the interval is how much it would change with other classes.",
+			limits.Thousands(r.K2), limits.Thousands(r.K1), Decimals(lo, hi)+1, obs[r.K2])
+	}
 	switch t := s.Results.Truth; {
 	case t == nil && s.TruthPending && s.TruthDone > 0:
 		line += fmt.Sprintf(" The simulation's true accuracy is still being computed (%d%% done); it is added when ready.", int(100*s.TruthDone))
@@ -391,15 +395,20 @@ func (s *State) WhyParts() []string {
 		return fmt.Sprintf(" — about %.0f%% of the interval's width", 100*x)
 	}
 	d := Decimals(o.Lo[k2], o.Hi[k2])
-	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.*f wide (%.*f to %.*f). These are the parts it is made of, each with its share of the width. "+
-		"The shares were learned on test pilots whose true accuracy is known: a part that said little about the actual error there gets a small share, however large it looks.",
+	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.*f wide (%.*f to %.*f). These are the parts it is made of. "+
+		"How much of the width each part takes was learned on test pilots whose true accuracy is known: a part is scaled up when it went with large errors there, and down when it said little about them, "+
+		"so a part's share need not follow the size written beside it.",
 		limits.Thousands(k2), d, width, d, o.Lo[k2], d, o.Hi[k2])}
-	se := math.NaN()
-	if r.K1 <= r.ClassSE.Max() {
-		se = r.ClassSE[r.K1]
+	se, at := math.NaN(), min(k2, r.K1) // the class-sampling error where the pilot is measured
+	if at <= r.ClassSE.Max() {
+		se = r.ClassSE[at]
 	}
-	out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about ±%.3f (one standard error)%s.",
-		limits.Thousands(r.K1), limits.Thousands(r.K1), se, share(sh.ClassSample)))
+	grown := ""
+	if k2 > r.K1 && sh.ClassSample >= 0.005 {
+		grown = "; carried out to " + limits.Thousands(k2) + " classes, this uncertainty grows"
+	}
+	out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about ±%.3f (one standard error)%s%s.",
+		limits.Thousands(r.K1), limits.Thousands(at), se, grown, share(sh.ClassSample)))
 	var says []string
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, m := range []string{methods.Regression, methods.KDE, methods.CleaneX} { // the methods the estimate combines

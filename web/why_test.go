@@ -41,13 +41,15 @@ func TestHeadlineText(t *testing.T) {
 
 // finishedState is the page after a run on testPilot whose regression
 // broke: the estimate from 3 of 4 CleaneX fits, plug-in shown, the truth known.
-func finishedState(t *testing.T) *State {
+func finishedState(t *testing.T) *State { return finishedStateAt(t, 100) }
+
+// finishedStateAt is finishedState with the run's k2.
+func finishedStateAt(t *testing.T, k2 int) *State {
 	t.Helper()
 	table, err := recommend.DefaultTable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	const k2 = 100
 	pilot := testPilot()
 	p := NewPlan([]string{"plugin", "regression", "cleanex"}, "fast", 1)
 	broken := make(accuracy.Curve, k2+1)
@@ -72,6 +74,21 @@ func finishedState(t *testing.T) *State {
 	st.Failed = p.Failures(out)
 	st.Rec = NewRecommendation(p, pilot, k2, out, table, nil)
 	return st
+}
+
+// A k2 within the pilot is said to be measured there, and the class-sample
+// part of the "why" names that k.
+func TestHeadlineWithinPilot(t *testing.T) {
+	st := finishedStateAt(t, 6)
+	o := st.Rec.Outcome
+	d := Decimals(o.Lo[6], o.Hi[6])
+	want := HeadlineText(6, o.Estimate[6], o.Lo[6], o.Hi[6]) + fmt.Sprintf(". 6 classes is within your pilot's 10, where its accuracy is measured (%.*f): the estimate follows it", d+1, st.Results.Observed[6])
+	if got := st.Headline(); !strings.HasPrefix(got, want) {
+		t.Errorf("headline %q\nwant %q…", got, want)
+	}
+	if parts := strings.Join(st.WhyParts(), "\n"); !strings.Contains(parts, "its accuracy at k = 6 would differ") || strings.Contains(parts, "carried out to") {
+		t.Errorf("why parts:\n%s", parts)
+	}
 }
 
 func TestHeadlineAndWhy(t *testing.T) {

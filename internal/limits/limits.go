@@ -106,8 +106,8 @@ func ungroup(text string) (string, bool) {
 
 // tooLarge is the message of a k2 above MaxK2, given as text.
 func tooLarge(name, text string, k2 float64) error {
-	return fmt.Errorf("%s %s: too large: every curve keeps %d bytes per k, so %d curves need ~%s; the largest %s accepted is %d (~%s)",
-		name, text, CurveBytesPerK, CurvesPerRun, HumanBytes(k2*CurveBytesPerK*CurvesPerRun), name, MaxK2, HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
+	return fmt.Errorf("%s %s: too large: every curve keeps %d bytes per k, so %d curves need ~%s; the largest %s accepted is %s (~%s)",
+		name, text, CurveBytesPerK, CurvesPerRun, HumanBytes(k2*CurveBytesPerK*CurvesPerRun), name, Thousands(MaxK2), HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
 }
 
 // CheckFileSize rejects a file of more than MaxFileBytes for the page,

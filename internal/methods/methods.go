@@ -65,7 +65,7 @@ var All = []Method{
 	},
 	{
 		Name: KDE, Label: "KDE", Title: "KDE (Kay et al.)",
-		Note:  "smooths the spread of wrong-class scores with a kernel; depends on that smoothing, often too hopeful",
+		Note:  "smooths the spread of wrong-class scores with a kernel; depends on that smoothing, can be far off either way",
 		Color: "#2f86c4", DarkColor: "#a9c8f5", Dash: []float64{9, 3, 2, 3}, MinClasses: 2,
 		build: func(o Options) (estimate.Estimator, error) {
 			sel, err := kde.ParseSelector(o.KDEBandwidth)

@@ -408,3 +408,38 @@ func TestWarnsBeyondCalibratedRatio(t *testing.T) {
 		}
 	}
 }
+
+// A pilot right at 2 classes less often than a coin toss (its scores most
+// likely read in the wrong direction) gets a warning naming the direction;
+// one at 0.5 or above does not.
+func TestWarnsBelowChance(t *testing.T) {
+	const k1, k2 = 20, 100
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	for _, tc := range []struct {
+		at2  float64
+		want string
+	}{
+		{0.5, ""},
+		{0.31, "At 2 classes your pilot picks the true class only 31% of the time"},
+	} {
+		f := testFits(k1, k2)
+		f.N = 400
+		f.Observed = geometric(tc.at2, k1)
+		res, err := Recommend(f, k2, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dir []string
+		for _, w := range res.Warnings {
+			if strings.Contains(w, "score direction") {
+				dir = append(dir, w)
+			}
+		}
+		switch {
+		case tc.want == "" && len(dir) != 0:
+			t.Errorf("accuracy %v at 2: warnings %q, want none about the direction", tc.at2, dir)
+		case tc.want != "" && (len(dir) != 1 || !strings.HasPrefix(dir[0], tc.want)):
+			t.Errorf("accuracy %v at 2: warnings %q, want %q…", tc.at2, res.Warnings, tc.want)
+		}
+	}
+}

@@ -15,7 +15,7 @@ const ProbabilitySumTolerance = 0.01
 
 // ProbabilitiesNote tells the user that their scores were read as class
 // probabilities and what that changes.
-const ProbabilitiesNote = "the scores are class probabilities (each row sums to 1): CleaneX and KDE read their logarithms, which keep every ranking, so the observed accuracy is the same, and give back the spacing of the logits that softmax squeezes together near 0"
+const ProbabilitiesNote = "these scores are class probabilities (each row sums to 1), so CleaneX and KDE use their logarithms: that keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities near 0, which matters because those two methods look at how far apart the scores are, not only at their order"
 
 // LogOfProbabilities reports whether m holds class probabilities — every
 // score in [0, 1] and every row summing to 1 within ProbabilitySumTolerance,

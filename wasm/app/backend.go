@@ -307,7 +307,7 @@ func (a *app) Run() {
 }
 
 // Cancel stops the running methods.
-func (a *app) Cancel() { a.cancelRun("you cancelled") }
+func (a *app) Cancel() { a.cancelRun("by you") }
 
 // ExportCSV downloads the curves CSV (docs/formats.md §3).
 func (a *app) ExportCSV() {
