@@ -122,6 +122,17 @@ func (s *State) Warning() string {
 	return ""
 }
 
+// ExportTitle is what an exported chart image says above the chart, one
+// line each: the data set's name, the headline and, when there is one, the
+// warning shown under the headline.
+func (s *State) ExportTitle() string {
+	t := s.Source + "\n" + s.Headline()
+	if w := s.Warning(); w != "" {
+		t += "\n" + w
+	}
+	return t
+}
+
 // TextPart is a piece of a sentence shown on the page; NoWrap pieces are
 // never broken across lines.
 type TextPart struct {

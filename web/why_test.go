@@ -254,3 +254,21 @@ func TestSigned(t *testing.T) {
 		}
 	}
 }
+
+// An exported image's title names the data set and the answer, and the
+// warning when there is one.
+func TestExportTitle(t *testing.T) {
+	st := finishedState(t)
+	st.Source = "pilot.csv"
+	want := "pilot.csv\n" + st.Headline()
+	if w := st.Warning(); w != "" {
+		want += "\n" + w
+	}
+	if got := st.ExportTitle(); got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	st.Rec.Outcome.Warnings = []string{"You extrapolate 50× beyond your pilot."}
+	if got, want := st.ExportTitle(), "pilot.csv\n"+st.Headline()+"\nYou extrapolate 50× beyond your pilot."; got != want {
+		t.Errorf("title with a warning %q, want %q", got, want)
+	}
+}

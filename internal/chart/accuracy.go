@@ -35,7 +35,8 @@ type AccuracyChart struct {
 	// Theme is the chart's colours (the zero value: Light).
 	Theme Theme
 	// Title, if not "", is written above the chart, one line per "\n"-separated
-	// part (an exported image's data set and answer). A titled chart has no
+	// part (an exported image's data set, answer and warnings), each wrapped
+	// at spaces to the chart's width. A titled chart has no
 	// hover: Hover reports nothing after its Draw.
 	Title string
 
@@ -79,7 +80,10 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	height, titleH := a.Height, 0.0
 	var titles []string
 	if a.Title != "" {
-		titles = strings.Split(a.Title, "\n")
+		c.SetFont(font)
+		for _, line := range strings.Split(a.Title, "\n") {
+			titles = append(titles, wrapText(c, line, a.Width-2*pad)...)
+		}
 		titleH = pad + lineH*float64(len(titles))
 		height -= titleH
 	}
@@ -444,4 +448,23 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 	}
 	c.Restore()
 	return c.Err()
+}
+
+// wrapText breaks s at spaces into lines no wider than width in c's current
+// font (a word wider than width gets a line of its own).
+func wrapText(c Canvas, s string, width float64) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch try := line + " " + w; {
+		case line == "":
+			line = w
+		case c.MeasureText(try) <= width:
+			line = try
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return append(lines, line)
 }

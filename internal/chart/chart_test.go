@@ -616,3 +616,38 @@ func TestAccuracyHoverBoxOnNarrowChart(t *testing.T) {
 		}
 	}
 }
+
+// A title line wider than the chart is wrapped at spaces: every word is
+// written, no line is wider than the chart, and the plot moves down further.
+func TestAccuracyTitleWraps(t *testing.T) {
+	long := "You extrapolate 50× beyond your pilot (20 classes to 1,000); the interval was calibrated on test pilots extrapolated at most 40×, so here it is likely too narrow."
+	short := &AccuracyChart{Width: 400, Height: 420, Series: realistic(), K1: 100, Title: "pilot.csv"}
+	wrapped := &AccuracyChart{Width: 400, Height: 420, Series: realistic(), K1: 100, Title: "pilot.csv\n" + long}
+	if err := short.Draw(&recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	if err := wrapped.Draw(r); err != nil {
+		t.Fatal(err)
+	}
+	// The title's lines are the first texts drawn.
+	if len(r.texts) < 3 || r.texts[0].s != "pilot.csv" {
+		t.Fatalf("first texts %+v", r.texts[:min(3, len(r.texts))])
+	}
+	var words []string
+	for _, tx := range r.texts[1:] {
+		if !strings.Contains(long, tx.s) || len(tx.s) < 2 {
+			break
+		}
+		if r.MeasureText(tx.s) > 400-2*pad {
+			t.Errorf("title line %q is wider than the chart", tx.s)
+		}
+		words = append(words, strings.Fields(tx.s)...)
+	}
+	if strings.Join(words, " ") != long || len(words) == 0 {
+		t.Errorf("title words %q, want %q", strings.Join(words, " "), long)
+	}
+	if wrapped.Draw(&recorder{}); wrapped.last != nil || short.last != nil {
+		t.Error("titled charts kept a hover layout")
+	}
+}

@@ -87,7 +87,7 @@ var All = []Method{
 	},
 	{
 		Name: CleaneX, Label: "CleaneX", Title: "CleaneX",
-		Note:  "a small neural network learns how the accuracy falls from the pilot's ranks; best on the benchmark, slower",
+		Note:  "a small neural network learns how the accuracy falls from each point's scores; best on the benchmark, slower",
 		Color: "#d55e00", DarkColor: "#ff7f3f", Dash: []float64{10, 3, 4, 3}, MinClasses: 2, Seeded: true,
 		build: func(o Options) (estimate.Estimator, error) {
 			p := cleanex.Fast()

@@ -331,7 +331,8 @@ const exportScale = 2
 // ExportPNG downloads the accuracy chart at its size on the page (at least
 // exportScale image pixels per CSS pixel), drawn in
 // the light theme whatever the page's colour scheme (web.ExportTheme), with
-// the data set's name and the headline's answer written above it.
+// the data set's name, the headline's answer and its warning written above
+// it (web.State.ExportTitle).
 func (a *app) ExportPNG() {
 	name := web.ExportName(a.st.Source, a.sim) + "-accuracy.png"
 	var img jsdom.Value
@@ -341,7 +342,7 @@ func (a *app) ExportPNG() {
 		img, cv, err = jsdom.NewDetachedCanvas(jsdom.Float(el, "clientWidth", 0), jsdom.Float(el, "clientHeight", 0), exportScale)
 		if err == nil {
 			ac := a.accuracyChart(cv.Width, cv.Height, web.ExportTheme())
-			ac.Title = a.st.Source + "\n" + a.st.Headline()
+			ac.Title = a.st.ExportTitle()
 			err = ac.Draw(cv)
 		}
 	}
