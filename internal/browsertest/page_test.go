@@ -556,6 +556,13 @@ func (p *page) chartByKeyboard() {
 		p.t.Fatal(err)
 	}
 	p.waitJS(`document.querySelector("#hover").textContent.startsWith("k = 150 ·")`, 10*time.Second)
+	// A redraw of the whole chart (a resize) keeps the keyboard's readout.
+	drawn := mustEval[string](p, `document.getElementById("chart-acc").dataset.drawnAt`, 5*time.Second)
+	mustEval[bool](p, `(window.dispatchEvent(new Event("resize")), true)`, 5*time.Second)
+	p.waitJS(fmt.Sprintf(`document.getElementById("chart-acc").dataset.drawnAt !== %s`, jsString(drawn)), 10*time.Second)
+	if h := hover(); !strings.HasPrefix(h, "k = 150 ·") {
+		p.t.Errorf("after a redraw the keyboard's readout is %q", h)
+	}
 	p.shot("55-a11y-chart-keyboard")
 	if p.focused() != "chart-acc" {
 		p.t.Errorf("the keys moved the focus to %q", p.focused())

@@ -37,8 +37,12 @@ type charts struct {
 	rocCache map[*float64]chart.Series
 	// hooked is the canvas the hover listeners are attached to.
 	hooked jsdom.Value
-	// keyK is the k the keyboard's readout shows (0: none yet).
-	keyK int
+	// keyK is the k the keyboard's readout shows (0: none yet); byKey is
+	// whether the readout on screen is the keyboard's, pointerX and pointerY
+	// where the pointer's was asked for (CSS pixels in the canvas).
+	keyK               int
+	byKey              bool
+	pointerX, pointerY float64
 }
 
 // chartCanvas is one of the page's chart canvases: the id of the empty
@@ -348,6 +352,15 @@ func (a *app) drawAccuracy() error {
 	if err := a.charts.acc.Draw(cv); err != nil {
 		return err
 	}
+	if a.st.Hover != "" {
+		// The readout on screen is drawn again over the new chart: the
+		// keyboard's at its k, the pointer's at the pointer's place.
+		info, ok := a.charts.acc.HoverAt(a.charts.keyK)
+		if !a.charts.byKey {
+			info, ok = a.charts.acc.Hover(a.charts.pointerX, a.charts.pointerY)
+		}
+		a.drawReadout(cv, info, ok)
+	}
 	// Which data set the chart shows and when it was drawn (performance.now()),
 	// for the benchmark's "file dropped -> observed curve drawn", its theme
 	// and its curves' line width, for the tests. They describe the chart
@@ -518,7 +531,7 @@ func (a *app) hoverKey(key string) {
 	if key != "" {
 		k, _ = a.charts.acc.KeyStep(k, key)
 	}
-	a.charts.keyK = k
+	a.charts.keyK, a.charts.byKey = k, true
 	a.showHover(a.charts.acc.HoverAt(k))
 }
 
@@ -546,7 +559,8 @@ func (a *app) hookWindow() {
 func (a *app) hover(x, y float64) {
 	a.env.Lock()
 	defer a.env.UnlockRender()
-	a.showHover(a.charts.acc.Hover(x/a.zoom(), y/a.zoom()))
+	a.charts.byKey, a.charts.pointerX, a.charts.pointerY = false, x/a.zoom(), y/a.zoom()
+	a.showHover(a.charts.acc.Hover(a.charts.pointerX, a.charts.pointerY))
 }
 
 // showHover redraws the accuracy chart with the readout info (none when
@@ -559,6 +573,12 @@ func (a *app) showHover(info chart.HoverInfo, ok bool) {
 	// A chart that cannot be drawn now is drawn again by the next full
 	// drawing (drawAll retries); the readout below does not depend on it.
 	a.log.Report("drawing the accuracy chart for the hover", a.charts.acc.Draw(cv))
+	a.drawReadout(cv, info, ok)
+}
+
+// drawReadout draws the readout info (none when !ok) over the accuracy
+// chart just drawn on cv and writes it under the chart. env is locked.
+func (a *app) drawReadout(cv *jsdom.Canvas, info chart.HoverInfo, ok bool) {
 	if !ok {
 		a.st.Hover = ""
 		return
