@@ -77,7 +77,11 @@ type Plan struct {
 	Preset string
 	// Jobs are recommend.Jobs(seed).
 	Jobs []recommend.Job
-	// Tasks are every fit to run, slowest first (the order to start them in).
+	// Tasks are every fit to run, in the order to start them in: the
+	// published preset's CleaneX fit when asked for (it takes longest),
+	// then the quick fits (the display-only methods, then regression and
+	// KDE), whose curves then show while CleaneX trains, then CleaneX's
+	// fits.
 	Tasks []Task
 
 	state []taskState
@@ -90,27 +94,27 @@ func NewPlan(display []string, preset string, seed uint64) *Plan {
 	if preset == "paper" && slices.Contains(display, methods.CleaneX) {
 		p.Tasks = append(p.Tasks, Task{Method: methods.CleaneX, Seed: seed, Preset: "paper", Job: -1, Bar: PaperBar})
 	}
-	var others []Task
-	for i, j := range p.Jobs {
-		t := Task{Method: j.Method, Seed: j.Seed, Preset: "fast", Job: i, Bar: j.Method}
-		if j.Method == methods.CleaneX {
-			p.Tasks = append(p.Tasks, t)
-		} else {
-			others = append(others, t)
-		}
-	}
-	p.Tasks = append(p.Tasks, others...)
-	// The display-only methods, the quickest (plug-in) last.
+	// The display-only methods, the quickest (plug-in) first.
 	var rest []string
 	for _, m := range display {
 		if !p.isJob(m) && !slices.Contains(rest, m) {
 			rest = append(rest, m)
 		}
 	}
-	slices.SortStableFunc(rest, func(a, b string) int { return methods.Rank(b) - methods.Rank(a) })
+	slices.SortStableFunc(rest, func(a, b string) int { return methods.Rank(a) - methods.Rank(b) })
 	for _, m := range rest {
 		p.Tasks = append(p.Tasks, Task{Method: m, Seed: seed, Preset: preset, Job: -1, Bar: m})
 	}
+	var cleanex []Task
+	for i, j := range p.Jobs {
+		t := Task{Method: j.Method, Seed: j.Seed, Preset: "fast", Job: i, Bar: j.Method}
+		if j.Method == methods.CleaneX {
+			cleanex = append(cleanex, t)
+		} else {
+			p.Tasks = append(p.Tasks, t)
+		}
+	}
+	p.Tasks = append(p.Tasks, cleanex...)
 	p.state = make([]taskState, len(p.Tasks))
 	for i := range p.state {
 		p.state[i].loss, p.state[i].eta = math.NaN(), math.NaN()

@@ -40,24 +40,20 @@ func TestNewPlanRunsTheJobsAndTheDisplayMethods(t *testing.T) {
 	for _, tk := range p.Tasks {
 		got = append(got, tk.Label())
 	}
-	// The CleaneX fits first, the recommendation's other fits, then the
-	// methods only shown, plug-in (the quickest) last.
-	var want, others []string
+	// The methods only shown (plug-in), the recommendation's quick fits,
+	// then the CleaneX fits.
+	want := []string{"plugin"}
+	var cleanex []string
 	for _, j := range recommend.Jobs(7) {
 		if j.Method == "cleanex" {
-			want = append(want, j.Label())
+			cleanex = append(cleanex, j.Label())
 		} else {
-			others = append(others, j.Label())
+			want = append(want, j.Label())
 		}
 	}
-	want = append(want, others...)
-	for _, m := range []string{"kde", "plugin"} {
-		if !slices.Contains(others, m) {
-			want = append(want, m)
-		}
-	}
+	want = append(want, cleanex...)
 	if !slices.Equal(got, want) {
-		t.Fatalf("tasks %v, want %v (slowest first)", got, want)
+		t.Fatalf("tasks %v, want %v (quick fits first)", got, want)
 	}
 	for _, tk := range p.Tasks {
 		if (tk.Job >= 0) != p.isJob(tk.Method) || tk.Preset != "fast" {
@@ -97,11 +93,20 @@ func TestBarsAggregateTheSeeds(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("bars %v, want %v", names, want)
 	}
-	p.Start(0)
-	p.Progress(0, 300, 300, 0.1, 0)
-	p.Finish(0, Fit{Curve: smooth(100, 1, 0.1), Seconds: 1.5})
-	p.Start(1)
-	p.Progress(1, 60, 300, 0.25, 4)
+	var cxt []int // the CleaneX fits' tasks
+	for i, tk := range p.Tasks {
+		if tk.Method == "cleanex" {
+			cxt = append(cxt, i)
+		}
+	}
+	if len(cxt) != 4 {
+		t.Fatalf("%d CleaneX tasks, want 4", len(cxt))
+	}
+	p.Start(cxt[0])
+	p.Progress(cxt[0], 300, 300, 0.1, 0)
+	p.Finish(cxt[0], Fit{Curve: smooth(100, 1, 0.1), Seconds: 1.5})
+	p.Start(cxt[1])
+	p.Progress(cxt[1], 60, 300, 0.25, 4)
 	cx := p.bar("cleanex")
 	if cx.Step != 360 || cx.Total != 1200 || cx.Done || cx.Percent() != 30 {
 		t.Errorf("cleanex bar %+v, want 360 of 1200 steps (30%%)", cx)
@@ -109,7 +114,7 @@ func TestBarsAggregateTheSeeds(t *testing.T) {
 	if !strings.Contains(cx.Text, "1 of 4 fits done, 1 running") || !strings.Contains(cx.Text, "60 / 300") {
 		t.Errorf("cleanex bar text %q", cx.Text)
 	}
-	for i := 1; i < 4; i++ {
+	for _, i := range cxt[1:] {
 		p.Fail(i, errors.New("cleanex: boom"))
 	}
 	if cx := p.bar("cleanex"); !cx.Done || cx.Failed || !strings.Contains(cx.Text, "1 of 4 fits done, 3 failed") {
