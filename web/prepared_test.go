@@ -152,7 +152,7 @@ func TestPrepareBusy(t *testing.T) {
 // class probabilities, with auto and with a direction set.
 func TestDirectionLineProbabilities(t *testing.T) {
 	st := NewState()
-	st.Summary = &protocol.Summary{N: 10, K: 5, MinPoints: 2, MaxPoints: 2, Direction: "higher", Detected: "higher", LogProbabilities: true}
+	st.Summary = &protocol.Summary{N: 10, K: 5, MinPoints: 2, MaxPoints: 2, Direction: "higher", Detected: "higher", LogProbabilities: true, ScoresNote: scores.ProbabilitiesNote}
 	for _, dir := range []string{"auto", "higher"} {
 		st.Direction = dir
 		got := st.DirectionLine()
@@ -160,8 +160,12 @@ func TestDirectionLineProbabilities(t *testing.T) {
 			t.Errorf("%s: direction line %q", dir, got)
 		}
 	}
-	st.Summary.LogProbabilities = false
+	st.Summary.LogProbabilities, st.Summary.ScoresNote = false, ""
 	if got := st.DirectionLine(); strings.Contains(got, "probabilities") {
 		t.Errorf("direction line %q speaks of probabilities", got)
+	}
+	st.Summary.ScoresNote = "these scores look like class probabilities, but row 5 sums to 1.5, not 1, so they are read as they are"
+	if got := st.DirectionLine(); !strings.HasSuffix(got, " These scores look like class probabilities, but row 5 sums to 1.5, not 1, so they are read as they are.") {
+		t.Errorf("direction line with a near miss %q", got)
 	}
 }

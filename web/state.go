@@ -14,7 +14,6 @@ import (
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/report"
-	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/vugu/vugu"
 )
 
@@ -271,8 +270,8 @@ func (s *State) DirectionLine() string {
 		}
 		line += "."
 	}
-	if m.LogProbabilities {
-		line += " " + strings.ToUpper(scores.ProbabilitiesNote[:1]) + scores.ProbabilitiesNote[1:] + "."
+	if n := m.ScoresNote; n != "" {
+		line += " " + strings.ToUpper(n[:1]) + n[1:] + "."
 	}
 	return line
 }

@@ -133,8 +133,8 @@ func (m *methodFlags) loadScored(ctx context.Context, pos []string, stdin io.Rea
 		if err != nil {
 			return nil, nil, inputError{fmt.Errorf("%s: %w", name, err)}
 		}
-		if s.LogProbabilities {
-			fmt.Fprintf(stderr, "cleanex %s: %s\n", cmd, scores.ProbabilitiesNote)
+		if s.ScoresNote != "" {
+			fmt.Fprintf(stderr, "cleanex %s: %s\n", cmd, s.ScoresNote)
 		}
 		return ests, s, nil
 	}

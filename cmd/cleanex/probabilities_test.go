@@ -59,3 +59,28 @@ func TestPredictProbabilities(t *testing.T) {
 		}
 	}
 }
+
+// Probabilities one of whose rows does not sum to 1 are read as they are,
+// and stderr names that row.
+func TestPredictProbabilitiesNearMiss(t *testing.T) {
+	code, pilot, errs := cli(t, "", "simulate", "--d", "3", "--sigma2", "0.1", "--k", "60", "--r", "5", "--seed", "4", "--k1", "20")
+	if code != 0 {
+		t.Fatalf("simulate: status %d: %s", code, errs)
+	}
+	m, err := scores.Parse(strings.NewReader(pilot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs := scores.Softmax(m, -4)
+	for j := range probs.Row(6) {
+		probs.Row(6)[j] /= 2 // the 7th point's row (row 8 of the file) sums to 0.5
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, probs); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = cli(t, b.String(), "predict", "--k2", "60", "--methods", "plugin", "-")
+	if code != 0 || !strings.Contains(errs, "these scores look like class probabilities, but row 8 sums to 0.5, not 1, so they are read as they are") {
+		t.Errorf("status %d, stderr %q", code, errs)
+	}
+}

@@ -39,6 +39,9 @@ type Sample struct {
 	// the Sample holds their natural logarithms
 	// (scores.Matrix.LogOfProbabilities).
 	LogProbabilities bool
+	// ScoresNote is what the user should be told about how the scores were
+	// read (scores.ProbabilityCheck.Note; "" when nothing).
+	ScoresNote string
 	// scores holds the oriented N x K scores, kept for Subset.
 	scores []float64
 	// summary holds, for a Sample built from a per-point summary (then
@@ -92,13 +95,16 @@ var ErrTooFewClasses = errors.New("at least 2 classes are needed")
 // NewSample orients m's scores by d (Auto is resolved first) and computes the
 // per-point quantities. It returns the direction used. Scores taken
 // higher-is-better that are class probabilities are replaced by their
-// logarithms (scores.Matrix.LogOfProbabilities; LogProbabilities is set).
+// logarithms (scores.Matrix.LogOfProbabilities; LogProbabilities is set);
+// ScoresNote says so, or that they nearly were.
 func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction, error) {
 	d = m.Resolve(d)
 	k := m.K()
 	var logOf func(float64) float64
+	note := ""
 	if d == scores.Higher {
-		logOf, _ = m.LogOfProbabilities()
+		c := m.CheckProbabilities()
+		logOf, note = c.LogMap(), c.Note(m.N())
 	}
 	oriented := make([]float64, len(m.Scores))
 	for i, v := range m.Scores {
@@ -112,7 +118,7 @@ func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction,
 	}
 	s, err := build(k, slices.Clone(m.Labels), oriented)
 	if s != nil {
-		s.LogProbabilities = logOf != nil
+		s.LogProbabilities, s.ScoresNote = logOf != nil, note
 	}
 	return s, d, err
 }
@@ -144,7 +150,7 @@ func (s *Sample) Subset(classes []int) (*Sample, error) {
 	}
 	out, err := build(k, labels, sc)
 	if out != nil {
-		out.LogProbabilities = s.LogProbabilities
+		out.LogProbabilities, out.ScoresNote = s.LogProbabilities, s.ScoresNote
 	}
 	return out, err
 }

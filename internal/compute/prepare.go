@@ -194,7 +194,7 @@ func (pr *preparer) staged(ctx context.Context, in *inputs.Data) (*Staged, error
 		if err != nil {
 			return nil, err
 		}
-		s.LogProbabilities = rows.logProbabilities
+		s.LogProbabilities, s.ScoresNote = rows.logProbabilities, rows.note
 		st, err := one(fromSample(s, used, detected))
 		if err != nil {
 			return nil, err
@@ -235,8 +235,10 @@ type matrixRows struct {
 	ranks []int
 	pts   []accuracy.PointSummary
 	// logProbabilities is true when the rows were class probabilities, read
-	// as their logarithms (scores.Matrix.LogOfProbabilities).
+	// as their logarithms (scores.Matrix.LogOfProbabilities); note is what
+	// to tell the user about it (accuracy.Sample.ScoresNote).
 	logProbabilities bool
+	note             string
 }
 
 // summariseRows summarises the rows of m under direction d (Higher or
@@ -254,8 +256,10 @@ func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, es
 		return nil, err
 	}
 	var logOf func(float64) float64
+	note := ""
 	if d == scores.Higher {
-		logOf, _ = m.LogOfProbabilities()
+		c := m.CheckProbabilities()
+		logOf, note = c.LogMap(), c.Note(n)
 	}
 	pts := make([]accuracy.PointSummary, n)
 	row := make([]float64, k)
@@ -284,7 +288,7 @@ func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, es
 		}
 	}
 	progress(n, n)
-	return &matrixRows{m: m, rs: rs, est: est, ranks: ranks, pts: pts, logProbabilities: logOf != nil}, nil
+	return &matrixRows{m: m, rs: rs, est: est, ranks: ranks, pts: pts, logProbabilities: logOf != nil, note: note}, nil
 }
 
 // finish computes every point's KDE C_x from its kept sorted incorrect
@@ -304,7 +308,7 @@ func (mr *matrixRows) finish(ctx context.Context) (*accuracy.Sample, error) {
 	mr.m.Scores = nil
 	s, err := accuracy.NewSummarisedSample(k, mr.ranks, mr.pts, map[string][]float64{mr.est.Key(): c})
 	if s != nil {
-		s.LogProbabilities = mr.logProbabilities
+		s.LogProbabilities, s.ScoresNote = mr.logProbabilities, mr.note
 	}
 	return s, err
 }
@@ -375,7 +379,7 @@ func BinaryMessage(id uint64, ds *Dataset, sum protocol.Summary, pending string)
 	if err != nil {
 		return protocol.LoadBinary{}, err
 	}
-	return protocol.LoadBinary{Dataset: id, Pending: pending, Direction: sum.Direction, Detected: sum.Detected, LogProbabilities: sum.LogProbabilities, Embedding: sum.Embedding, Binary: b}, nil
+	return protocol.LoadBinary{Dataset: id, Pending: pending, Direction: sum.Direction, Detected: sum.Detected, LogProbabilities: sum.LogProbabilities, ScoresNote: sum.ScoresNote, Embedding: sum.Embedding, Binary: b}, nil
 }
 
 // LoadBinary makes the data set of a LoadBinary message and its summary:
@@ -399,6 +403,7 @@ func LoadBinary(m protocol.LoadBinary) (*Dataset, protocol.Summary, error) {
 	}
 	ds.prepared = true
 	s.LogProbabilities, sum.LogProbabilities = m.LogProbabilities, m.LogProbabilities
+	s.ScoresNote, sum.ScoresNote = m.ScoresNote, m.ScoresNote
 	sum.Embedding = m.Embedding
 	return ds, sum, nil
 }

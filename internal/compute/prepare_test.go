@@ -61,7 +61,7 @@ func fitAll(t *testing.T, s *accuracy.Sample, k2 int) map[string][]float64 {
 func sameSummary(t *testing.T, got, want protocol.Summary) {
 	t.Helper()
 	if got.N != want.N || got.K != want.K || got.MinPoints != want.MinPoints || got.MaxPoints != want.MaxPoints ||
-		got.Direction != want.Direction || got.Detected != want.Detected || got.LogProbabilities != want.LogProbabilities ||
+		got.Direction != want.Direction || got.Detected != want.Detected || got.LogProbabilities != want.LogProbabilities || got.ScoresNote != want.ScoresNote ||
 		got.Wins != want.Wins || got.Top1 != want.Top1 {
 		t.Errorf("summary %+v\nwant %+v", got, want)
 	}

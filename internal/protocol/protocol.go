@@ -95,8 +95,11 @@ type Summary struct {
 	// one "auto" picks.
 	Direction, Detected string
 	// LogProbabilities is true when the scores were class probabilities,
-	// read as their logarithms (scores.Matrix.LogOfProbabilities).
+	// read as their logarithms (scores.Matrix.LogOfProbabilities);
+	// ScoresNote says what the user should be told about how the scores
+	// were read ("" when nothing; accuracy.Sample.ScoresNote).
 	LogProbabilities bool
+	ScoresNote       string
 	// Wins counts the points whose correct class has the best score (top-1 hits at K).
 	Wins int
 	// Top1 is the class-balanced top-1 accuracy at K, the observed curve at K.
@@ -173,9 +176,10 @@ type LoadBinary struct {
 	// "kde:lcv", KDE's C_x) that a later LoadBinary of the same data set
 	// adds; "" when none is to come.
 	Pending string
-	// Direction, Detected and LogProbabilities are the Summary's.
+	// Direction, Detected, LogProbabilities and ScoresNote are the Summary's.
 	Direction, Detected string
 	LogProbabilities    bool
+	ScoresNote          string
 	// Embedding is the Summary's.
 	Embedding Embedding
 	// Binary is the summarised Sample in binary form.
@@ -337,6 +341,7 @@ func (m *Summary) fields(c codec) {
 	c.str(&m.Direction)
 	c.str(&m.Detected)
 	c.bool(&m.LogProbabilities)
+	c.str(&m.ScoresNote)
 	c.i(&m.Wins)
 	c.f(&m.Top1)
 	c.floats(&m.Observed)
@@ -369,6 +374,7 @@ func (m *LoadBinary) fields(c codec) {
 	c.str(&m.Direction)
 	c.str(&m.Detected)
 	c.bool(&m.LogProbabilities)
+	c.str(&m.ScoresNote)
 	m.Embedding.fields(c)
 	c.bytes(&m.Binary)
 }

@@ -21,7 +21,7 @@ func samples() []Message {
 		Summary{Dataset: 3, N: 1000, K: 100, MinPoints: 10, MaxPoints: 10, Direction: "lower", Detected: "lower",
 			Wins: 712, Top1: 0.712, Observed: curve, Truth: []float64{}, Weights: []float64{0.001}, ObservedC: []float64{0.5},
 			ClassSE: []float64{0, 0, 0.0125, 0.031}, Seconds: 0.25},
-		Summary{Dataset: 4, Direction: "higher", Detected: "higher", LogProbabilities: true, Observed: curve},
+		Summary{Dataset: 4, Direction: "higher", Detected: "higher", LogProbabilities: true, ScoresNote: "read as log-probabilities", Observed: curve},
 		Run{Dataset: 3, Run: 9, Method: "cleanex", K2: 2000, Preset: "fast", Seed: math.MaxUint64, KDEBandwidth: "lcv"},
 		Progress{Run: 9, Method: "kde", Step: 3, Total: -1, Loss: 0.5, ETA: 1.25},
 		Crash{Reason: "test"},
@@ -37,7 +37,7 @@ func samples() []Message {
 		Prepare{Dataset: 10, Part: 1, Parts: 3},
 		Part{Dataset: 10, Part: 1, Parts: 3, Direction: "lower", Detected: "lower", Embedding: Embedding{Metric: "euclidean", Reference: "centroid", RefSet: "train", Dim: 128, References: 40},
 			Binary: []byte("CXP1\x00")},
-		LoadBinary{Dataset: 8, Pending: "kde:lcv", Direction: "higher", Detected: "lower", LogProbabilities: true, Embedding: Embedding{Metric: "cosine", Reference: "oneshot", RefSet: "gallery", Dim: 3, References: 4},
+		LoadBinary{Dataset: 8, Pending: "kde:lcv", Direction: "higher", Detected: "lower", LogProbabilities: true, ScoresNote: "read as log-probabilities", Embedding: Embedding{Metric: "cosine", Reference: "oneshot", RefSet: "gallery", Dim: 3, References: 4},
 			Binary: []byte("CXS1\x02\x00")},
 	}
 }
@@ -225,7 +225,7 @@ func TestWireFormat(t *testing.T) {
 	pre, suf := LoadParts(1<<40, 123456, "higher")
 	h.Write(pre)
 	h.Write(suf)
-	const want = 0x8713267b4bf0e2b7
+	const want = 0xb32a7b4d085f0709
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the encodings = %#x, want %#x", got, uint64(want))
 	}

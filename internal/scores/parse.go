@@ -268,7 +268,7 @@ func parseScore(cell []byte) (float64, error) {
 // notNumber explains why the trimmed cell s is not a plain decimal number.
 func notNumber(s []byte) error {
 	if len(s) == 0 {
-		return fmt.Errorf("%w: every score must be a number", ErrEmptyCell)
+		return fmt.Errorf("%w: every score must be a number; fill in the point's score for this class, or remove the point's row", ErrEmptyCell)
 	}
 	str := string(s)
 	low := strings.ToLower(str)

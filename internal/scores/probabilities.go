@@ -1,6 +1,7 @@
 package scores
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -9,17 +10,116 @@ import (
 )
 
 // ProbabilitySumTolerance is how far from 1 a row's sum may lie for the row
-// to count as class probabilities: room for probabilities printed with four
-// or more decimals or stored as float32.
+// to count as class probabilities when the scores are not rounded to a few
+// decimals: room for float32 storage and rounding to four or more decimals.
 const ProbabilitySumTolerance = 0.01
+
+// MaxProbabilitySumTolerance caps the room rounding gets: rows of scores in
+// [0, 1] summing to 1 within it are unlikely to be anything but
+// probabilities.
+const MaxProbabilitySumTolerance = 0.1
 
 // ProbabilitiesNote tells the user that their scores were read as class
 // probabilities and what that changes.
 const ProbabilitiesNote = "these scores are class probabilities (each row sums to 1), so CleaneX and KDE use their logarithms: that keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities near 0, which matters because those two methods look at how far apart the scores are, not only at their order"
 
-// LogOfProbabilities reports whether m holds class probabilities — every
-// score in [0, 1] and every row summing to 1 within ProbabilitySumTolerance,
-// as a softmax output does — and if so returns the map p -> ln p that the
+// ProbabilityCheck is what CheckProbabilities found in a score matrix.
+type ProbabilityCheck struct {
+	// Probabilities is true when every score lies in [0, 1] and every row
+	// sums to 1 within Tolerance: class probabilities, as a softmax gives.
+	Probabilities bool
+	// InUnit is true when every score lies in [0, 1].
+	InUnit bool
+	// Tolerance is how far from 1 a row's sum may lie:
+	// ProbabilitySumTolerance, or, for scores rounded to d decimals, four
+	// standard deviations of the sum of K rounding errors (each uniform
+	// over one step 10^-d: 4 10^-d sqrt(K / 12)) when that is more, but
+	// never more than MaxProbabilitySumTolerance.
+	Tolerance float64
+	// Off counts the rows whose sum is further from 1 (when InUnit);
+	// FirstOff is the first one's row in the file (the header is row 1),
+	// FirstSum its sum.
+	Off, FirstOff int
+	FirstSum      float64
+	// pMin is the smallest positive score.
+	pMin float64
+}
+
+// CheckProbabilities checks whether m holds class probabilities (see
+// ProbabilityCheck).
+func (m *Matrix) CheckProbabilities() ProbabilityCheck {
+	k, n := m.K(), m.N()
+	c := ProbabilityCheck{Tolerance: ProbabilitySumTolerance, pMin: math.Inf(1)}
+	if k < 2 || n == 0 {
+		return c
+	}
+	for _, p := range m.Scores {
+		if !(p >= 0 && p <= 1) {
+			return c
+		}
+		if p > 0 && p < c.pMin {
+			c.pMin = p
+		}
+	}
+	c.InUnit = true
+	if step := decimalStep(m.Scores); step > 0 {
+		c.Tolerance = max(c.Tolerance, min(MaxProbabilitySumTolerance, 4*step*math.Sqrt(float64(k)/12)))
+	}
+	for i := range n {
+		sum := 0.0
+		for _, p := range m.Row(i) {
+			sum += p
+		}
+		// A sum exactly at the tolerance (0.99 for 0.01) is within it:
+		// float64 makes |0.99 - 1| a little more than 0.01.
+		if math.Abs(sum-1) > c.Tolerance*(1+1e-9) {
+			if c.Off == 0 {
+				c.FirstOff, c.FirstSum = i+2, sum
+			}
+			c.Off++
+		}
+	}
+	c.Probabilities = c.Off == 0
+	return c
+}
+
+// decimalStep returns 10^-d for the fewest decimals d in 1..6 to which
+// every score is rounded (each within 1e-9 of a multiple of 10^-d), or 0
+// when they are not rounded to 6 decimals or fewer.
+func decimalStep(xs []float64) float64 {
+	for d := 1; d <= 6; d++ {
+		scale := math.Pow(10, float64(d))
+		rounded := true
+		for _, x := range xs {
+			if v := x * scale; math.Abs(v-math.Round(v)) > 1e-9*scale {
+				rounded = false
+				break
+			}
+		}
+		if rounded {
+			return 1 / scale
+		}
+	}
+	return 0
+}
+
+// NearMiss returns, for scores that all lie in [0, 1] and whose rows nearly
+// all (at least 90%) sum to 1 but not every one, a note naming the first
+// row that does not and saying that the scores are therefore read as they
+// are; "" otherwise.
+func (c ProbabilityCheck) NearMiss(rows int) string {
+	if !c.InUnit || c.Probabilities || rows == 0 || 10*c.Off > rows {
+		return ""
+	}
+	others := ""
+	if c.Off > 1 {
+		others = fmt.Sprintf(" (and %d other rows)", c.Off-1)
+	}
+	return fmt.Sprintf("these scores look like class probabilities, but row %d sums to %.3g%s, not 1, so they are read as they are; if they are probabilities, make every row sum to 1 and CleaneX and KDE will read their logarithms, which suits them better", c.FirstOff, c.FirstSum, others)
+}
+
+// LogOfProbabilities reports whether m holds class probabilities
+// (CheckProbabilities) and if so returns the map p -> ln p that the
 // estimators read instead, with a score of 0 mapped to ln(p_min / 2), p_min
 // the smallest positive score of m, so that it stays below every other score
 // and ties stay ties.
@@ -32,34 +132,34 @@ const ProbabilitiesNote = "these scores are class probabilities (each row sums t
 // point. What this does to the estimate is measured in
 // docs/recommendation.md ("Class probabilities as scores").
 func (m *Matrix) LogOfProbabilities() (func(p float64) float64, bool) {
-	k := m.K()
-	if k < 2 || m.N() == 0 {
-		return nil, false
-	}
-	pMin := math.Inf(1)
-	for i := range m.N() {
-		sum := 0.0
-		for _, p := range m.Row(i) {
-			if !(p >= 0 && p <= 1) {
-				return nil, false
-			}
-			if p > 0 && p < pMin {
-				pMin = p
-			}
-			sum += p
-		}
-		if math.Abs(sum-1) > ProbabilitySumTolerance {
-			return nil, false
-		}
+	c := m.CheckProbabilities()
+	return c.LogMap(), c.Probabilities
+}
+
+// LogMap returns LogOfProbabilities' map for the matrix c checked, nil when
+// it does not hold probabilities.
+func (c ProbabilityCheck) LogMap() func(p float64) float64 {
+	if !c.Probabilities {
+		return nil
 	}
 	// detmath.Log: the same bits natively and in the browser.
-	zero := detmath.Log(pMin / 2)
+	zero := detmath.Log(c.pMin / 2)
 	return func(p float64) float64 {
 		if p == 0 {
 			return zero
 		}
 		return detmath.Log(p)
-	}, true
+	}
+}
+
+// Note is what the user should be told about how the scores of a matrix of
+// n rows that c checked are read: ProbabilitiesNote when they are read as
+// log-probabilities, else NearMiss(n) ("" when there is nothing to say).
+func (c ProbabilityCheck) Note(n int) string {
+	if c.Probabilities {
+		return ProbabilitiesNote
+	}
+	return c.NearMiss(n)
 }
 
 // Softmax returns a new matrix whose rows are the softmax of m's rows times

@@ -2,6 +2,8 @@ package scores
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -37,7 +39,8 @@ func TestLogOfProbabilities(t *testing.T) {
 		{"rounded to two decimals", []float64{0.70, 0.05, 0.25, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, true},
 		{"one-hot rows with zeros", []float64{1, 0, 0, 0, 1, 0, 0.5, 0.5, 0}, true},
 		{"logits", logits, false},
-		{"a row summing to 0.98", []float64{0.70, 0.05, 0.23, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, false},
+		{"two decimals, rows summing to 0.99 and 1.01", []float64{0.70, 0.05, 0.24, 0.01, 0.02, 0.97, 0.50, 0.49, 0.02}, true},
+		{"a row summing to 0.95", []float64{0.70, 0.05, 0.20, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, false},
 		{"a score above 1 in a row summing to 1", []float64{1.2, -0.1, -0.1, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, false},
 		{"similarities in [0, 1]", []float64{0.9, 0.3, 0.4, 0.2, 0.8, 0.1, 0.5, 0.6, 0.3}, false},
 		{"not a number", []float64{math.NaN(), 0.5, 0.5, 0.01, 0.02, 0.97, 0.49, 0.49, 0.02}, false},
@@ -104,5 +107,58 @@ func TestSoftmax(t *testing.T) {
 	}
 	if _, ok := got.LogOfProbabilities(); !ok {
 		t.Error("Softmax rows are not recognised as probabilities")
+	}
+}
+
+// The tolerance follows the scores' rounding (four standard deviations of
+// K rounding errors, at least 0.01, at most 0.1); a file whose rows nearly
+// all sum to 1 gets a note naming the first row that does not.
+func TestCheckProbabilities(t *testing.T) {
+	const k, n = 50, 40
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := &Matrix{Classes: make([]string, k), Labels: make([]int, n), Scores: make([]float64, n*k)}
+	for i := range n {
+		// 0.02 each, then a hundredth moved between random pairs of classes:
+		// two decimals, summing to 1.
+		row := m.Row(i)
+		cents := make([]int, k)
+		for j := range cents {
+			cents[j] = 2
+		}
+		for range 30 {
+			a, b := rng.IntN(k), rng.IntN(k)
+			if cents[a] > 0 {
+				cents[a]--
+				cents[b]++
+			}
+		}
+		for j, c := range cents {
+			row[j] = float64(c) / 100
+		}
+	}
+	c := m.CheckProbabilities()
+	if want := 4 * 0.01 * math.Sqrt(k/12.0); math.Abs(c.Tolerance-want) > 1e-12 || !c.InUnit {
+		t.Errorf("tolerance %v, want %v (in [0, 1]: %v)", c.Tolerance, want, c.InUnit)
+	}
+	if c := m.CheckProbabilities(); !c.Probabilities || c.NearMiss(n) != "" {
+		t.Fatalf("rows summing to 1: %+v, note %q", c, c.NearMiss(n))
+	}
+	m.Row(3)[1] += 0.5
+	m.Row(7)[2] += 0.5
+	c = m.CheckProbabilities()
+	note := c.NearMiss(n)
+	if c.Probabilities || c.Off != 2 || c.FirstOff != 5 || !strings.Contains(note, "row 5 sums to 1.5") || !strings.Contains(note, "(and 1 other rows)") {
+		t.Errorf("two rows off: %+v, note %q", c, note)
+	}
+	for i := range 10 { // a quarter of the rows off: no note
+		m.Row(10 + i)[0] += 0.5
+	}
+	if note := m.CheckProbabilities().NearMiss(n); note != "" {
+		t.Errorf("many rows off: note %q", note)
+	}
+	one := &Matrix{Classes: make([]string, 100), Labels: []int{0}, Scores: make([]float64, 100)}
+	one.Scores[0] = 0.5
+	if c := one.CheckProbabilities(); c.Tolerance != MaxProbabilitySumTolerance {
+		t.Errorf("one decimal, 100 classes: tolerance %v, want the cap %v", c.Tolerance, MaxProbabilitySumTolerance)
 	}
 }

@@ -19,6 +19,10 @@ var magics = []struct {
 	{"BZh", "a bzip2-compressed file; decompress it (bunzip2) and give the CSV inside"},
 	{"\xfd7zXZ\x00", "an xz-compressed file; decompress it (unxz) and give the CSV inside"},
 	{"\x28\xb5\x2f\xfd", "a zstd-compressed file; decompress it (unzstd) and give the CSV inside"},
+	{"\x89PNG\r\n\x1a\n", "a PNG image, not a table of scores; give the CSV of your classifier's scores"},
+	{"\xff\xd8\xff", "a JPEG image, not a table of scores; give the CSV of your classifier's scores"},
+	{"GIF8", "a GIF image, not a table of scores; give the CSV of your classifier's scores"},
+	{"%PDF-", "a PDF document, not a table of scores; give the CSV of your classifier's scores"},
 }
 
 // Sniff refuses the start of a file (its first SniffBytes bytes, or all of a
