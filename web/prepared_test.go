@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/report"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -167,5 +168,22 @@ func TestDirectionLineProbabilities(t *testing.T) {
 	st.Summary.ScoresNote = "these scores look like class probabilities, but row 5 sums to 1.5, not 1, so they are read as they are"
 	if got := st.DirectionLine(); !strings.HasSuffix(got, " These scores look like class probabilities, but row 5 sums to 1.5, not 1, so they are read as they are.") {
 		t.Errorf("direction line with a near miss %q", got)
+	}
+}
+
+// Under the chart: the readout when there is one, else, once there are
+// results, how to get one; nothing before.
+func TestHoverText(t *testing.T) {
+	st := NewState()
+	if got := st.HoverText(); got != "" {
+		t.Errorf("before any result: %q", got)
+	}
+	st.Results.Methods = []report.Method{{Name: "plugin"}}
+	if got := st.HoverText(); !strings.HasPrefix(got, "Point at or tap the chart, or Tab to it") {
+		t.Errorf("with results: %q", got)
+	}
+	st.Hover = "k = 20 · plug-in 0.9000"
+	if got := st.HoverText(); got != st.Hover {
+		t.Errorf("with a readout: %q", got)
 	}
 }

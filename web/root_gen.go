@@ -1250,7 +1250,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "hover"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "hover"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(c.S.Hover)
+			vgn.SetInnerHTML(c.S.HoverText())
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}

@@ -276,6 +276,18 @@ func (s *State) DirectionLine() string {
 	return line
 }
 
+// HoverText is the line under the accuracy chart: the readout at the k the
+// pointer or the keyboard is on, or, when there is none, how to get one.
+func (s *State) HoverText() string {
+	switch {
+	case s.Hover != "":
+		return s.Hover
+	case s.HasResults():
+		return "Point at or tap the chart, or Tab to it and use the arrow keys, to read every curve at any k."
+	}
+	return ""
+}
+
 // HasResults reports whether there is a table to show.
 func (s *State) HasResults() bool {
 	return len(s.Results.Methods) > 0 || s.Results.Estimate != nil || len(s.Failed) > 0 || len(s.Skipped) > 0

@@ -418,8 +418,16 @@ func (s *State) WhyParts() []string {
 	if k2 > r.K1 && sh.ClassSample >= 0.005 {
 		grown = "; carried out to " + limits.Thousands(k2) + " classes, this uncertainty grows"
 	}
-	out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about ±%.3f (one standard error)%s%s.",
-		limits.Thousands(r.K1), limits.Thousands(at), se, grown, share(sh.ClassSample)))
+	size := fmt.Sprintf("±%.3f", se)
+	if se < 0.0005 {
+		size = fmt.Sprintf("±%.1g", se)
+	}
+	if obs := s.Results.Observed; sh.ClassSample >= 0.2 && at <= obs.Max() && (obs[at] > 0.99 || obs[at] < 0.01) {
+		// A tiny error that takes much of the width reads as a contradiction.
+		size += fmt.Sprintf(", small because its accuracy there (%.4f) is so close to %d, from where errors grow fast", obs[at], int(math.Round(obs[at])))
+	}
+	out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about %s (one standard error)%s%s.",
+		limits.Thousands(r.K1), limits.Thousands(at), size, grown, share(sh.ClassSample)))
 	var says []string
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, m := range []string{methods.Regression, methods.KDE, methods.CleaneX} { // the methods the estimate combines

@@ -116,9 +116,10 @@ func (p *page) errorText(want string) string {
 	return mustEval[string](p, `document.querySelector("#error").textContent`, 5*time.Second)
 }
 
-// A k2 beyond the limit, typed in the page or given to window.cleanex.run,
-// is refused with the command line's sentence (without its "--"); nothing
-// crashes and the previous results stay.
+// A k2 beyond the limit, typed in the page or given to window.cleanex.run
+// (or given there as a string), is refused with the command line's
+// sentence (without its "--") under the k2 box; nothing crashes and the
+// previous results stay.
 func TestHugeK2KeepsResults(t *testing.T) {
 	p, before := withResults(t)
 	// The command line's sentence, naming k2 as the page does.
@@ -129,6 +130,7 @@ func TestHugeK2KeepsResults(t *testing.T) {
 		{"api 1e12", "api", "1e12", cli(1_000_000_000_000)},
 		{"api above the limit", "api", "10000001", cli(limits.MaxK2 + 1)},
 		{"api 1e20", "api", "1e20", "k2 100000000000000000000: too large: every curve keeps 8 bytes per k"},
+		{"api a string", "api", `"200"`, "k2 must be a number, not a string"},
 		{"typed max int", "enter", "9223372036854775807", cli(math.MaxInt)},
 		{"typed 1e12, Run", "run", "1000000000000", cli(1_000_000_000_000)},
 		{"typed 1e30", "enter", "1e30", "k2 1e30: too large: every curve keeps 8 bytes per k"},
@@ -152,20 +154,16 @@ func TestHugeK2KeepsResults(t *testing.T) {
 				time.Sleep(200 * time.Millisecond)
 				mustEval[bool](p, `(() => { document.querySelector("#run").click(); return true; })()`, 5*time.Second)
 			}
-			var msg string
-			if tc.how == "api" {
-				msg = p.errorText(tc.want[:20])
-			} else {
-				// Typed: the message sits under the k2 box, which is marked
-				// invalid, and not again in the data card's error line.
-				p.waitJS(fmt.Sprintf(`document.querySelector("#k2-error").textContent.includes(%s)`, jsString(tc.want[:20])), 60*time.Second)
-				msg = mustEval[string](p, `document.querySelector("#k2-error").textContent`, 5*time.Second)
-				if inv := mustEval[string](p, `document.querySelector("#k2").getAttribute("aria-invalid") || ""`, 5*time.Second); inv != "true" {
-					t.Errorf("the refused k2 box has aria-invalid %q", inv)
-				}
-				if e := mustEval[string](p, `(document.querySelector("#error") || {textContent: ""}).textContent`, 5*time.Second); strings.Contains(e, tc.want[:20]) {
-					t.Errorf("the refusal is shown twice, also as %q", e)
-				}
+			// Typed or given to the API: the message sits under the k2 box,
+			// which is marked invalid, and not again in the data card's
+			// error line.
+			p.waitJS(fmt.Sprintf(`document.querySelector("#k2-error").textContent.includes(%s)`, jsString(tc.want[:20])), 60*time.Second)
+			msg := mustEval[string](p, `document.querySelector("#k2-error").textContent`, 5*time.Second)
+			if inv := mustEval[string](p, `document.querySelector("#k2").getAttribute("aria-invalid") || ""`, 5*time.Second); inv != "true" {
+				t.Errorf("the refused k2 box has aria-invalid %q", inv)
+			}
+			if e := mustEval[string](p, `(document.querySelector("#error") || {textContent: ""}).textContent`, 5*time.Second); strings.Contains(e, tc.want[:20]) {
+				t.Errorf("the refusal is shown twice, also as %q", e)
 			}
 			if !strings.HasPrefix(msg, tc.want) || strings.Count(msg, "\n") > 0 {
 				t.Errorf("the page says %q, want %q", msg, tc.want)

@@ -93,6 +93,24 @@ func Float(v Value, prop string, def float64) float64 {
 	return f
 }
 
+// Number reads v.prop as a number: ok is false when it is missing
+// (undefined or null); a value of another type (a string "200") is an error
+// naming the property and the type.
+func Number(v Value, prop string) (f float64, ok bool, err error) {
+	x, err := v.Get(prop)
+	if err != nil {
+		return 0, false, err
+	}
+	switch x.Type() {
+	case safejs.TypeUndefined, safejs.TypeNull:
+		return 0, false, nil
+	case safejs.TypeNumber:
+		f, err = x.Float()
+		return f, err == nil, err
+	}
+	return 0, false, fmt.Errorf("%s must be a number, not a %s", prop, x.Type())
+}
+
 // String reads v.prop as a string, or "" when it is missing.
 func String(v Value, prop string) string {
 	x, err := v.Get(prop)

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -65,12 +66,16 @@ func (a *app) registerAPI() error {
 				o := args[0]
 				cfg.Classes = orString(jsdom.String(o, "classes"), cfg.Classes)
 				cfg.Points = orString(jsdom.String(o, "points"), cfg.Points)
-				cfg.D = int(jsdom.Float(o, "d", float64(cfg.D)))
-				cfg.Sigma2 = jsdom.Float(o, "sigma2", cfg.Sigma2)
-				cfg.R = int(jsdom.Float(o, "r", float64(cfg.R)))
-				cfg.K1 = int(jsdom.Float(o, "k1", float64(cfg.K1)))
-				cfg.K2 = int(jsdom.Float(o, "k2", float64(cfg.K2)))
-				cfg.Seed = uint64(jsdom.Float(o, "seed", float64(cfg.Seed)))
+				d, sigma2, r, k1, k2, seed := float64(cfg.D), cfg.Sigma2, float64(cfg.R), float64(cfg.K1), float64(cfg.K2), float64(cfg.Seed)
+				for _, f := range []struct {
+					name string
+					to   *float64
+				}{{"d", &d}, {"sigma2", &sigma2}, {"r", &r}, {"k1", &k1}, {"k2", &k2}, {"seed", &seed}} {
+					if err := numberInto(o, f.name, f.to); err != nil {
+						return nil, fmt.Errorf("simulate: %w", err)
+					}
+				}
+				cfg.D, cfg.Sigma2, cfg.R, cfg.K1, cfg.K2, cfg.Seed = int(d), sigma2, int(r), int(k1), int(k2), uint64(seed)
 			}
 			a.env.Lock()
 			a.st.Sim = cfg
@@ -88,18 +93,26 @@ func (a *app) registerAPI() error {
 			a.env.RUnlock()
 			if len(args) > 0 && jsdom.IsObject(args[0]) {
 				o := args[0]
-				k2, err := limits.K2FromFloat("k2", jsdom.Float(o, "k2", float64(req.k2)))
+				k2f, seed := float64(req.k2), float64(req.seed)
+				err := numberInto(o, "k2", &k2f)
+				k2 := 0
+				if err == nil {
+					k2, err = limits.K2FromFloat("k2", k2f)
+				}
 				if err != nil {
-					// Shown on the page as a k2 typed there would be; what is
-					// on screen stays.
+					// Shown on the page as a k2 typed there would be: under
+					// the k2 box; what is on screen stays.
 					a.env.Lock()
-					a.st.Error = err.Error()
+					a.st.K2Err, a.reveal = err.Error(), "k2-error"
 					a.env.UnlockRender()
 					return nil, err
 				}
+				if err := numberInto(o, "seed", &seed); err != nil {
+					return nil, fmt.Errorf("run: %w", err)
+				}
 				req.k2 = k2
 				req.preset = orString(jsdom.String(o, "preset"), req.preset)
-				req.seed = uint64(jsdom.Float(o, "seed", float64(req.seed)))
+				req.seed = uint64(seed)
 				if ms, err := jsdom.Path(o, "methods"); err == nil && !ms.IsUndefined() && !ms.IsNull() {
 					list, err := stringList(ms)
 					if err != nil {
@@ -436,4 +449,14 @@ func (a *app) hookPage() {
 		}
 		go a.loadFiles(files)
 	})
+}
+
+// numberInto sets *to to the number o.prop, leaving it when the property
+// is missing; a property of another type (the string "200") is an error.
+func numberInto(o jsdom.Value, prop string, to *float64) error {
+	f, ok, err := jsdom.Number(o, prop)
+	if ok {
+		*to = f
+	}
+	return err
 }

@@ -58,6 +58,9 @@ type app struct {
 	spare  *slot
 	inbox  chan inbound
 	nextID uint64
+	// loadID is the data set of the newest load started: a load that ends
+	// after a newer one started shows nothing (errNewerLoad).
+	loadID uint64
 
 	// The current data set: its id, the message that loads it (replayed to
 	// replaced workers), its file's bytes (for Reload), and what the worker said.
@@ -651,6 +654,10 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.cancelRun("new data")
 	a.stopPrep()
 	id := a.id()
+	// A load that fails gives the newest place back to the one before, which
+	// may still come (the example loading when a broken file is dropped).
+	prevLoad := a.loadID
+	a.loadID = id
 	ch := make(chan loadOutcome, 1)
 	a.loads[id] = ch
 	if req.sim != nil {
@@ -664,6 +671,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	fail := func(err error) (protocol.Summary, error) {
 		delete(a.loads, id)
 		delete(a.resend, id)
+		a.loadID = prevLoad
 		a.setBusy(idle, "")
 		a.st.Error = "Could not send the data to the worker: " + err.Error()
 		if name := jsdom.ErrorName(err); name == "RangeError" {
@@ -742,8 +750,14 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	a.env.Lock()
 	defer a.env.UnlockRender()
 	delete(a.resend, id)
+	if a.loadID != id {
+		// A newer load started meanwhile (the API's load while the page's
+		// example loads): it, not this one, is shown and run.
+		return protocol.Summary{}, errNewerLoad
+	}
 	a.setBusy(idle, "")
 	if out.err != nil {
+		a.loadID = prevLoad
 		if req.sim != nil {
 			// The form that asked may be far below the message (a phone).
 			a.st.Error, a.reveal = web.SimError(out.err), "error"

@@ -482,8 +482,8 @@ func runningMin(v []float64) []float64 {
 	return m
 }
 
-// hookCanvas attaches hover to the accuracy chart's canvas el: the pointer,
-// and the keyboard once the canvas has the focus (the arrow keys, Page Up
+// hookCanvas attaches hover to the accuracy chart's canvas el: the pointer
+// (a mouse's moves, a finger's taps), and the keyboard once the canvas has the focus (the arrow keys, Page Up
 // and Down, Home and End move the readout; chart.AccuracyChart.KeyStep).
 // The hover readout is an extra (the table has the numbers), so a listener
 // that cannot be attached only goes to the console.
@@ -498,6 +498,14 @@ func (a *app) hookCanvas(el jsdom.Value) {
 		go a.hover(math.NaN(), math.NaN())
 	})
 	a.log.Report("listening for the pointer leaving the chart", err)
+	// A tap on a touch screen, which need not send mousemove.
+	_, err = jsdom.Listen(el, "pointerdown", func(ev jsdom.Value) {
+		if jsdom.String(ev, "pointerType") != "mouse" {
+			x, y := jsdom.Float(ev, "offsetX", math.NaN()), jsdom.Float(ev, "offsetY", math.NaN())
+			go a.hover(x, y)
+		}
+	})
+	a.log.Report("listening for taps on the chart", err)
 	_, err = jsdom.Listen(el, "keydown", func(ev jsdom.Value) {
 		key := jsdom.String(ev, "key")
 		if jsdom.Bool(ev, "altKey") || jsdom.Bool(ev, "ctrlKey") || jsdom.Bool(ev, "metaKey") {

@@ -82,9 +82,9 @@ func (p *prepState) busy() string {
 	return web.PrepareBusy(p.source, stage, int(1000*frac/float64(len(p.parts))), 1000)
 }
 
-// errNewerLoad ends a preparation that a newer load made pointless; its
-// load returns it and shows nothing (the newer load shows its own).
-var errNewerLoad = errors.New("another data set was loaded while the file was prepared")
+// errNewerLoad ends a load (or a preparation) that a newer load made
+// pointless; it returns it and shows nothing (the newer load shows its own).
+var errNewerLoad = errors.New("another data set was loaded meanwhile")
 
 // prepareThreshold returns the file size from which the page prepares a
 // file in one worker: web.PrepareBytes, or N from ?prepare=N in the page
@@ -158,6 +158,7 @@ func (a *app) loadPrepared(req loadRequest) (protocol.Summary, error) {
 	a.cancelRun("new data")
 	a.stopPrep()
 	id := a.id()
+	a.loadID = id
 	ch := make(chan loadOutcome, 1)
 	a.loads[id] = ch
 	a.setBusy(loading, "Reading "+req.source+"…")
