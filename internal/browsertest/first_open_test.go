@@ -26,7 +26,7 @@ func TestFirstOpenShowsExample(t *testing.T) {
 	}
 }
 
-// "Try an example" loads the bundled CSV and analyses it; the file picker is
+// "Example file" loads the bundled CSV and analyses it; the file picker is
 // reachable from the keyboard.
 func TestTryExample(t *testing.T) {
 	p := openPage(t, "example=0")

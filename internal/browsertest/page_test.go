@@ -410,7 +410,7 @@ func TestShareLinkMatchesCLI(t *testing.T) {
 }
 
 // After a first visit the page works with the server gone: it reloads, and
-// "Try an example" and a simulation run.
+// "Example file" and a simulation run.
 func TestOfflineAfterFirstVisit(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle("/sub/app/", http.StripPrefix("/sub/app/", http.FileServer(http.Dir(os.Getenv("CLEANEX_DIST")))))
