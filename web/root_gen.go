@@ -78,8 +78,9 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "answer"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "answer"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}, vugu.VGAttribute{Namespace: "", Key: "aria-atomic", Val: "true"}}}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "answer"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}, vugu.VGAttribute{Namespace: "", Key: "aria-atomic", Val: "true"}}}
 		vgparent.AppendChild(vgn)
+		vgn.AddAttrInterface("class", "answer "+hiddenUnless(c.S.Headline() != ""))
 		{
 			vgparent := vgn
 			_ = vgparent
@@ -1181,8 +1182,9 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.SetInnerHTML(vugu.HTML("3. Results"))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "headline"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "headline"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "headline"}}}
 			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface("class", "headline "+hiddenUnless(c.S.Headline() != ""))
 			{
 				vgparent := vgn
 				_ = vgparent

@@ -142,15 +142,15 @@ type TextPart struct {
 
 // HeadlineParts is Headline cut so that the first range of numbers in it
 // (the interval's "0.40–0.55") is one NoWrap part: on a narrow screen the
-// line breaks before the range, not after its dash.
+// line breaks before the range, not after its dash. There are always three
+// parts (before, range, after; empty when there is no range), so that the
+// page's spans are rewritten in place whatever the headline says.
 func (s *State) HeadlineParts() []TextPart {
 	h := s.Headline()
+	whole := []TextPart{{Text: h}, {NoWrap: true}, {}}
 	dash := strings.Index(h, "–")
-	switch {
-	case h == "":
-		return nil
-	case dash < 0:
-		return []TextPart{{Text: h}}
+	if dash < 0 {
+		return whole
 	}
 	number := func(r byte) bool { return r == '.' || r == ',' || (r >= '0' && r <= '9') }
 	from, to := dash, dash+len("–")
@@ -164,7 +164,7 @@ func (s *State) HeadlineParts() []TextPart {
 		to-- // the sentence's own stop
 	}
 	if from == dash || to == dash+len("–") {
-		return []TextPart{{Text: h}}
+		return whole
 	}
 	return []TextPart{{Text: h[:from]}, {Text: h[from:to], NoWrap: true}, {Text: h[to:]}}
 }

@@ -116,8 +116,8 @@ func TestHeadlineAndWhy(t *testing.T) {
 	if got := st.Headline(); !strings.Contains(got, "still being computed;") {
 		t.Errorf("headline while the truth is computed: %q", got)
 	}
-	if NewState().HeadlineParts() != nil {
-		t.Error("no headline has parts")
+	if hp := NewState().HeadlineParts(); len(hp) != 3 || hp[0].Text+hp[1].Text+hp[2].Text != "" {
+		t.Errorf("no headline: parts %+v, want three empty parts", hp)
 	}
 	st.TruthDone = 0.374
 	if got := st.Headline(); !strings.Contains(got, "still being computed (37% done); it is added when ready.") {
