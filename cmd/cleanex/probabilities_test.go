@@ -9,12 +9,12 @@ import (
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
-// A pilot given as softmax probabilities is predicted exactly as the same
-// pilot given as the probabilities' logarithms, and stderr says how the
-// scores were read; its observed column is the distances' from which the
-// probabilities were made.
-func TestPredictProbabilities(t *testing.T) {
-	code, pilot, errs := cli(t, "", "simulate", "--d", "3", "--sigma2", "0.1", "--k", "80", "--r", "5", "--seed", "3", "--k1", "20")
+// simulatedProbabilities simulates a pilot of 20 classes from a world of k
+// (the simulate command, d = 3, r = 5, with seed) and returns its CSV of
+// distances and the class probabilities softmax(-4 distance) of its scores.
+func simulatedProbabilities(t *testing.T, k, seed string) (string, *scores.Matrix) {
+	t.Helper()
+	code, pilot, errs := cli(t, "", "simulate", "--d", "3", "--sigma2", "0.1", "--k", k, "--r", "5", "--seed", seed, "--k1", "20")
 	if code != 0 {
 		t.Fatalf("simulate: status %d: %s", code, errs)
 	}
@@ -22,7 +22,15 @@ func TestPredictProbabilities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	probs := scores.Softmax(m, -4) // logits: minus four times the distance
+	return pilot, scores.Softmax(m, -4) // logits: minus four times the distance
+}
+
+// A pilot given as softmax probabilities is predicted exactly as the same
+// pilot given as the probabilities' logarithms, and stderr says how the
+// scores were read; its observed column is the distances' from which the
+// probabilities were made.
+func TestPredictProbabilities(t *testing.T) {
+	pilot, probs := simulatedProbabilities(t, "80", "3")
 	logs := *probs
 	logs.Scores = make([]float64, len(probs.Scores))
 	for i, p := range probs.Scores {
@@ -63,15 +71,7 @@ func TestPredictProbabilities(t *testing.T) {
 // Probabilities one of whose rows does not sum to 1 are read as they are,
 // and stderr names that row.
 func TestPredictProbabilitiesNearMiss(t *testing.T) {
-	code, pilot, errs := cli(t, "", "simulate", "--d", "3", "--sigma2", "0.1", "--k", "60", "--r", "5", "--seed", "4", "--k1", "20")
-	if code != 0 {
-		t.Fatalf("simulate: status %d: %s", code, errs)
-	}
-	m, err := scores.Parse(strings.NewReader(pilot))
-	if err != nil {
-		t.Fatal(err)
-	}
-	probs := scores.Softmax(m, -4)
+	_, probs := simulatedProbabilities(t, "60", "4")
 	for j := range probs.Row(6) {
 		probs.Row(6)[j] /= 2 // the 7th point's row (row 8 of the file) sums to 0.5
 	}
@@ -79,7 +79,7 @@ func TestPredictProbabilitiesNearMiss(t *testing.T) {
 	if err := scores.WriteCSV(&b, probs); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = cli(t, b.String(), "predict", "--k2", "60", "--methods", "plugin", "-")
+	code, _, errs := cli(t, b.String(), "predict", "--k2", "60", "--methods", "plugin", "-")
 	if code != 0 || !strings.Contains(errs, "these scores look like class probabilities, but row 8 sums to 0.5, not 1, so they are read as they are") {
 		t.Errorf("status %d, stderr %q", code, errs)
 	}
