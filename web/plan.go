@@ -236,7 +236,9 @@ func (p *Plan) bar(name string) MethodProgress {
 	var done, failed, skipped, running int
 	var secs float64
 	var firstErr error
-	var last *taskState
+	// shown is the first running fit: its step and loss are the bar's text,
+	// and it is the fit whose loss the page charts (LiveTask).
+	var shown *taskState
 	for _, i := range idx {
 		s := &p.state[i]
 		total := s.total
@@ -264,7 +266,9 @@ func (p *Plan) bar(name string) MethodProgress {
 			b.Step += s.step
 			if s.started {
 				running++
-				last = s
+				if shown == nil {
+					shown = s
+				}
 			}
 		}
 	}
@@ -283,13 +287,13 @@ func (p *Plan) bar(name string) MethodProgress {
 		b.Text = fmt.Sprintf("%d fits done in %.2f s of computing", n, secs)
 	case b.Done:
 		b.Text = fmt.Sprintf("%d of %d fits done, %d failed: %v", done, n, failed, firstErr)
-	case n == 1 && last != nil:
-		b.Text = ProgressText(last.step, last.total, last.loss, last.eta)
+	case n == 1 && shown != nil:
+		b.Text = ProgressText(shown.step, shown.total, shown.loss, shown.eta)
 	case n == 1:
 		b.Text = "waiting"
-	case last != nil:
+	case shown != nil:
 		b.Text = fmt.Sprintf("%d of %d fits done, %d running", done+failed, n, running)
-		if t := ProgressText(last.step, last.total, last.loss, math.NaN()); t != "running…" {
+		if t := ProgressText(shown.step, shown.total, shown.loss, math.NaN()); t != "running…" {
 			b.Text += " · " + t
 		}
 	default:

@@ -215,3 +215,25 @@ func TestOutcomeChecksTheFits(t *testing.T) {
 		t.Error("an estimate is shown without a calibration table")
 	}
 }
+
+// With two CleaneX fits training, the bar's step and loss are those of the
+// fit whose loss the page charts (LiveTask): the first running one.
+func TestBarShowsTheChartedFit(t *testing.T) {
+	p := NewPlan([]string{"cleanex"}, "fast", 1)
+	var cxt []int
+	for i, tk := range p.Tasks {
+		if tk.Method == "cleanex" {
+			cxt = append(cxt, i)
+		}
+	}
+	p.Start(cxt[0])
+	p.Start(cxt[1])
+	p.Progress(cxt[1], 150, 300, 0.5, 2)
+	p.Progress(cxt[0], 60, 300, 0.25, 4)
+	if live := p.LiveTask(); live != cxt[0] {
+		t.Fatalf("charted fit %d, want %d", live, cxt[0])
+	}
+	if b := p.bar("cleanex"); !strings.Contains(b.Text, "2 running") || !strings.Contains(b.Text, "60 / 300") {
+		t.Errorf("bar text %q, want the charted fit's 60 / 300", b.Text)
+	}
+}
