@@ -133,9 +133,6 @@ func (m *methodFlags) loadScored(ctx context.Context, pos []string, stdin io.Rea
 		if err != nil {
 			return nil, nil, inputError{fmt.Errorf("%s: %w", name, err)}
 		}
-		if s.ScoresNote != "" {
-			fmt.Fprintf(stderr, "cleanex %s: %s\n", cmd, s.ScoresNote)
-		}
 		return ests, s, nil
 	}
 	s, err := scoreEmbeddings(ctx, d, name, dir, ef, m.bandwidth, stderr, cmd, matrix)

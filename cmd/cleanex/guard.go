@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/cleanex/cleanex/internal/accuracy"
 	"io"
 	"strings"
 
@@ -18,6 +19,17 @@ type methodIssues struct {
 // note records a remark about a run that succeeded (e.g. a CleaneX seed left
 // out of the estimate), printed only when nothing failed.
 func (m *methodIssues) note(s string) { m.notes = append(m.notes, s) }
+
+// noteScores records what the user should be told about how s's scores
+// were read: class probabilities read as their logarithms, or nearly so
+// (accuracy.Sample.ScoresNote), and many ties (accuracy.Sample.TiesNote).
+func (m *methodIssues) noteScores(s *accuracy.Sample) {
+	for _, n := range []string{s.ScoresNote, s.TiesNote()} {
+		if n != "" {
+			m.note(n)
+		}
+	}
+}
 
 // skip records that method name did not run, and why.
 func (m *methodIssues) skip(name string, why error) {

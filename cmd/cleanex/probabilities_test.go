@@ -84,3 +84,16 @@ func TestPredictProbabilitiesNearMiss(t *testing.T) {
 		t.Errorf("status %d, stderr %q", code, errs)
 	}
 }
+
+// A pilot whose scores tie often gets a note on stderr saying that ties
+// count as errors; a run with no ties says nothing about them.
+func TestPredictTiesNote(t *testing.T) {
+	tied := "label,a,b,c,d\na,2,2,0,1\na,3,1,0,0\nb,1,2,2,0\nb,0,3,1,1\nc,1,0,2,0\nc,0,1,3,1\nd,1,1,0,1\nd,0,0,1,2\n"
+	code, _, errs := cli(t, tied, "predict", "--k2", "8", "--methods", "plugin", "--estimate=false", "-")
+	if code != 0 || !strings.Contains(errs, "38% of your test points score their true class exactly as high as a wrong class") {
+		t.Errorf("status %d, stderr %q", code, errs)
+	}
+	if _, _, errs := cli(t, small, "predict", "--k2", "6", "--methods", "plugin", "--estimate=false", "-"); strings.Contains(errs, "exactly as high") {
+		t.Errorf("no ties, stderr %q", errs)
+	}
+}

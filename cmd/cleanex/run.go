@@ -281,6 +281,7 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	prog := newProgress(stderr, "predict")
 	var issues methodIssues
+	issues.noteScores(s)
 	var rec *recommendation
 	if *withEstimate {
 		if rec, err = runRecommendation(ctx, s, *k2, mf, prog); err != nil {
@@ -500,6 +501,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return badInput("--k1 %d: it must be between 2 and the file's %d classes", *k1, s.K)
 	}
 	var issues methodIssues
+	issues.noteScores(s)
 	if *withEstimate {
 		table, err := recommend.DefaultTable()
 		if err != nil {

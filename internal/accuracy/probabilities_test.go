@@ -1,9 +1,11 @@
 package accuracy
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/scores"
@@ -72,5 +74,46 @@ func TestNewSampleProbabilities(t *testing.T) {
 		if c := tc.sign * m.Scores[m.Labels[0]]; s.LogProbabilities || s.Correct[0] != c {
 			t.Errorf("%s: LogProbabilities %v, correct score %v, want false, %v", name, s.LogProbabilities, s.Correct[0], c)
 		}
+	}
+}
+
+// TiedShare is the weighted share of points whose correct score equals an
+// incorrect one, counted here row by row from the matrix; TiesNote speaks
+// from 10% on.
+func TestTiedShare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	m := randomMatrix(rng, 6, 4, 3) // integer scores 0..3: many ties
+	s, _, err := NewSample(m, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := m.ClassSizes()
+	want := 0.0
+	for i, y := range m.Labels {
+		row := m.Row(i)
+		for j, v := range row {
+			if j != y && v == row[y] {
+				want += 1 / float64(m.K()*sizes[y])
+				break
+			}
+		}
+	}
+	if got := s.TiedShare(); math.Abs(got-want) > 1e-12 || want < TiesNoteShare {
+		t.Fatalf("tied share %v, want %v (at least %v for this test)", got, want, TiesNoteShare)
+	}
+	if note := s.TiesNote(); !strings.HasPrefix(note, fmt.Sprintf("%.0f%% of your test points score their true class exactly as high as a wrong class", 100*want)) {
+		t.Errorf("note %q", note)
+	}
+	untied := *m
+	untied.Scores = slices.Clone(m.Scores)
+	for i := range untied.Scores {
+		untied.Scores[i] += float64(i) * 1e-6 // every score distinct
+	}
+	u, _, err := NewSample(&untied, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.TiedShare() != 0 || u.TiesNote() != "" {
+		t.Errorf("distinct scores: share %v, note %q", u.TiedShare(), u.TiesNote())
 	}
 }

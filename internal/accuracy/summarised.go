@@ -180,6 +180,34 @@ func (s *Sample) Ties(i int) int {
 	return t
 }
 
+// TiedShare returns the share of the test points, weighted as the accuracy
+// weighs them (w_x), whose correct score equals at least one incorrect
+// score (Ties(i) > 0): ties count against a point, so each of them is an
+// error at every k where a tied class is among the k.
+func (s *Sample) TiedShare() float64 {
+	share := 0.0
+	for i, w := range s.Weight {
+		if s.Ties(i) > 0 {
+			share += w
+		}
+	}
+	return share
+}
+
+// TiesNoteShare is the share of tied points (TiedShare) from which
+// TiesNote speaks.
+const TiesNoteShare = 0.1
+
+// TiesNote says, when at least TiesNoteShare of the points tie their true
+// class with a wrong one, what that does and what to do; "" otherwise.
+func (s *Sample) TiesNote() string {
+	t := s.TiedShare()
+	if t < TiesNoteShare {
+		return ""
+	}
+	return fmt.Sprintf("%.0f%% of your test points score their true class exactly as high as a wrong class (scores rounded to few decimals, or a coarse classifier); a tie counts as an error, so the accuracies here are lower than untied scores would give: use scores with more decimals if you have them", 100*t)
+}
+
 // Summarised reports whether s was built from a per-point summary (it then
 // holds order statistics of the incorrect scores instead of the scores).
 func (s *Sample) Summarised() bool { return s.summary != nil }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -113,7 +114,7 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 		Direction:        used.String(),
 		Detected:         detected.String(),
 		LogProbabilities: s.LogProbabilities,
-		ScoresNote:       s.ScoresNote,
+		ScoresNote:       joinNotes(s.ScoresNote, s.TiesNote()),
 		Wins:             s.Top1Hits(),
 		Top1:             s.Observed[s.K],
 		Observed:         s.Observed,
@@ -121,6 +122,17 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 		ObservedC:        s.PluginC(),
 	}
 	return &Dataset{Sample: s}, sum, nil
+}
+
+// joinNotes joins the notes that are not "" into one sentence, "; " between.
+func joinNotes(notes ...string) string {
+	var out []string
+	for _, n := range notes {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // Simulate generates the problem of cfg (docs/formats.md §4): a world of K2
