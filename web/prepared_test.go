@@ -157,7 +157,7 @@ func TestDirectionLineProbabilities(t *testing.T) {
 	for _, dir := range []string{"auto", "higher"} {
 		st.Direction = dir
 		got := st.DirectionLine()
-		if !strings.Contains(got, "higher is better") || !strings.Contains(got, "These scores are class probabilities (each row sums to 1), so CleaneX and KDE use their logarithms") || !strings.HasSuffix(got, ".") {
+		if !strings.Contains(got, "higher is better") || !strings.Contains(got, "These scores are class probabilities (every row sums to 1, up to rounding), so CleaneX and KDE use their logarithms") || !strings.HasSuffix(got, ".") {
 			t.Errorf("%s: direction line %q", dir, got)
 		}
 	}
@@ -185,5 +185,20 @@ func TestHoverText(t *testing.T) {
 	st.Hover = "k = 20 · plug-in 0.9000"
 	if got := st.HoverText(); got != st.Hover {
 		t.Errorf("with a readout: %q", got)
+	}
+}
+
+// A direction set against auto's pick under which the true class loses
+// most pairs says it is probably wrong; one that does not, does not.
+func TestDirectionLineWrongDirection(t *testing.T) {
+	st := NewState()
+	st.Direction = "lower"
+	st.Summary = &protocol.Summary{N: 10, K: 5, MinPoints: 2, MaxPoints: 2, Direction: "lower", Detected: "higher", Observed: []float64{1, 1, 0.05, 0.01, 0, 0}}
+	if got := st.DirectionLine(); !strings.Contains(got, "auto would pick higher") || !strings.Contains(got, "only 5% of the time, less than a coin toss: this is probably the wrong direction") {
+		t.Errorf("direction line %q", got)
+	}
+	st.Summary.Observed = []float64{1, 1, 0.55, 0.4, 0.3, 0.2}
+	if got := st.DirectionLine(); strings.Contains(got, "coin toss") {
+		t.Errorf("direction line %q warns at 0.55", got)
 	}
 }

@@ -1456,6 +1456,13 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 					vgparent.AppendChild(vgn)
 					if len(c.S.WhyParts()) > 0 {
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "why-parts-intro"}}}
+						vgparent.AppendChild(vgn)
+						vgn.SetInnerHTML(c.S.WhyParts()[0])
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+					vgparent.AppendChild(vgn)
+					if len(c.S.WhyParts()) > 1 {
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "why-parts"}}}
 						vgparent.AppendChild(vgn)
 						{
@@ -1463,7 +1470,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 							vgparent.AppendChild(vgn)
-							for vgiterkeyt, line := range c.S.WhyParts() {
+							for vgiterkeyt, line := range c.S.WhyParts()[1:] {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
 								line := line

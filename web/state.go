@@ -269,6 +269,9 @@ func (s *State) DirectionLine() string {
 			line += " (auto would pick " + m.Detected + ")"
 		}
 		line += "."
+		if m.Detected != m.Direction && len(m.Observed) > 2 && m.Observed[2] < 0.5 {
+			line += fmt.Sprintf(" Read this way, the true class beats a wrong one only %.0f%% of the time, less than a coin toss: this is probably the wrong direction.", 100*m.Observed[2])
+		}
 	}
 	if n := m.ScoresNote; n != "" {
 		line += " " + strings.ToUpper(n[:1]) + n[1:] + "."

@@ -116,11 +116,20 @@ func Decimals(lo, hi float64) int {
 // Warning is the recommendation's caution in words (recommend.Result's
 // Warnings), or "" when it has none.
 func (s *State) Warning() string {
-	if r := s.Rec; r.OK() && !s.Running {
-		return strings.Join(r.Outcome.Warnings, " ")
+	r := s.Rec
+	if !r.OK() || s.Running {
+		return ""
 	}
-	return ""
+	ws := r.Outcome.Warnings
+	if m := s.Summary; m != nil && m.TiedShare >= MostlyTied {
+		ws = append([]string{fmt.Sprintf("%.0f%% of your test points tie their true class with a wrong class, and a tie counts as an error, so this answer mostly counts ties; see the note about your scores under 1.", 100*m.TiedShare)}, ws...)
+	}
+	return strings.Join(ws, " ")
 }
+
+// MostlyTied is the share of tied points (protocol.Summary.TiedShare) from
+// which the headline's warning says that the answer mostly counts ties.
+const MostlyTied = 0.5
 
 // ExportTitle is what an exported chart image says above the chart, one
 // line each: the data set's name, the headline and, when there is one, the
@@ -387,7 +396,8 @@ func (s *State) WhyFailed() []string {
 }
 
 // WhyParts explains the interval's width at k2 by its parts (the features
-// of the interval model, recommend.Features): the pilot's classes are a
+// of the interval model, recommend.Features): an introduction (the page
+// shows it above the list of the others), then the pilot's classes are a
 // sample, the methods disagree, CleaneX's fits spread, and the distance
 // extrapolated; each with its size in accuracy and its share of the width.
 func (s *State) WhyParts() []string {

@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"github.com/cleanex/cleanex/internal/protocol"
 	"strings"
 	"testing"
 
@@ -270,5 +271,20 @@ func TestExportTitle(t *testing.T) {
 	st.Rec.Outcome.Warnings = []string{"You extrapolate 50× beyond your pilot."}
 	if got, want := st.ExportTitle(), "pilot.csv\n"+st.Headline()+"\nYou extrapolate 50× beyond your pilot."; got != want {
 		t.Errorf("title with a warning %q, want %q", got, want)
+	}
+}
+
+// A pilot whose points mostly tie gets a warning under the headline that
+// the answer mostly counts ties, before the outcome's own warnings.
+func TestWarningMostlyTied(t *testing.T) {
+	st := finishedState(t)
+	st.Summary = &protocol.Summary{TiedShare: 0.3}
+	before := st.Warning()
+	if strings.Contains(before, "tie") {
+		t.Errorf("30%% tied: warning %q", before)
+	}
+	st.Summary.TiedShare = 1
+	if got := st.Warning(); !strings.HasPrefix(got, "100% of your test points tie their true class with a wrong class, and a tie counts as an error, so this answer mostly counts ties") || !strings.HasSuffix(got, before) {
+		t.Errorf("all tied: warning %q (before %q)", got, before)
 	}
 }

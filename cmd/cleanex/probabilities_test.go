@@ -80,7 +80,7 @@ func TestPredictProbabilitiesNearMiss(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs := cli(t, b.String(), "predict", "--k2", "60", "--methods", "plugin", "-")
-	if code != 0 || !strings.Contains(errs, "these scores look like class probabilities, but row 8 sums to 0.5, not 1, so they are read as they are") {
+	if code != 0 || !strings.Contains(errs, "these scores look like class probabilities, but row 8 of the file (the header is row 1) sums to 0.5, not 1, so they are read as they are") {
 		t.Errorf("status %d, stderr %q", code, errs)
 	}
 }

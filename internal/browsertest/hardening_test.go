@@ -130,7 +130,7 @@ func TestHugeK2KeepsResults(t *testing.T) {
 		{"api 1e12", "api", "1e12", cli(1_000_000_000_000)},
 		{"api above the limit", "api", "10000001", cli(limits.MaxK2 + 1)},
 		{"api 1e20", "api", "1e20", "k2 100000000000000000000: too large: every curve keeps 8 bytes per k"},
-		{"api a string", "api", `"200"`, "k2 must be a number, not a string"},
+		{"api a string", "api", `"200"`, `k2 "200" is text: give it as a number, without quotes`},
 		{"typed max int", "enter", "9223372036854775807", cli(math.MaxInt)},
 		{"typed 1e12, Run", "run", "1000000000000", cli(1_000_000_000_000)},
 		{"typed 1e30", "enter", "1e30", "k2 1e30: too large: every curve keeps 8 bytes per k"},
@@ -161,6 +161,9 @@ func TestHugeK2KeepsResults(t *testing.T) {
 			msg := mustEval[string](p, `document.querySelector("#k2-error").textContent`, 5*time.Second)
 			if inv := mustEval[string](p, `document.querySelector("#k2").getAttribute("aria-invalid") || ""`, 5*time.Second); inv != "true" {
 				t.Errorf("the refused k2 box has aria-invalid %q", inv)
+			}
+			if v := mustEval[string](p, `document.querySelector("#k2").value`, 5*time.Second); v == "" {
+				t.Error("the refused k2 box is empty: it should show the k2 refused")
 			}
 			if e := mustEval[string](p, `(document.querySelector("#error") || {textContent: ""}).textContent`, 5*time.Second); strings.Contains(e, tc.want[:20]) {
 				t.Errorf("the refusal is shown twice, also as %q", e)

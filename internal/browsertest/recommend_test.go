@@ -300,7 +300,7 @@ func TestRecommendationProbabilities(t *testing.T) {
 	})()`, jsString(string(csv))), 10*time.Second)
 	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
 	line := mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second)
-	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "class probabilities (each row sums to 1)") || !strings.Contains(line, "logarithms") {
+	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "class probabilities (every row sums to 1, up to rounding)") || !strings.Contains(line, "logarithms") {
 		t.Errorf("direction line %q does not say the probabilities are read as logarithms", line)
 	}
 	p.shot("13-recommendation-probabilities")

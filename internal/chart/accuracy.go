@@ -352,7 +352,8 @@ func nearest(xs []float64, k float64) (int, bool) {
 
 // DrawHover draws, over the last Draw (or on a transparent overlay canvas of
 // the same size), a vertical line at h.K, a dot on each curve and a box
-// listing k, each series' value and each band's bounds to four decimals.
+// listing k, each series' value and each band's bounds to four decimals,
+// at the top or the bottom of the plot, away from the values at k.
 // The box is left out when it would be wider than half the plot (a phone's
 // chart), where it would hide the curves; the page writes the same values
 // under the chart. It draws nothing before the first Draw.
@@ -408,7 +409,21 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 	if bx+bw > f.w-2 {
 		bx = math.Max(2, h.PX-12-bw)
 	}
-	by := p.y0 + 22 // below the "k1 = ..." label
+	// The box goes where the curves are not: at the bottom of the plot when
+	// the values at k lie in its upper half, else at the top (below the
+	// "k1 = ..." label).
+	by := p.y0 + 22
+	if mean, n := 0.0, 0; len(h.Values) > 0 {
+		for _, v := range h.Values {
+			if finite(v.PY) {
+				mean += v.PY
+				n++
+			}
+		}
+		if n > 0 && mean/float64(n) < (p.y0+p.y1)/2 {
+			by = p.y1 - bh - 6
+		}
+	}
 	c.SetFillStyle(f.th.HoverBox)
 	c.FillRect(bx, by, bw, bh)
 	c.SetStrokeStyle(f.th.Axis)

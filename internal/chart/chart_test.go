@@ -651,3 +651,38 @@ func TestAccuracyTitleWraps(t *testing.T) {
 		t.Error("titled charts kept a hover layout")
 	}
 }
+
+// The hover box sits away from the values at k: at the bottom of the plot
+// where they are high (small k), at the top where they are low (large k).
+func TestAccuracyHoverBoxAwayFromTheCurves(t *testing.T) {
+	ch := &AccuracyChart{Width: 720, Height: 420, LogX: true, Series: realistic(), K1: 100}
+	if err := ch.Draw(&recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	mid := (ch.last.plot.y0 + ch.last.plot.y1) / 2
+	for _, tc := range []struct {
+		k      int
+		bottom bool
+	}{{3, true}, {2000, false}} {
+		info, ok := ch.HoverAt(tc.k)
+		if !ok {
+			t.Fatal("no hover")
+		}
+		r := &recorder{}
+		if err := ch.DrawHover(r, info); err != nil {
+			t.Fatal(err)
+		}
+		var box *op
+		for i := range r.ops {
+			if r.ops[i].name == "fillRect" {
+				box = &r.ops[i]
+			}
+		}
+		if box == nil {
+			t.Fatalf("k = %d: no box", tc.k)
+		}
+		if got := box.args[1] > mid; got != tc.bottom {
+			t.Errorf("k = %d: box at y = %v (plot middle %v), bottom %v, want %v", tc.k, box.args[1], mid, got, tc.bottom)
+		}
+	}
+}

@@ -115,6 +115,7 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 		Detected:         detected.String(),
 		LogProbabilities: s.LogProbabilities,
 		ScoresNote:       joinNotes(s.ScoresNote, s.TiesNote()),
+		TiedShare:        s.TiedShare(),
 		Wins:             s.Top1Hits(),
 		Top1:             s.Observed[s.K],
 		Observed:         s.Observed,
@@ -124,15 +125,20 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 	return &Dataset{Sample: s}, sum, nil
 }
 
-// joinNotes joins the notes that are not "" into one sentence, "; " between.
+// joinNotes joins the notes that are not "" into sentences: ". " between,
+// each after the first starting with a capital letter.
 func joinNotes(notes ...string) string {
 	var out []string
 	for _, n := range notes {
-		if n != "" {
-			out = append(out, n)
+		if n == "" {
+			continue
 		}
+		if len(out) > 0 {
+			n = strings.ToUpper(n[:1]) + n[1:]
+		}
+		out = append(out, n)
 	}
-	return strings.Join(out, "; ")
+	return strings.Join(out, ". ")
 }
 
 // Simulate generates the problem of cfg (docs/formats.md §4): a world of K2

@@ -68,6 +68,18 @@ func Focus(id string) {
 	}
 }
 
+// FocusVisible reports whether el has the focus in a way the browser marks
+// with a focus ring (el.matches(":focus-visible")): given by the keyboard,
+// not by a click or a tap.
+func FocusVisible(el Value) bool {
+	v, err := el.Call("matches", ":focus-visible")
+	if err != nil {
+		return false
+	}
+	b, err := v.Bool()
+	return err == nil && b
+}
+
 // Reveal scrolls the element #id into view, as little as needed
 // (scrollIntoView({block: "nearest"})), if there is one.
 func Reveal(id string) {

@@ -108,6 +108,10 @@ func Number(v Value, prop string) (f float64, ok bool, err error) {
 		f, err = x.Float()
 		return f, err == nil, err
 	}
+	if x.Type() == safejs.TypeString {
+		str, _ := x.String()
+		return 0, false, fmt.Errorf("%s %q is text: give it as a number, without quotes", prop, str)
+	}
 	return 0, false, fmt.Errorf("%s must be a number, not a %s", prop, x.Type())
 }
 

@@ -100,6 +100,9 @@ type Summary struct {
 	// were read ("" when nothing; accuracy.Sample.ScoresNote).
 	LogProbabilities bool
 	ScoresNote       string
+	// TiedShare is the share of the points that tie their true class with a
+	// wrong one (accuracy.Sample.TiedShare).
+	TiedShare float64
 	// Wins counts the points whose correct class has the best score (top-1 hits at K).
 	Wins int
 	// Top1 is the class-balanced top-1 accuracy at K, the observed curve at K.
@@ -342,6 +345,7 @@ func (m *Summary) fields(c codec) {
 	c.str(&m.Detected)
 	c.bool(&m.LogProbabilities)
 	c.str(&m.ScoresNote)
+	c.f(&m.TiedShare)
 	c.i(&m.Wins)
 	c.f(&m.Top1)
 	c.floats(&m.Observed)

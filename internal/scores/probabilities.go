@@ -21,7 +21,7 @@ const MaxProbabilitySumTolerance = 0.1
 
 // ProbabilitiesNote tells the user that their scores were read as class
 // probabilities and what that changes.
-const ProbabilitiesNote = "these scores are class probabilities (each row sums to 1), so CleaneX and KDE use their logarithms: that keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities near 0, which matters because those two methods look at how far apart the scores are, not only at their order"
+const ProbabilitiesNote = "these scores are class probabilities (every row sums to 1, up to rounding), so CleaneX and KDE use their logarithms: that keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities near 0, which matters because those two methods look at how far apart the scores are, not only at their order"
 
 // ProbabilityCheck is what CheckProbabilities found in a score matrix.
 type ProbabilityCheck struct {
@@ -115,7 +115,7 @@ func (c ProbabilityCheck) NearMiss(rows int) string {
 	if c.Off > 1 {
 		others = fmt.Sprintf(" (and %d other rows)", c.Off-1)
 	}
-	return fmt.Sprintf("these scores look like class probabilities, but row %d sums to %.3g%s, not 1, so they are read as they are; if they are probabilities, make every row sum to 1 and CleaneX and KDE will read their logarithms, which suits them better", c.FirstOff, c.FirstSum, others)
+	return fmt.Sprintf("these scores look like class probabilities, but row %d of the file (the header is row 1) sums to %.3g%s, not 1, so they are read as they are; if they are probabilities, make every row sum to 1 and CleaneX and KDE will read their logarithms, which suits them better", c.FirstOff, c.FirstSum, others)
 }
 
 // LogOfProbabilities reports whether m holds class probabilities

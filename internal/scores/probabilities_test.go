@@ -147,7 +147,7 @@ func TestCheckProbabilities(t *testing.T) {
 	m.Row(7)[2] += 0.5
 	c = m.CheckProbabilities()
 	note := c.NearMiss(n)
-	if c.Probabilities || c.Off != 2 || c.FirstOff != 5 || !strings.Contains(note, "row 5 sums to 1.5") || !strings.Contains(note, "(and 1 other rows)") {
+	if c.Probabilities || c.Off != 2 || c.FirstOff != 5 || !strings.Contains(note, "row 5 of the file (the header is row 1) sums to 1.5") || !strings.Contains(note, "(and 1 other rows)") {
 		t.Errorf("two rows off: %+v, note %q", c, note)
 	}
 	for i := range 10 { // a quarter of the rows off: no note

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -53,9 +54,13 @@ func (a *app) registerAPI() error {
 				return nil, err
 			}
 			out := summaryJS(sum)
-			a.env.RLock()
+			a.env.Lock()
 			out["prepared"] = !a.fileJS.IsUndefined()
-			a.env.RUnlock()
+			if a.run == nil || a.run.finished {
+				// A load through the API does not run by itself; say so.
+				a.st.Status = "Loaded through cleanex.load: press Run (or call cleanex.run) for the answer."
+			}
+			a.env.UnlockRender()
 			return out, nil
 		},
 		"simulate": func(args []jsdom.Value) (any, error) {
@@ -102,8 +107,12 @@ func (a *app) registerAPI() error {
 				if err != nil {
 					// Shown on the page as a k2 typed there would be: under
 					// the k2 box; what is on screen stays.
+					text := jsdom.String(o, "k2") // the box shows what was given
+					if text == "" {
+						text = strconv.FormatFloat(k2f, 'g', -1, 64)
+					}
 					a.env.Lock()
-					a.st.K2Err, a.reveal = err.Error(), "k2-error"
+					a.st.K2Err, a.st.K2Text, a.reveal = err.Error(), text, "k2-error"
 					a.env.UnlockRender()
 					return nil, err
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
 	"github.com/cleanex/cleanex/internal/jsdom"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/report"
 	"github.com/cleanex/cleanex/web"
@@ -518,19 +519,28 @@ func (a *app) hookCanvas(el jsdom.Value) {
 		}
 	})
 	a.log.Report("listening for keys on the chart", err)
-	_, err = jsdom.Listen(el, "focus", func(jsdom.Value) { go a.hoverKey("") })
+	_, err = jsdom.Listen(el, "focus", func(jsdom.Value) {
+		// Focus from the keyboard puts the readout at k2; a click or a tap
+		// that focuses the chart leaves it where the pointer is.
+		if jsdom.FocusVisible(el) {
+			go a.hoverKey("")
+		}
+	})
 	a.log.Report("listening for the focus on the chart", err)
 	_, err = jsdom.Listen(el, "blur", func(jsdom.Value) { go a.hover(math.NaN(), math.NaN()) })
 	a.log.Report("listening for the focus leaving the chart", err)
 }
 
-// hoverKey moves the keyboard's readout by key, or, for "" (the chart just
-// got the focus), puts it at k2 (at k1 when the chart has no k2).
+// hoverKey moves the keyboard's readout by key (from the pointer's k when
+// the readout is the pointer's), or, for "" (the chart just got the focus
+// from the keyboard), puts it at k2 (at k1 when the chart has no k2).
 func (a *app) hoverKey(key string) {
 	a.env.Lock()
 	defer a.env.UnlockRender()
 	k := a.charts.keyK
-	if key == "" || k == 0 {
+	if info, ok := a.charts.acc.Hover(a.charts.pointerX, a.charts.pointerY); key != "" && !a.charts.byKey && ok {
+		k = info.K // keys after a click or a tap move on from where it was
+	} else if key == "" || k == 0 {
 		k = a.charts.acc.K2
 		if k <= 0 {
 			k = max(a.charts.acc.K1, 2)
@@ -592,12 +602,13 @@ func (a *app) drawReadout(cv *jsdom.Canvas, info chart.HoverInfo, ok bool) {
 		return
 	}
 	a.log.Report("drawing the hover line", a.charts.acc.DrawHover(cv, info))
-	parts := []string{fmt.Sprintf("k = %d", info.K)}
+	parts := []string{"k = " + limits.Thousands(info.K)}
 	for _, v := range info.Values {
 		parts = append(parts, fmt.Sprintf("%s %.4f", v.Name, v.Y))
 	}
 	for _, b := range info.Bands {
-		parts = append(parts, fmt.Sprintf("%s %.4f–%.4f", b.Name, b.Lo, b.Hi))
+		// Word joiners (U+2060) keep the range on one line.
+		parts = append(parts, fmt.Sprintf("%s %.4f\u2060–\u2060%.4f", b.Name, b.Lo, b.Hi))
 	}
 	a.st.Hover = strings.Join(parts, " · ")
 }
