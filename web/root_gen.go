@@ -94,6 +94,9 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn.AddAttrInterface("class", nowrapIf(part.NoWrap))
 				vgn.SetInnerHTML(part.Text)
 			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "answer-warning"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "answer-warning"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(c.S.AnswerWarning())
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
 		vgparent.AppendChild(vgn)

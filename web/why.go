@@ -127,6 +127,16 @@ func (s *State) Warning() string {
 	return strings.Join(ws, " ")
 }
 
+// AnswerWarning is what the answer bar at the top of the page adds after
+// the headline when there is a warning under the headline: where to read
+// it; "" otherwise.
+func (s *State) AnswerWarning() string {
+	if s.Warning() == "" {
+		return ""
+	}
+	return " Read the warning under 3. Results."
+}
+
 // MostlyTied is the share of tied points (protocol.Summary.TiedShare) from
 // which the headline's warning says that the answer mostly counts ties.
 const MostlyTied = 0.5

@@ -283,7 +283,13 @@ func TestWarningMostlyTied(t *testing.T) {
 	if strings.Contains(before, "tie") {
 		t.Errorf("30%% tied: warning %q", before)
 	}
+	if before == "" && st.AnswerWarning() != "" {
+		t.Errorf("no warning, answer bar %q", st.AnswerWarning())
+	}
 	st.Summary.TiedShare = 1
+	if st.AnswerWarning() != " Read the warning under 3. Results." {
+		t.Errorf("answer bar %q with a warning", st.AnswerWarning())
+	}
 	if got := st.Warning(); !strings.HasPrefix(got, "100% of your test points tie their true class with a wrong class, and a tie counts as an error, so this answer mostly counts ties") || !strings.HasSuffix(got, before) {
 		t.Errorf("all tied: warning %q (before %q)", got, before)
 	}

@@ -127,8 +127,13 @@ func (p *page) checkAnswer(k2 string) string {
 	if live := mustEval[string](p, `document.querySelector("#answer").getAttribute("aria-live") || ""`, 5*time.Second); live != "polite" {
 		t.Errorf("answer aria-live = %q, want polite", live)
 	}
-	if a := mustEval[string](p, `document.querySelector("#answer").textContent`, 5*time.Second); a != h {
-		t.Errorf("answer line %q differs from the headline %q", a, h)
+	// When there is a warning under the headline, the answer line says where.
+	want := h
+	if w := mustEval[string](p, `document.querySelector("#headline-warning").textContent`, 5*time.Second); w != "" {
+		want += " Read the warning under 3. Results."
+	}
+	if a := mustEval[string](p, `document.querySelector("#answer").textContent`, 5*time.Second); a != want {
+		t.Errorf("answer line %q, want the headline and the pointer to a warning %q", a, want)
 	}
 	// Ink: the recommended curve in its colour, the band's blend over white.
 	px := p.colourPixels("chart-acc", map[string]string{"estimate": chart.ColorEstimate})
@@ -313,4 +318,16 @@ func TestRecommendationProbabilities(t *testing.T) {
 		t.Fatal("natively the probabilities are not recognised")
 	}
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 200, 1), 200)
+	if w := mustEval[string](p, `document.querySelector("#answer-warning").textContent`, 5*time.Second); w != "" {
+		t.Errorf("without a warning the answer bar says %q", w)
+	}
+	// 50 times the pilot's classes: the warning under the headline, and the
+	// answer bar at the top points to it.
+	mustEval[map[string]any](p, `window.cleanex.run({k2: 1000, methods: ["plugin", "kde", "regression", "cleanex"]}).then(r => ({}))`, 150*time.Second)
+	if w := mustEval[string](p, `document.querySelector("#headline-warning").textContent`, 5*time.Second); !strings.Contains(w, "You extrapolate 50×") {
+		t.Errorf("headline warning %q", w)
+	}
+	if a := mustEval[string](p, `document.querySelector("#answer").textContent`, 5*time.Second); !strings.HasSuffix(a, "Read the warning under 3. Results.") {
+		t.Errorf("the answer bar %q does not point to the warning", a)
+	}
 }
