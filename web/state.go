@@ -13,6 +13,7 @@ import (
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 	"github.com/vugu/vugu"
 )
@@ -269,7 +270,7 @@ func (s *State) DirectionLine() string {
 			line += " (auto would pick " + m.Detected + ")"
 		}
 		line += "."
-		if m.Detected != m.Direction && len(m.Observed) > 2 && m.Observed[2] < 0.5 {
+		if m.Detected != m.Direction && len(m.Observed) > 2 && m.Observed[2] < recommend.ChanceAt2 {
 			line += fmt.Sprintf(" Read this way, the true class beats a wrong one only %.0f%% of the time, less than a coin toss: this is probably the wrong direction.", 100*m.Observed[2])
 		}
 	}

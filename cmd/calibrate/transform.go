@@ -19,7 +19,7 @@ import (
 //     scores and sd their standard deviation over the whole matrix: the
 //     class probabilities of a classifier whose logits are T x / sd, read as
 //     the product reads them (as their logarithms,
-//     scores.Matrix.LogOfProbabilities);
+//     accuracy.Orient);
 //   - "rawsoftmax:T": those probabilities halved, so that the rows sum to
 //     1/2 and they are read as they are (halving scales every score by a
 //     power of two, which changes none of the methods' fits): what reading
@@ -59,10 +59,8 @@ func transformPilot(s *accuracy.Sample, name string) (*accuracy.Sample, error) {
 	if out.LogProbabilities != (kind == "softmax") {
 		return nil, fmt.Errorf("-transform %q: read as log-probabilities: %v", name, out.LogProbabilities)
 	}
-	if !floatsEqual(out.Observed, s.Observed) {
+	if !floats.EqualApprox(out.Observed, s.Observed, 1e-12) {
 		return nil, fmt.Errorf("-transform %q changed the observed curve (ties from underflow?)", name)
 	}
 	return out, nil
 }
-
-func floatsEqual(a, b []float64) bool { return floats.EqualApprox(a, b, 1e-12) }

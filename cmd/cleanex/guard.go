@@ -22,9 +22,9 @@ func (m *methodIssues) note(s string) { m.notes = append(m.notes, s) }
 
 // noteScores records what the user should be told about how s's scores
 // were read: class probabilities read as their logarithms, or nearly so
-// (accuracy.Sample.ScoresNote), and many ties (accuracy.Sample.TiesNote).
+// (accuracy.Sample.ScoresNote), and many ties (accuracy.TiesNote).
 func (m *methodIssues) noteScores(s *accuracy.Sample) {
-	for _, n := range []string{s.ScoresNote, s.TiesNote()} {
+	for _, n := range []string{s.ScoresNote, accuracy.TiesNote(s.TiedShare())} {
 		if n != "" {
 			m.note(n)
 		}

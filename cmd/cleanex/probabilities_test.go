@@ -35,7 +35,6 @@ func TestPredictProbabilities(t *testing.T) {
 	logs.Scores = make([]float64, len(probs.Scores))
 	for i, p := range probs.Scores {
 		logs.Scores[i] = detmath.Log(p) // the product's logarithm
-
 	}
 	var pb, lb bytes.Buffer
 	if err := scores.WriteCSV(&pb, probs); err != nil {

@@ -101,7 +101,7 @@ func TestTiedShare(t *testing.T) {
 	if got := s.TiedShare(); math.Abs(got-want) > 1e-12 || want < TiesNoteShare {
 		t.Fatalf("tied share %v, want %v (at least %v for this test)", got, want, TiesNoteShare)
 	}
-	if note := s.TiesNote(); !strings.HasPrefix(note, fmt.Sprintf("%.0f%% of your test points score their true class exactly as high as a wrong class", 100*want)) {
+	if note := TiesNote(s.TiedShare()); !strings.HasPrefix(note, fmt.Sprintf("%.0f%% of your test points score their true class exactly as high as a wrong class", 100*want)) {
 		t.Errorf("note %q", note)
 	}
 	untied := *m
@@ -113,7 +113,7 @@ func TestTiedShare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.TiedShare() != 0 || u.TiesNote() != "" {
-		t.Errorf("distinct scores: share %v, note %q", u.TiedShare(), u.TiesNote())
+	if u.TiedShare() != 0 || TiesNote(u.TiedShare()) != "" {
+		t.Errorf("distinct scores: share %v, note %q", u.TiedShare(), TiesNote(u.TiedShare()))
 	}
 }

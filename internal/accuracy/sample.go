@@ -36,8 +36,7 @@ type Sample struct {
 	// Observed is the exact observed curve Abar_k, k = 0..K (see Observed).
 	Observed Curve
 	// LogProbabilities is true when the scores were class probabilities and
-	// the Sample holds their natural logarithms
-	// (scores.Matrix.LogOfProbabilities).
+	// the Sample holds their natural logarithms (Orientation).
 	LogProbabilities bool
 	// ScoresNote is what the user should be told about how the scores were
 	// read (scores.ProbabilityCheck.Note; "" when nothing).
@@ -92,33 +91,62 @@ func (s *Sample) Matrix() (*scores.Matrix, error) {
 // ErrTooFewClasses is returned when a sample would have fewer than 2 classes.
 var ErrTooFewClasses = errors.New("at least 2 classes are needed")
 
-// NewSample orients m's scores by d (Auto is resolved first) and computes the
-// per-point quantities. It returns the direction used. Scores taken
-// higher-is-better that are class probabilities are replaced by their
-// logarithms (scores.Matrix.LogOfProbabilities; LogProbabilities is set);
-// ScoresNote says so, or that they nearly were.
+// Orientation is how the scores of a matrix are read, so that higher is
+// better: negated under scores.Lower; taken as their logarithms under
+// scores.Higher when they are class probabilities
+// (scores.ProbabilityCheck.LogMap); as they are otherwise. NewSample reads
+// a matrix this way, and so does a caller that orients its rows one by one.
+type Orientation struct {
+	lower bool
+	logOf func(float64) float64
+	note  string
+}
+
+// Orient returns the Orientation of m's scores under direction d (Higher or
+// Lower; resolve Auto first, scores.Matrix.Resolve).
+func Orient(m *scores.Matrix, d scores.Direction) Orientation {
+	if d == scores.Lower {
+		return Orientation{lower: true}
+	}
+	c := m.CheckProbabilities()
+	return Orientation{logOf: c.LogMap(), note: c.Note(m.N())}
+}
+
+// Row writes the scores src, oriented, into dst (of src's length).
+func (o Orientation) Row(dst, src []float64) {
+	switch {
+	case o.lower:
+		for j, v := range src {
+			dst[j] = -v
+		}
+	case o.logOf != nil:
+		for j, v := range src {
+			dst[j] = o.logOf(v)
+		}
+	default:
+		copy(dst, src)
+	}
+}
+
+// Mark records on s, a Sample of scores read with o, what o did:
+// LogProbabilities and ScoresNote.
+func (o Orientation) Mark(s *Sample) {
+	s.LogProbabilities, s.ScoresNote = o.logOf != nil, o.note
+}
+
+// NewSample orients m's scores by d (Auto is resolved first; Orient) and
+// computes the per-point quantities. It returns the direction used. Scores
+// taken higher-is-better that are class probabilities are replaced by their
+// logarithms (LogProbabilities is set); ScoresNote says so, or that they
+// nearly were.
 func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction, error) {
 	d = m.Resolve(d)
-	k := m.K()
-	var logOf func(float64) float64
-	note := ""
-	if d == scores.Higher {
-		c := m.CheckProbabilities()
-		logOf, note = c.LogMap(), c.Note(m.N())
-	}
+	o := Orient(m, d)
 	oriented := make([]float64, len(m.Scores))
-	for i, v := range m.Scores {
-		switch {
-		case d == scores.Lower:
-			v = -v
-		case logOf != nil:
-			v = logOf(v)
-		}
-		oriented[i] = v
-	}
-	s, err := build(k, slices.Clone(m.Labels), oriented)
+	o.Row(oriented, m.Scores)
+	s, err := build(m.K(), slices.Clone(m.Labels), oriented)
 	if s != nil {
-		s.LogProbabilities, s.ScoresNote = logOf != nil, note
+		o.Mark(s)
 	}
 	return s, d, err
 }

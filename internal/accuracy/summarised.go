@@ -198,10 +198,10 @@ func (s *Sample) TiedShare() float64 {
 // TiesNote speaks.
 const TiesNoteShare = 0.1
 
-// TiesNote says, when at least TiesNoteShare of the points tie their true
-// class with a wrong one, what that does and what to do; "" otherwise.
-func (s *Sample) TiesNote() string {
-	t := s.TiedShare()
+// TiesNote says, when a share t (TiedShare) of at least TiesNoteShare of
+// the points tie their true class with a wrong one, what that does and what
+// to do; "" otherwise.
+func TiesNote(t float64) string {
 	if t < TiesNoteShare {
 		return ""
 	}

@@ -294,6 +294,35 @@ func (a *AccuracyChart) HoverAt(k int) (info HoverInfo, ok bool) {
 // the readout by; Page Up and Page Down move five times as far.
 const KeyStepFraction = 1.0 / 50
 
+// keySteps returns how far key moves the readout, in KeyStepFraction
+// steps of the plot's width (Home and End: -Inf and +Inf, to the ends), and
+// whether KeyStep handles key at all.
+func keySteps(key string) (float64, bool) {
+	switch key {
+	case "ArrowLeft", "ArrowDown":
+		return -1, true
+	case "ArrowRight", "ArrowUp":
+		return 1, true
+	case "PageDown":
+		return -5, true
+	case "PageUp":
+		return 5, true
+	case "Home":
+		return math.Inf(-1), true
+	case "End":
+		return math.Inf(1), true
+	}
+	return 0, false
+}
+
+// IsStepKey reports whether KeyStep moves the readout for key (a
+// KeyboardEvent.key value), whatever the chart: what a page's key handler
+// needs to know to keep the key from scrolling the page.
+func IsStepKey(key string) bool {
+	_, ok := keySteps(key)
+	return ok
+}
+
 // KeyStep returns the k that the key (a KeyboardEvent.key value) moves the
 // readout to from k: ArrowLeft and ArrowRight (ArrowDown and ArrowUp
 // alike) by KeyStepFraction of the plot's width, at least one class;
@@ -301,29 +330,19 @@ const KeyStepFraction = 1.0 / 50
 // ok is false for any other key, or before the first Draw.
 func (a *AccuracyChart) KeyStep(k int, key string) (next int, ok bool) {
 	f := a.last
-	if f == nil {
+	steps, isKey := keySteps(key)
+	if f == nil || !isKey {
 		return k, false
 	}
 	lo, hi := int(math.Ceil(f.xs.lo)), int(math.Floor(f.xs.hi))
 	if f.xs.log && lo < 1 {
 		lo = 1
 	}
-	var steps float64
-	switch key {
-	case "ArrowLeft", "ArrowDown":
-		steps = -1
-	case "ArrowRight", "ArrowUp":
-		steps = 1
-	case "PageDown":
-		steps = -5
-	case "PageUp":
-		steps = 5
-	case "Home":
+	switch {
+	case math.IsInf(steps, -1):
 		return lo, true
-	case "End":
+	case math.IsInf(steps, 1):
 		return hi, true
-	default:
-		return k, false
 	}
 	k = max(lo, min(hi, k))
 	width := f.plot.x1 - f.plot.x0

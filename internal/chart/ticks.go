@@ -107,11 +107,11 @@ func LogTicks(lo, hi float64, maxTicks int) []float64 {
 }
 
 // FormatTick formats a tick value, a negative one with the minus sign U+2212:
-// the shortest decimal that reads back as v
-// rounded to 12 significant digits ("0.2", "2000", "0.001", "−0.5") for
-// 1e-4 <= |v| < 1e6 or v == 0, and m·10^e as "1e-5", "2.5e6" outside that
-// range. (The rounding hides the last-bit error of ticks such as 1/10^24,
-// whose denominator is not exact in float64.)
+// the shortest decimal that reads back as v rounded to 12 significant digits
+// ("0.2", "2000", "0.001", "−0.5") for 1e-4 <= |v| < 1e6 or v == 0, and
+// m·10^e as "1e-5", "2.5e6" outside that range. (The rounding hides the
+// last-bit error of ticks such as 1/10^24, whose denominator is not exact in
+// float64.)
 func FormatTick(v float64) string {
 	if v == 0 {
 		return "0"

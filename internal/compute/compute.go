@@ -106,6 +106,7 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 	for _, y := range s.Labels {
 		sizes[y]++
 	}
+	tied := s.TiedShare()
 	sum := protocol.Summary{
 		N:                s.N(),
 		K:                s.K,
@@ -114,8 +115,8 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 		Direction:        used.String(),
 		Detected:         detected.String(),
 		LogProbabilities: s.LogProbabilities,
-		ScoresNote:       joinNotes(s.ScoresNote, s.TiesNote()),
-		TiedShare:        s.TiedShare(),
+		ScoresNote:       joinNotes(s.ScoresNote, accuracy.TiesNote(tied)),
+		TiedShare:        tied,
 		Wins:             s.Top1Hits(),
 		Top1:             s.Observed[s.K],
 		Observed:         s.Observed,

@@ -194,7 +194,7 @@ func (pr *preparer) staged(ctx context.Context, in *inputs.Data) (*Staged, error
 		if err != nil {
 			return nil, err
 		}
-		s.LogProbabilities, s.ScoresNote = rows.logProbabilities, rows.note
+		rows.orient.Mark(s)
 		st, err := one(fromSample(s, used, detected))
 		if err != nil {
 			return nil, err
@@ -234,17 +234,15 @@ type matrixRows struct {
 	est   kde.Estimator
 	ranks []int
 	pts   []accuracy.PointSummary
-	// logProbabilities is true when the rows were class probabilities, read
-	// as their logarithms (scores.Matrix.LogOfProbabilities); note is what
-	// to tell the user about it (accuracy.Sample.ScoresNote).
-	logProbabilities bool
-	note             string
+	// orient is how the rows were read (accuracy.Orient).
+	orient accuracy.Orientation
 }
 
 // summariseRows summarises the rows of m under direction d (Higher or
 // Lower) at summary.KnotRanks(K, q), each row oriented as
-// accuracy.NewSample orients it, by an embed.RowSummariser for est; each
-// row's sorted incorrect scores replace its first K-1 scores.
+// accuracy.NewSample orients it (accuracy.Orient), by an
+// embed.RowSummariser for est; each row's sorted incorrect scores replace
+// its first K-1 scores.
 func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, est kde.Estimator, q int, progress func(done, total int)) (*matrixRows, error) {
 	k, n := m.K(), m.N()
 	if k < 2 {
@@ -255,12 +253,7 @@ func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, es
 	if err != nil {
 		return nil, err
 	}
-	var logOf func(float64) float64
-	note := ""
-	if d == scores.Higher {
-		c := m.CheckProbabilities()
-		logOf, note = c.LogMap(), c.Note(n)
-	}
+	orient := accuracy.Orient(m, d)
 	pts := make([]accuracy.PointSummary, n)
 	row := make([]float64, k)
 	for i, y := range m.Labels {
@@ -271,24 +264,13 @@ func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, es
 			progress(i, n)
 		}
 		src := m.Row(i)
-		switch {
-		case d == scores.Lower:
-			for j, v := range src {
-				row[j] = -v
-			}
-		case logOf != nil:
-			for j, v := range src {
-				row[j] = logOf(v)
-			}
-		default:
-			copy(row, src)
-		}
+		orient.Row(row, src)
 		if pts[i], err = rs.Point(y, row, src[:k-1]); err != nil {
 			return nil, fmt.Errorf("point %d: %w", i+1, err)
 		}
 	}
 	progress(n, n)
-	return &matrixRows{m: m, rs: rs, est: est, ranks: ranks, pts: pts, logProbabilities: logOf != nil, note: note}, nil
+	return &matrixRows{m: m, rs: rs, est: est, ranks: ranks, pts: pts, orient: orient}, nil
 }
 
 // finish computes every point's KDE C_x from its kept sorted incorrect
@@ -308,7 +290,7 @@ func (mr *matrixRows) finish(ctx context.Context) (*accuracy.Sample, error) {
 	mr.m.Scores = nil
 	s, err := accuracy.NewSummarisedSample(k, mr.ranks, mr.pts, map[string][]float64{mr.est.Key(): c})
 	if s != nil {
-		s.LogProbabilities, s.ScoresNote = mr.logProbabilities, mr.note
+		mr.orient.Mark(s)
 	}
 	return s, err
 }

@@ -95,7 +95,7 @@ type Summary struct {
 	// one "auto" picks.
 	Direction, Detected string
 	// LogProbabilities is true when the scores were class probabilities,
-	// read as their logarithms (scores.Matrix.LogOfProbabilities);
+	// read as their logarithms (accuracy.Orient);
 	// ScoresNote says what the user should be told about how the scores
 	// were read ("" when nothing; accuracy.Sample.ScoresNote).
 	LogProbabilities bool

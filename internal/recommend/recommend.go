@@ -300,7 +300,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			res.Hi[k] = min(1, max(res.Hi[k], res.Estimate[k]+(whi-a)))
 		}
 	}
-	if f.K1 >= 2 && f.Observed[2] < 0.5 {
+	if f.K1 >= 2 && f.Observed[2] < ChanceAt2 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"At 2 classes your pilot picks the true class only %.0f%% of the time, less than the 50%% of a coin toss: its correct classes score worse than wrong ones more often than not, so the scores are most likely read in the wrong direction (similarities taken as distances, or the reverse); check the score direction.",
 			100*f.Observed[2]))
@@ -328,6 +328,10 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	monotone(res.Hi)
 	return res, nil
 }
+
+// ChanceAt2 is the accuracy of a coin toss between 2 classes: a pilot below
+// it at k = 2 most likely has its scores read in the wrong direction.
+const ChanceAt2 = 0.5
 
 // monotone makes c non-increasing from k = 2 on by a running minimum (the
 // accuracy can only fall as classes are added).

@@ -118,11 +118,11 @@ func (c ProbabilityCheck) NearMiss(rows int) string {
 	return fmt.Sprintf("these scores look like class probabilities, but row %d of the file (the header is row 1) sums to %.3g%s, not 1, so they are read as they are; if they are probabilities, make every row sum to 1 and CleaneX and KDE will read their logarithms, which suits them better", c.FirstOff, c.FirstSum, others)
 }
 
-// LogOfProbabilities reports whether m holds class probabilities
-// (CheckProbabilities) and if so returns the map p -> ln p that the
-// estimators read instead, with a score of 0 mapped to ln(p_min / 2), p_min
-// the smallest positive score of m, so that it stays below every other score
-// and ties stay ties.
+// LogMap returns, for a matrix c found to hold class probabilities, the map
+// p -> ln p that the estimators read instead, with a score of 0 mapped to
+// ln(p_min / 2), p_min the smallest positive score of the matrix, so that it
+// stays below every other score and ties stay ties; nil when the matrix
+// does not hold probabilities.
 //
 // The map keeps every row's order, so the observed accuracy curve is the
 // same; what it changes is the spacing of the scores. Softmax squeezes the
@@ -131,13 +131,6 @@ func (c ProbabilityCheck) NearMiss(rows int) string {
 // logits' gaps (ln softmax(z)_j = z_j - ln sum_i exp z_i) up to one shift per
 // point. What this does to the estimate is measured in
 // docs/recommendation.md ("Class probabilities as scores").
-func (m *Matrix) LogOfProbabilities() (func(p float64) float64, bool) {
-	c := m.CheckProbabilities()
-	return c.LogMap(), c.Probabilities
-}
-
-// LogMap returns LogOfProbabilities' map for the matrix c checked, nil when
-// it does not hold probabilities.
 func (c ProbabilityCheck) LogMap() func(p float64) float64 {
 	if !c.Probabilities {
 		return nil

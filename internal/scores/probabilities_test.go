@@ -27,7 +27,14 @@ func softmaxRows(z []float64, k int) []float64 {
 	return p
 }
 
-func TestLogOfProbabilities(t *testing.T) {
+// logOf is m's log map and whether m holds probabilities
+// (CheckProbabilities, LogMap).
+func logOf(m *Matrix) (func(float64) float64, bool) {
+	c := m.CheckProbabilities()
+	return c.LogMap(), c.Probabilities
+}
+
+func TestProbabilitiesDetected(t *testing.T) {
 	logits := []float64{2, -1, 0.5, -3, 0, 4, 1, 1, -2}
 	probs := softmaxRows(logits, 3)
 	tests := []struct {
@@ -48,7 +55,7 @@ func TestLogOfProbabilities(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: tc.scores}
-			f, ok := m.LogOfProbabilities()
+			f, ok := logOf(m)
 			if ok != tc.want {
 				t.Fatalf("probabilities = %v, want %v", ok, tc.want)
 			}
@@ -62,10 +69,10 @@ func TestLogOfProbabilities(t *testing.T) {
 // ln of softmax probabilities gives back the logits' gaps within a row
 // (ln softmax(z)_j - ln softmax(z)_i = z_j - z_i); a 0 goes below every
 // positive score, and equal scores stay equal.
-func TestLogOfProbabilitiesMap(t *testing.T) {
+func TestLogMap(t *testing.T) {
 	logits := []float64{2, -1, 0.5, -3, 0, 4, 1, 1, -2}
 	m := &Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: softmaxRows(logits, 3)}
-	f, ok := m.LogOfProbabilities()
+	f, ok := logOf(m)
 	if !ok {
 		t.Fatal("softmax rows not recognised")
 	}
@@ -80,7 +87,7 @@ func TestLogOfProbabilitiesMap(t *testing.T) {
 		}
 	}
 	z := &Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: []float64{1, 0, 0, 0.25, 0.75, 0, 0.5, 0.5, 0}}
-	g, ok := z.LogOfProbabilities()
+	g, ok := logOf(z)
 	if !ok {
 		t.Fatal("rows with zeros not recognised")
 	}
@@ -105,7 +112,7 @@ func TestSoftmax(t *testing.T) {
 			t.Fatalf("score %d: %v, want %v (input now %v)", i, got.Scores[i], want[i], m.Scores[i])
 		}
 	}
-	if _, ok := got.LogOfProbabilities(); !ok {
+	if _, ok := logOf(got); !ok {
 		t.Error("Softmax rows are not recognised as probabilities")
 	}
 }

@@ -354,12 +354,8 @@ func (a *app) drawAccuracy() error {
 		return err
 	}
 	if a.st.Hover != "" {
-		// The readout on screen is drawn again over the new chart: the
-		// keyboard's at its k, the pointer's at the pointer's place.
-		info, ok := a.charts.acc.HoverAt(a.charts.keyK)
-		if !a.charts.byKey {
-			info, ok = a.charts.acc.Hover(a.charts.pointerX, a.charts.pointerY)
-		}
+		// The readout on screen is drawn again over the new chart.
+		info, ok := a.readout()
 		a.drawReadout(cv, info, ok)
 	}
 	// Which data set the chart shows and when it was drawn (performance.now()),
@@ -512,7 +508,7 @@ func (a *app) hookCanvas(el jsdom.Value) {
 		if jsdom.Bool(ev, "altKey") || jsdom.Bool(ev, "ctrlKey") || jsdom.Bool(ev, "metaKey") {
 			return
 		}
-		if _, ok := a.charts.acc.KeyStep(a.charts.keyK, key); ok {
+		if chart.IsStepKey(key) {
 			// The page does not scroll: the key moves the readout.
 			a.log.Report("keeping a chart key from scrolling", jsdom.PreventDefault(ev))
 			go a.hoverKey(key)
@@ -538,8 +534,8 @@ func (a *app) hoverKey(key string) {
 	a.env.Lock()
 	defer a.env.UnlockRender()
 	k := a.charts.keyK
-	if info, ok := a.charts.acc.Hover(a.charts.pointerX, a.charts.pointerY); key != "" && !a.charts.byKey && ok {
-		k = info.K // keys after a click or a tap move on from where it was
+	if info, ok := a.readout(); key != "" && ok {
+		k = info.K // keys move on from the readout, the pointer's too
 	} else if key == "" || k == 0 {
 		k = a.charts.acc.K2
 		if k <= 0 {
@@ -571,6 +567,16 @@ func (a *app) hookWindow() {
 	}
 	_, err := jsdom.Listen(jsdom.Global(), "resize", func(jsdom.Value) { redraw() })
 	a.log.Report("listening for resizes", err)
+}
+
+// readout returns the readout on screen, at the chart's last layout: the
+// keyboard's at its k, or the pointer's at the pointer's place. env is
+// locked.
+func (a *app) readout() (chart.HoverInfo, bool) {
+	if a.charts.byKey {
+		return a.charts.acc.HoverAt(a.charts.keyK)
+	}
+	return a.charts.acc.Hover(a.charts.pointerX, a.charts.pointerY)
 }
 
 // hover redraws the accuracy chart with the values at the pointer.
