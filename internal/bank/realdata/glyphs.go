@@ -195,8 +195,10 @@ func (g *glyphPool) jitter(src, dst []float64, dx, dy, sc float64) {
 	}
 }
 
-// population builds the matrix for the given pool classes (ascending).
-func (g *glyphPool) population(rng *rand.Rand, classes []int) *scores.Matrix {
+// population builds the matrix for the given pool classes (ascending),
+// scoring each test rendering against each class template, both as
+// principal-axis coordinates, with score (distances or signDistances).
+func (g *glyphPool) population(rng *rand.Rand, classes []int, score func(points, templates []float64, dims int) []float64) *scores.Matrix {
 	k := len(classes)
 	dims := g.dims
 	m := &scores.Matrix{Classes: make([]string, k)}
@@ -236,7 +238,7 @@ func (g *glyphPool) population(rng *rand.Rand, classes []int) *scores.Matrix {
 			m.Labels = append(m.Labels, j)
 		}
 	}
-	m.Scores = distances(points, templates, dims)
+	m.Scores = score(points, templates, dims)
 	return m
 }
 

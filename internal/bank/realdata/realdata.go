@@ -38,13 +38,17 @@
 //     between time-normalised cepstra on their 32 principal axes (lower is
 //     better).
 //
-// One more family is kept out of the bank (HeldOutFamilies), to check the
+// Two more families are kept out of the bank (HeldOutFamilies), to check the
 // calibration on real data it never saw:
 //
 //   - Hangul ("hangul"): identify a Korean syllable from its rendering, as
 //     the glyphs are identified. Classes are about a quarter of the 11,172
 //     precomposed Hangul syllables (phonetic syllable blocks, not CJK
 //     ideographs), rendered by the Korean fonts of Debian packages.
+//   - Hangul codes ("hangul-bits"): the same syllables and renderings, each
+//     reduced to a binary code (the signs of its principal-axis
+//     coordinates) and scored by Hamming distance, so that scores take few
+//     values and many tie.
 //
 // Everything is computed with float64 additions, multiplications, divisions
 // and square roots in a fixed order, with explicit conversions against fused
@@ -92,6 +96,13 @@ const (
 	// templates, scored by distance as the glyphs are (scores.Lower). It is
 	// not one of Families: the bank's calibration never sees it.
 	Hangul = "hangul"
+	// HangulBits is a second held-out family on the Hangul data whose
+	// scores take few values: each rendering and each template is reduced to
+	// the signs of its principal-axis coordinates (a binary code, as in
+	// sign-random-projection hashing), and a point's score for a class is the
+	// Hamming distance between their codes, an integer 0..dims
+	// (scores.Lower). Many of a point's incorrect scores tie.
+	HangulBits = "hangul-bits"
 )
 
 // Families lists the bank's family names.
@@ -100,7 +111,7 @@ func Families() []string { return []string{Glyphs, Misspellings, Verses, Senses,
 
 // HeldOutFamilies lists the real families kept out of the bank, to check
 // the calibration on real data that no design step saw.
-func HeldOutFamilies() []string { return []string{Hangul} }
+func HeldOutFamilies() []string { return []string{Hangul, HangulBits} }
 
 // PoolSize returns how many classes the family's pool holds (k must be <= this).
 func PoolSize(family string) (int, error) {
@@ -135,7 +146,7 @@ func PoolSize(family string) (int, error) {
 			return 0, err
 		}
 		return len(s.words), nil
-	case Hangul:
+	case Hangul, HangulBits:
 		g, err := loadHangul()
 		if err != nil {
 			return 0, err
@@ -163,7 +174,7 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 	case Glyphs:
 		g, _ := loadGlyphs()
 		rng := rand.New(rand.NewPCG(seed, 0x676c797068730001))
-		return g.population(rng, pick(rng, n, k)), scores.Lower, nil
+		return g.population(rng, pick(rng, n, k), distances), scores.Lower, nil
 	case Misspellings:
 		w, _ := loadWords()
 		rng := rand.New(rand.NewPCG(seed, 0x776f726473000001))
@@ -179,7 +190,11 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 	case Hangul:
 		g, _ := loadHangul()
 		rng := rand.New(rand.NewPCG(seed, 0x68616e67756c0001))
-		return g.population(rng, pick(rng, n, k)), scores.Lower, nil
+		return g.population(rng, pick(rng, n, k), distances), scores.Lower, nil
+	case HangulBits:
+		g, _ := loadHangul()
+		rng := rand.New(rand.NewPCG(seed, 0x68616e67756c0002))
+		return g.population(rng, pick(rng, n, k), signDistances), scores.Lower, nil
 	default: // Speech
 		s, _ := loadSpeech()
 		rng := rand.New(rand.NewPCG(seed, 0x7370656563680001))
@@ -235,6 +250,30 @@ func distances(points, templates []float64, dims int) []float64 {
 				s += float64(d * d)
 			}
 			row[j] = math.Sqrt(s)
+		}
+	}
+	return out
+}
+
+// signDistances returns, for each of the points and each of the templates
+// (both row-major, dims coordinates each), the number of coordinates whose
+// signs differ (a coordinate of 0 counts as positive): the Hamming distance
+// between their binary codes, as a float.
+func signDistances(points, templates []float64, dims int) []float64 {
+	n, k := len(points)/dims, len(templates)/dims
+	out := make([]float64, n*k)
+	for p := 0; p < n; p++ {
+		x := points[p*dims : (p+1)*dims]
+		row := out[p*k : (p+1)*k]
+		for j := range row {
+			t := templates[j*dims : (j+1)*dims]
+			d := 0
+			for i, v := range x {
+				if (v < 0) != (t[i] < 0) {
+					d++
+				}
+			}
+			row[j] = float64(d)
 		}
 	}
 	return out

@@ -360,6 +360,7 @@ func TestGolden(t *testing.T) {
 		{Senses, 1, 40, 0x82b2f68cd41067e1},
 		{Speech, 1, 40, 0x81a0f4dc46dff987},
 		{Hangul, 1, 40, 0x376e51a8788e2a3f},
+		{HangulBits, 1, 40, 0xc66d62df4103ac2d},
 	} {
 		m, _, err := Population(tc.family, tc.seed, tc.k)
 		if err != nil {
