@@ -273,7 +273,8 @@ func (s *Sample) summarisedRow(i int, buf []float64) []float64 {
 }
 
 // ScoreMoments returns a power of two f with max |f v| in [1/2, 1) over all
-// N x K oriented scores v of s (f = 1 when every score is 0), and the mean
+// N x K oriented scores v of s (f = 1 when every score is 0; 2^1023 when
+// every score is subnormal, see powerOfTwoBelow), and the mean
 // and the population standard deviation of the scaled scores f v; a zero
 // deviation is replaced by 1. Scaling by a power of two is exact, so scores
 // of any magnitude give finite moments. For a Sample built from a summary
@@ -316,11 +317,13 @@ func (s *Sample) ScoreMoments() (f, mean, sd float64) {
 }
 
 // powerOfTwoBelow returns the power of two f with f big in [1/2, 1), or 1
-// when big is 0.
+// when big is 0. For a big so small (subnormal, below about 1.1e-308) that
+// this f would overflow, it returns the largest power of two, 2^1023, which
+// brings big to at least about 2^-51.
 func powerOfTwoBelow(big float64) float64 {
 	if big > 0 {
 		_, e := math.Frexp(big)
-		return math.Ldexp(1, -e)
+		return math.Ldexp(1, min(-e, 1023))
 	}
 	return 1
 }

@@ -222,7 +222,8 @@ func transformed(m *scores.Matrix, f func(v float64, row []float64) float64) *sc
 
 // TestScaleInvariance fits a 40-class pilot's distances as given, times 1e-6
 // and times 1e6 (the same curve to 1e-9, relative), times 2^-40 (the same
-// bits: power-of-two scaling is exact), and as softmax probabilities of the
+// bits: power-of-two scaling is exact), times 2^-1040 (subnormal: the same
+// curve to 1e-6), and as softmax probabilities of the
 // logits -3 x distance (a per-row monotone transform: not degenerate and on
 // the observed curve, which the transform does not change).
 func TestScaleInvariance(t *testing.T) {
@@ -258,6 +259,18 @@ func TestScaleInvariance(t *testing.T) {
 	exact := fit(sample(transformed(m, func(v float64, _ []float64) float64 { return math.Ldexp(v, -40) }), scores.Lower))
 	if !slices.Equal(exact, base) {
 		t.Error("scores x 2^-40 changed the curve's bits")
+	}
+	// Subnormal scores (below 2.2e-308) keep fewer significant bits; at
+	// 2^-1040 (about 1e-313) they keep about 37, so the ranks stay and the
+	// curve moves by rounding only.
+	tiny := sample(transformed(m, func(v float64, _ []float64) float64 { return math.Ldexp(v, -1040) }), scores.Lower)
+	if !slices.Equal(tiny.R, s.R) {
+		t.Fatal("scores x 2^-1040 changed the ranks")
+	}
+	for k, v := range fit(tiny) {
+		if k >= 2 && math.Abs(v-base[k]) > 1e-6 {
+			t.Fatalf("scores x 2^-1040: curve[%d] = %.9f, unscaled %.9f", k, v, base[k])
+		}
 	}
 	soft := transformed(m, func(v float64, row []float64) float64 {
 		lo := slices.Min(row)
