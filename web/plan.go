@@ -331,11 +331,14 @@ type Pilot struct {
 	// errors, k = 0..K1.
 	K1, N             int
 	Observed, ClassSE accuracy.Curve
+	// TiedShare is the share of its points tied with a wrong class
+	// (protocol.Summary.TiedShare).
+	TiedShare float64
 }
 
 // fits returns the pilot as recommend.Fits (without curves).
 func (pl Pilot) fits() recommend.Fits {
-	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE}
+	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare}
 }
 
 // Outcome assembles the recommendation for k = 0..k2 from the jobs'

@@ -121,7 +121,7 @@ func (s *State) Warning() string {
 		return ""
 	}
 	ws := r.Outcome.Warnings
-	if m := s.Summary; m != nil && m.TiedShare >= MostlyTied {
+	if m := s.Summary; m != nil && m.TiedShare >= recommend.MostlyTied {
 		ws = append([]string{fmt.Sprintf("%.0f%% of your test points tie their true class with a wrong class, and a tie counts as an error, so this answer mostly counts ties; see the note about your scores under 1.", 100*m.TiedShare)}, ws...)
 	}
 	return strings.Join(ws, " ")
@@ -136,10 +136,6 @@ func (s *State) AnswerWarning() string {
 	}
 	return " Read the warning under 3. Results."
 }
-
-// MostlyTied is the share of tied points (protocol.Summary.TiedShare) from
-// which the headline's warning says that the answer mostly counts ties.
-const MostlyTied = 0.5
 
 // ExportTitle is what an exported chart image says above the chart, one
 // line each: the data set's name, the headline and, when there is one, the

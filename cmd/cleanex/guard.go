@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/cleanex/cleanex/internal/accuracy"
 	"io"
 	"strings"
 
+	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/methods"
 )

@@ -91,6 +91,23 @@ func (s *Sample) Matrix() (*scores.Matrix, error) {
 // ErrTooFewClasses is returned when a sample would have fewer than 2 classes.
 var ErrTooFewClasses = errors.New("at least 2 classes are needed")
 
+// ErrConstantScores is returned when every test point gives all its classes
+// the same score: such scores say nothing about which class is right.
+var ErrConstantScores = errors.New("every test point gives all of its classes the same score, so the scores cannot tell the classes apart: check that the score columns hold the classifier's scores (not a constant or a placeholder)")
+
+// CheckVaries returns ErrConstantScores when every point of s ties its
+// correct class with all K-1 incorrect ones. The command line and the page
+// refuse such a pilot; the methods themselves accept it (its observed curve
+// is 0 from k = 2 on).
+func (s *Sample) CheckVaries() error {
+	for i := range s.Labels {
+		if s.Ties(i) < s.K-1 {
+			return nil
+		}
+	}
+	return ErrConstantScores
+}
+
 // Orientation is how the scores of a matrix are read, so that higher is
 // better: negated under scores.Lower; taken as their logarithms under
 // scores.Higher when they are class probabilities

@@ -235,11 +235,16 @@ func TestPreparedBinaryLoadsElsewhere(t *testing.T) {
 }
 
 // Prepare and the binary form refuse what they cannot read with the
-// reader's message; a Prepare handled without its file is refused.
+// reader's message, and scores that never vary within a row; a Prepare
+// handled without its file is refused.
 func TestPrepareErrors(t *testing.T) {
 	bad := strings.Replace(small, "0.8", "x", 1)
 	if _, _, err := Prepare(context.Background(), strings.NewReader(bad), PrepareOptions{Direction: "auto"}); err == nil || !strings.Contains(err.Error(), "row 4") {
 		t.Errorf("a malformed CSV: %v, want the row named", err)
+	}
+	constant := "label,a,b,c\na,1,1,1\nb,2,2,2\nc,3,3,3\n"
+	if _, _, err := Prepare(context.Background(), strings.NewReader(constant), PrepareOptions{Direction: "auto"}); !errors.Is(err, accuracy.ErrConstantScores) {
+		t.Errorf("scores constant in every row: %v, want ErrConstantScores", err)
 	}
 	if _, _, err := Prepare(context.Background(), strings.NewReader(small), PrepareOptions{Direction: "sideways"}); err == nil {
 		t.Error("an unknown direction was accepted")

@@ -24,14 +24,23 @@ var ErrEmbeddings = errors.New("this file holds embeddings, not scores: score th
 // already, so dir must be Auto or Higher; with Auto, a summary in which
 // the correct scores lose more pairs than they win (sum of below < sum of
 // above) is refused with ErrSummaryDirection (Higher accepts it: a
-// classifier near chance may lose more pairs than it wins). Embeddings are refused with
-// ErrEmbeddings: they must be scored first.
+// classifier near chance may lose more pairs than it wins). A pilot whose
+// points all give every class the same score is refused
+// (accuracy.ErrConstantScores). Embeddings are refused with ErrEmbeddings:
+// they must be scored first.
 func (d *Data) Sample(dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
 	if d.Embeddings != nil {
 		return nil, dir, ErrEmbeddings
 	}
 	if d.Matrix != nil {
-		return accuracy.NewSample(d.Matrix, dir)
+		s, used, err := accuracy.NewSample(d.Matrix, dir)
+		if err == nil {
+			err = s.CheckVaries()
+		}
+		if err != nil {
+			return nil, used, err
+		}
+		return s, used, nil
 	}
 	if d.Summary == nil {
 		return nil, dir, errors.New("no pilot was read")
@@ -47,6 +56,9 @@ func (d *Data) Sample(dir scores.Direction) (*accuracy.Sample, scores.Direction,
 	}
 	if dir == scores.Auto && above > below {
 		return nil, dir, ErrSummaryDirection
+	}
+	if err := s.CheckVaries(); err != nil {
+		return nil, dir, err
 	}
 	return s, scores.Higher, nil
 }

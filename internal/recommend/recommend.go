@@ -63,7 +63,16 @@ type Fits struct {
 	Regression, KDE accuracy.Curve
 	// CleaneX holds the curves of the CleaneX fits that succeeded.
 	CleaneX []accuracy.Curve
+	// TiedShare is the share of the points that tie their true class with a
+	// wrong one (accuracy.Sample.TiedShare; 0 when unknown). From MostlyTied
+	// on, a low accuracy at 2 classes comes from the ties, so the warning
+	// about the score direction is left out.
+	TiedShare float64
 }
+
+// MostlyTied is the share of tied points (Fits.TiedShare) from which the
+// answer mostly counts ties: the page warns of it under the headline.
+const MostlyTied = 0.5
 
 // Features are the interval model's inputs at one k (see the package doc).
 type Features struct {
@@ -264,6 +273,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	res := Result{Estimate: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
 		Hi: make(accuracy.Curve, k2+1), Sources: sources, Features: make([]Features, k2+1)}
 	zs := make([]float64, len(parts))
+	ps := make([]float64, len(parts))
 	eps := featureClamp(f)
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
@@ -271,9 +281,12 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			continue
 		}
 		for i, c := range parts {
-			zs[i] = Logit(c[k])
+			ps[i] = c[k]
 		}
-		slices.Sort(zs)
+		slices.Sort(ps)
+		for i, p := range ps {
+			zs[i] = Logit(p) // sorted too: Logit is non-decreasing
+		}
 		z := (zs[(len(zs)-1)/2] + zs[len(zs)/2]) / 2
 		ft := features(f, cx, k)
 		zc := clampedLogit(sigmoid(z), eps)
@@ -286,6 +299,11 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		sLo, sHi := cal.scales(ft)
 		res.Features[k] = ft
 		res.Estimate[k] = sigmoid(z)
+		if a := ps[(len(ps)-1)/2]; a == ps[len(ps)/2] && (a < logitClamp || a > 1-logitClamp) {
+			// the middle curves agree on an accuracy the clamped logit
+			// cannot hold (an exact 0 or 1): keep it
+			res.Estimate[k] = a
+		}
 		qlo, qhi := cal.Quantiles(ft.L)
 		res.Lo[k] = min(res.Estimate[k], sigmoid(zc+qlo*sLo))
 		res.Hi[k] = max(res.Estimate[k], sigmoid(zc+qhi*sHi))
@@ -300,7 +318,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			res.Hi[k] = min(1, max(res.Hi[k], res.Estimate[k]+(whi-a)))
 		}
 	}
-	if f.K1 >= 2 && f.Observed[2] < ChanceAt2 {
+	if f.K1 >= 2 && f.Observed[2] < ChanceAt2 && f.TiedShare < MostlyTied {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"At 2 classes your pilot picks the true class only %.0f%% of the time, less than the 50%% of a coin toss: its correct classes score worse than wrong ones more often than not, so the scores are most likely read in the wrong direction (similarities taken as distances, or the reverse); check the score direction.",
 			100*f.Observed[2]))
@@ -310,8 +328,11 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		// as many points), so it is rounded, and tiny float remainders of
 		// a pilot right on every point read as none.
 		few := fmt.Sprintf("only about %.0f", n)
-		if n < 0.5 {
+		switch {
+		case n < 0.5:
 			few = "none"
+		case n > float64(f.N)-0.5:
+			few = "all"
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"Your pilot misclassifies %s of its %s test points at %s classes, so what happens beyond %s classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",

@@ -411,19 +411,23 @@ func TestWarnsBeyondCalibratedRatio(t *testing.T) {
 
 // A pilot right at 2 classes less often than a coin toss (its scores most
 // likely read in the wrong direction) gets a warning naming the direction;
-// one at 0.5 or above does not.
+// one at 0.5 or above does not, nor one whose points mostly tie (its low
+// accuracy comes from the ties).
 func TestWarnsBelowChance(t *testing.T) {
 	const k1, k2 = 20, 100
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	for _, tc := range []struct {
-		at2  float64
-		want string
+		at2, tied float64
+		want      string
 	}{
-		{0.5, ""},
-		{0.31, "At 2 classes your pilot picks the true class only 31% of the time"},
+		{0.5, 0, ""},
+		{0.31, 0, "At 2 classes your pilot picks the true class only 31% of the time"},
+		{0.31, 0.49, "At 2 classes your pilot picks the true class only 31% of the time"},
+		{0.31, MostlyTied, ""},
 	} {
 		f := testFits(k1, k2)
 		f.N = 400
+		f.TiedShare = tc.tied
 		f.Observed = geometric(tc.at2, k1)
 		res, err := Recommend(f, k2, cal)
 		if err != nil {
@@ -440,6 +444,30 @@ func TestWarnsBelowChance(t *testing.T) {
 			t.Errorf("accuracy %v at 2: warnings %q, want none about the direction", tc.at2, dir)
 		case tc.want != "" && (len(dir) != 1 || !strings.HasPrefix(dir[0], tc.want)):
 			t.Errorf("accuracy %v at 2: warnings %q, want %q…", tc.at2, res.Warnings, tc.want)
+		}
+	}
+}
+
+// Where the curves in the middle of the median agree on an exact 0 or 1,
+// which the clamped logit cannot hold, the estimate keeps it: a pilot whose
+// methods all say 0 (every point tied) gets 0, not 1e-6, and no warning
+// about the direction, only that all its points are misclassified.
+func TestEstimateKeepsExactZero(t *testing.T) {
+	const k1, k2 = 20, 100
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	zero := make(accuracy.Curve, k2+1)
+	f := Fits{K1: k1, N: 6, Observed: zero[:k1+1], ClassSE: zero[:k1+1], Regression: zero, KDE: zero,
+		CleaneX: []accuracy.Curve{zero}, TiedShare: 1}
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "misclassifies all of its 6 test points") {
+		t.Errorf("warnings %q, want one saying that all 6 points are misclassified", res.Warnings)
+	}
+	for k := 2; k <= k2; k++ {
+		if res.Estimate[k] != 0 || res.Lo[k] != 0 || !(res.Hi[k] > 0) {
+			t.Fatalf("k = %d: estimate %g [%g, %g], want 0 with an interval above it", k, res.Estimate[k], res.Lo[k], res.Hi[k])
 		}
 	}
 }

@@ -79,7 +79,7 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 	if err := ctx.Err(); err != nil {
 		return Outcome{}, nil, err
 	}
-	f := Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N()}
+	f := Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare()}
 	return Assemble(f, jobs, curves, errs, k2, cal), curves, nil
 }
 
