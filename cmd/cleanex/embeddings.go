@@ -115,28 +115,43 @@ func scoringLine(d *inputs.Data) string {
 // setting of --kde-bandwidth computed from the full rows), or, when
 // matrix is true, turned into its explicit score matrix (embed.Matrix,
 // refused above maxEmbedMatrix scores). The scoring used is said on
-// stderr once done, prefixed "cleanex cmd: ".
-func (m *methodFlags) loadScored(ctx context.Context, pos []string, stdin io.Reader, ef *embedFlags, stderr io.Writer, cmd string, matrix bool) ([]estimate.Estimator, *accuracy.Sample, error) {
+// stderr once done, prefixed "cleanex cmd: "; the direction auto picked for
+// a score matrix is returned as a note (pickedNote).
+func (m *methodFlags) loadScored(ctx context.Context, pos []string, stdin io.Reader, ef *embedFlags, stderr io.Writer, cmd string, matrix bool) ([]estimate.Estimator, *accuracy.Sample, string, error) {
 	ests, dir, err := m.build()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	d, name, err := readData(pos, stdin)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	if d.Embeddings == nil {
 		if err := ef.notForScores(name); err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
-		s, _, err := d.Sample(dir)
+		s, used, err := d.Sample(dir)
 		if err != nil {
-			return nil, nil, inputError{fmt.Errorf("%s: %w", name, err)}
+			return nil, nil, "", inputError{fmt.Errorf("%s: %w", name, err)}
 		}
-		return ests, s, nil
+		return ests, s, pickedNote(d, dir, used), nil
 	}
 	s, err := scoreEmbeddings(ctx, d, name, dir, ef, m.bandwidth, stderr, cmd, matrix)
-	return ests, s, err
+	return ests, s, "", err
+}
+
+// pickedNote says which direction --direction auto picked for a score
+// matrix (used), and how to choose the other; "" when the direction was
+// given or the pilot is a summary (whose scores are higher-is-better).
+func pickedNote(d *inputs.Data, dir, used scores.Direction) string {
+	if dir != scores.Auto || d.Matrix == nil {
+		return ""
+	}
+	other, what := scores.Higher, "lower is better (distances)"
+	if used == scores.Higher {
+		other, what = scores.Lower, "higher is better (similarities, logits or probabilities)"
+	}
+	return fmt.Sprintf("scores read as %s, the direction under which the true class wins more often (--direction auto); give --direction %s to read them the other way", what, other)
 }
 
 // scoreEmbeddings applies the embedding flags to d and scores it (see

@@ -109,3 +109,10 @@ func checkReps(reps int) error {
 	}
 	return nil
 }
+
+// flagSet reports whether flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

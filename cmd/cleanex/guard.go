@@ -17,18 +17,19 @@ type methodIssues struct {
 }
 
 // note records a remark about a run that succeeded (e.g. a CleaneX seed left
-// out of the estimate), printed only when nothing failed.
-func (m *methodIssues) note(s string) { m.notes = append(m.notes, s) }
+// out of the estimate), printed only when nothing failed; "" is no remark.
+func (m *methodIssues) note(s string) {
+	if s != "" {
+		m.notes = append(m.notes, s)
+	}
+}
 
 // noteScores records what the user should be told about how s's scores
 // were read: class probabilities read as their logarithms, or nearly so
 // (accuracy.Sample.ScoresNote), and many ties (accuracy.TiesNote).
 func (m *methodIssues) noteScores(s *accuracy.Sample) {
-	for _, n := range []string{s.ScoresNote, accuracy.TiesNote(s.TiedShare())} {
-		if n != "" {
-			m.note(n)
-		}
-	}
+	m.note(s.ScoresNote)
+	m.note(accuracy.TiesNote(s.TiedShare()))
 }
 
 // skip records that method name did not run, and why.

@@ -96,3 +96,27 @@ func TestPredictTiesNote(t *testing.T) {
 		t.Errorf("no ties, stderr %q", errs)
 	}
 }
+
+// With --direction auto the command line says which direction it picked for
+// a score matrix, and how to choose the other; a given direction is not
+// repeated back.
+func TestPredictPickedDirection(t *testing.T) {
+	dist := "label,a,b,c\na,0.1,0.9,0.8\nb,0.7,0.2,0.9\nc,0.8,0.6,0.1\na,0.2,0.5,0.9\n"
+	code, _, errs := cli(t, dist, "predict", "--k2", "6", "--methods", "plugin", "--estimate=false", "-")
+	if code != 0 || !strings.Contains(errs, "scores read as lower is better (distances)") || !strings.Contains(errs, "--direction higher") {
+		t.Errorf("auto: status %d, stderr %q", code, errs)
+	}
+	if _, _, errs := cli(t, dist, "predict", "--k2", "6", "--direction", "lower", "--methods", "plugin", "--estimate=false", "-"); strings.Contains(errs, "scores read as") {
+		t.Errorf("--direction lower: stderr %q", errs)
+	}
+}
+
+// A --truth file that stops before k2 is named, with where the truth column
+// is empty.
+func TestPredictShortTruth(t *testing.T) {
+	truth := writeFile(t, "truth.csv", "k,truth\n2,0.9\n3,0.8\n")
+	code, out, errs := cli(t, small, "predict", "--k2", "6", "--truth", truth, "--methods", "plugin", "--estimate=false", "-")
+	if code != 0 || !strings.Contains(errs, "gives the truth up to k = 3 only, so the truth column is empty from k = 4 to 6") || !strings.Contains(out, "3,") {
+		t.Errorf("status %d, stderr %q", code, errs)
+	}
+}

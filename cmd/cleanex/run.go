@@ -156,7 +156,7 @@ func (m *methodFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.direction, "direction", "auto", "score direction: auto, higher (similarities) or lower (distances)")
 	m.seed = 1
 	fs.Var((*decUint64)(&m.seed), "seed", "random seed (a decimal `uint`)")
-	fs.StringVar(&m.preset, "preset", "fast", "CleaneX preset: fast or paper")
+	fs.StringVar(&m.preset, "preset", "fast", "CleaneX preset: fast, or paper (the published network: about 3,700 times the computation of fast, tens of minutes to hours per fit)")
 	fs.StringVar(&m.bandwidth, "kde-bandwidth", "lcv", "KDE bandwidth selector: lcv or ucv")
 }
 
@@ -266,21 +266,28 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	ef.visit(fs)
+	if !flagSet(fs, "k2") {
+		return badInput("--k2 is required: give the number of classes to predict the accuracy for (2 to %s)", limits.Thousands(limits.MaxK2))
+	}
 	if err := checkK2(*k2); err != nil {
 		return err
 	}
-	ests, s, err := mf.loadScored(ctx, pos, stdin, &ef, stderr, "predict", false)
+	ests, s, picked, err := mf.loadScored(ctx, pos, stdin, &ef, stderr, "predict", false)
 	if err != nil {
 		return err
 	}
+	var issues methodIssues
+	issues.note(picked)
 	curves := report.Curves{K1: s.K, K2: *k2, Observed: s.Observed}
 	if *truthFile != "" {
 		if curves.Truth, err = readTruth(*truthFile); err != nil {
 			return err
 		}
+		if n := curves.Truth.Max(); n < *k2 {
+			issues.note(fmt.Sprintf("the truth file %s gives the truth up to k = %s only, so the truth column is empty from k = %s to %s", *truthFile, limits.Thousands(n), limits.Thousands(n+1), limits.Thousands(*k2)))
+		}
 	}
 	prog := newProgress(stderr, "predict")
-	var issues methodIssues
 	issues.noteScores(s)
 	var rec *recommendation
 	if *withEstimate {
@@ -490,7 +497,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := checkReps(*reps); err != nil {
 		return err
 	}
-	ests, s, err := mf.loadScored(ctx, pos, stdin, &ef, stderr, "backtest", true)
+	ests, s, picked, err := mf.loadScored(ctx, pos, stdin, &ef, stderr, "backtest", true)
 	if err != nil {
 		return err
 	}
@@ -501,6 +508,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return badInput("--k1 %d: it must be between 2 and the file's %d classes", *k1, s.K)
 	}
 	var issues methodIssues
+	issues.note(picked)
 	issues.noteScores(s)
 	if *withEstimate {
 		table, err := recommend.DefaultTable()

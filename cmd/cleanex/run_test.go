@@ -63,7 +63,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"no command", "", nil, 2, "no command"},
 		{"unknown command", "", []string{"fit"}, 2, `unknown command "fit"`},
-		{"k2 missing", "", []string{"predict", good}, 2, "--k2 0"},
+		{"k2 missing", "", []string{"predict", good}, 2, "--k2 is required"},
 		{"k2 one", "", []string{"predict", "--k2", "1", good}, 2, "--k2 1"},
 		{"k2 not a number", "", []string{"predict", "--k2", "many", good}, 2, `invalid value "many" for flag -k2`},
 		{"unknown flag", "", []string{"predict", "--k2", "5", "--speed", good}, 2, "flag provided but not defined: -speed"},
