@@ -522,7 +522,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return issues.nothingRan()
 	}
 	bw := bufio.NewWriter(stdout)
-	fmt.Fprintf(bw, "rep,method,rmse,predicted_at_%d,true_at_%d,seconds,lo_at_%d,hi_at_%d\n", s.K, s.K, s.K, s.K)
+	fmt.Fprintf(bw, "rep,method,rmse,predicted_at_%[1]d,true_at_%[1]d,seconds,lo_at_%[1]d,hi_at_%[1]d,covered_at_%[1]d,width_at_%[1]d\n", s.K)
 	g := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""
@@ -535,7 +535,14 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if r.Err != nil && len(failures) < 3 {
 			failures = append(failures, fmt.Sprintf("pilot %d %s: %s", r.Rep+1, r.Method, oneLine(r.Err.Error())))
 		}
-		fmt.Fprintf(bw, "%d,%s,%s,%s,%s,%s,%s,%s\n", r.Rep+1, r.Method, g(r.RMSE), g(r.Predicted), g(r.True), strconv.FormatFloat(r.Seconds, 'f', 3, 64), g(r.Lo), g(r.Hi))
+		covered := ""
+		if !math.IsNaN(r.Lo) && !math.IsNaN(r.Hi) {
+			covered = "0"
+			if r.Lo <= r.True && r.True <= r.Hi {
+				covered = "1"
+			}
+		}
+		fmt.Fprintf(bw, "%d,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r.Rep+1, r.Method, g(r.RMSE), g(r.Predicted), g(r.True), strconv.FormatFloat(r.Seconds, 'f', 3, 64), g(r.Lo), g(r.Hi), covered, g(r.Hi-r.Lo))
 		return bw.Flush()
 	}}
 	res, err := backtest.Run(ctx, s, cfg, ests, func(p backtest.Progress) {
@@ -554,7 +561,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	ok := 0
 	for _, m := range res.Medians {
-		fmt.Fprintf(bw, "median,%s,%s,%s,%s,%s,,\n", m.Method, g(m.RMSE), g(m.Predicted), g(m.True), strconv.FormatFloat(m.Seconds, 'f', 3, 64))
+		fmt.Fprintf(bw, "median,%s,%s,%s,%s,%s,,,%s,%s\n", m.Method, g(m.RMSE), g(m.Predicted), g(m.True), strconv.FormatFloat(m.Seconds, 'f', 3, 64), g(m.Coverage), g(m.Width))
 		if !math.IsNaN(m.Coverage) {
 			fmt.Fprintf(stderr, "cleanex backtest: %s: the 80%% interval at k = %d held the truth on %d of %d pilots (%.0f%%); median width %.3f\n",
 				m.Method, s.K, int(math.Round(m.Coverage*float64(m.OK))), m.OK, 100*m.Coverage, m.Width)

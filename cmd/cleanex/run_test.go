@@ -301,7 +301,7 @@ func TestBacktestOutput(t *testing.T) {
 		t.Fatalf("status %d: %s", code, errs)
 	}
 	recs := readCSV(t, out)
-	if got := strings.Join(recs[0], ","); got != "rep,method,rmse,predicted_at_30,true_at_30,seconds,lo_at_30,hi_at_30" {
+	if got := strings.Join(recs[0], ","); got != "rep,method,rmse,predicted_at_30,true_at_30,seconds,lo_at_30,hi_at_30,covered_at_30,width_at_30" {
 		t.Fatalf("header %q", got)
 	}
 	if len(recs) != 5 || recs[4][0] != "median" || recs[1][1] != "plugin" {
@@ -323,15 +323,29 @@ func TestBacktestOutput(t *testing.T) {
 		t.Errorf("median rmse %v, want %v", med, rmse[1])
 	}
 
-	// with the estimate (the default), its rows carry the interval at K and
-	// stderr reports its coverage
+	// with the estimate (the default), its rows carry the interval at K,
+	// whether it held the truth and its width; its median row the share that
+	// held it and the median width; stderr reports the coverage too
 	code, out, errs = cli(t, full, "backtest", "--k1", "10", "--reps", "3", "--methods", "plugin", "-")
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
 	covered := 0
+	var widths []float64
 	for _, rec := range readCSV(t, out)[1:] {
-		if rec[0] == "median" || rec[1] != "estimate" {
+		if rec[1] != "estimate" {
+			if rec[8] != "" || rec[9] != "" {
+				t.Errorf("row %v without an interval has coverage or width", rec)
+			}
+			continue
+		}
+		if rec[0] == "median" {
+			cov, _ := strconv.ParseFloat(rec[8], 64)
+			w, _ := strconv.ParseFloat(rec[9], 64)
+			slices.Sort(widths)
+			if cov != float64(covered)/3 || w != widths[1] {
+				t.Errorf("median row %v: coverage %v and width %v, want %v and %v", rec, cov, w, float64(covered)/3, widths[1])
+			}
 			continue
 		}
 		pred, _ := strconv.ParseFloat(rec[3], 64)
@@ -341,9 +355,16 @@ func TestBacktestOutput(t *testing.T) {
 		if err1 != nil || err2 != nil || !(lo <= pred && pred <= hi) {
 			t.Fatalf("estimate row %v: interval [%q, %q] around %v", rec, rec[6], rec[7], pred)
 		}
+		want := "0"
 		if lo <= truth && truth <= hi {
 			covered++
+			want = "1"
 		}
+		w, _ := strconv.ParseFloat(rec[9], 64)
+		if rec[8] != want || math.Abs(w-(hi-lo)) > 1e-9 {
+			t.Errorf("estimate row %v: covered %q and width %q, want %s and %v", rec, rec[8], rec[9], want, hi-lo)
+		}
+		widths = append(widths, w)
 	}
 	if want := fmt.Sprintf("estimate: the 80%% interval at k = 30 held the truth on %d of 3 pilots", covered); !strings.Contains(errs, want) {
 		t.Errorf("stderr %q, want %q", errs, want)
