@@ -11,6 +11,7 @@ import (
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/simulate"
 )
 
 // Share is what a link to the page carries in its fragment: a simulation
@@ -90,9 +91,12 @@ func DecodeShare(frag string) (Share, error) {
 	if c.Seed, err = strconv.ParseUint(f[7], 10, 64); err != nil {
 		return Share{}, fmt.Errorf("the link's simulation seed %q: want a whole number ≥ 0", f[7])
 	}
+	if err := simulate.CheckBrowserSize(simulate.Config{K: c.K2, R: c.R, D: c.D}, c.K1); err != nil {
+		return Share{}, fmt.Errorf("the link's simulation is too large: %s", strings.TrimPrefix(err.Error(), "simulate: "))
+	}
 	s.K2 = c.K2
 	if t := q.Get("k2"); t != "" {
-		if s.K2, err = limits.ParseK2("k2", t); err != nil {
+		if s.K2, err = limits.ParseK2("k2 =", t); err != nil {
 			return Share{}, fmt.Errorf("the link's %w", err)
 		}
 	}

@@ -45,7 +45,10 @@ func TestShareDefaultsAndErrors(t *testing.T) {
 		"sim=normal,normal,0,0.2,10,100,2000,3":              "d = ",
 		"sim=normal,normal,5,-1,10,100,2000,3":               "σ²",
 		"sim=normal,normal,5,0.2,10,300,200,3":               "more than",
-		"sim=normal,normal,5,0.2,10,100,2000,3&k2=2.5":       "k2",
+		"sim=normal,normal,5,0.2,10,100,2000,3&k2=2.5":       "k2 = 2.5",
+		"sim=normal,normal,5,0.2,10,100,2000,3&k2=-5":        "the link's k2 = -5",
+		"sim=normal,normal,5,0.1,100,100000,100000,1":        "the link's simulation is too large: a pilot of k1 = 100000 classes with r = 100 points each holds r·k1² = 1e+12 scores",
+		"sim=normal,normal,5,0.1,10,1000,100000,1":           "the link's simulation is too large: the true curve of a world of K = 100000 classes",
 		"sim=normal,normal,5,0.2,10,100,2000,3&methods=evil": "evil",
 		"sim=normal,normal,5,0.2,10,100,2000,3&preset=x":     "preset",
 	} {

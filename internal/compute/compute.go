@@ -179,8 +179,9 @@ func simulateReporting(cfg protocol.SimConfig, truth bool, progress func(done, t
 }
 
 // World generates the simulated world of cfg (its K2 classes) after
-// checking the form: known distributions, 2 <= K1 <= K2. Simulate draws its
-// pilot of K1 classes with cfg.Seed.
+// checking the form (known distributions, 2 <= K1 <= K2) and the size
+// (simulate.CheckBrowserSize). Simulate draws its pilot of K1 classes with
+// cfg.Seed.
 func World(cfg protocol.SimConfig) (*simulate.World, error) {
 	cd, err := simulate.ParseDist(cfg.Classes)
 	if err != nil {
@@ -193,7 +194,11 @@ func World(cfg protocol.SimConfig) (*simulate.World, error) {
 	if cfg.K1 < 2 || cfg.K1 > cfg.K2 {
 		return nil, fmt.Errorf("simulate: k1 = %d pilot classes: it must be between 2 and K = %d, the simulated world's classes", cfg.K1, cfg.K2)
 	}
-	return simulate.Generate(simulate.Config{Classes: cd, Points: pd, D: cfg.D, Sigma2: cfg.Sigma2, K: cfg.K2, R: cfg.R, Seed: cfg.Seed})
+	sc := simulate.Config{Classes: cd, Points: pd, D: cfg.D, Sigma2: cfg.Sigma2, K: cfg.K2, R: cfg.R, Seed: cfg.Seed}
+	if err := simulate.CheckBrowserSize(sc, cfg.K1); err != nil {
+		return nil, err
+	}
+	return simulate.Generate(sc)
 }
 
 // Server handles the messages a worker receives. Post sends a reply; it is

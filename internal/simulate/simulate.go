@@ -406,3 +406,33 @@ func (w *World) squaredDistances(i int, sq []float64) {
 		c = c[d:]
 	}
 }
+
+// Limits on a simulation the page runs in the browser, where a pilot's
+// scores and a world's true curve must fit a tab's memory and minutes.
+const (
+	// MaxPilotScores bounds a pilot's r·k1² scores: 240 MB of float64,
+	// about what the largest score file the page reads holds.
+	MaxPilotScores = 30_000_000
+	// MaxTruthWork bounds K²·r·d, the work of a world's exact curve (every
+	// one of its K·r points scored against its K classes in d dimensions):
+	// at 5e9 it takes seconds in a worker, at this bound minutes.
+	MaxTruthWork = 2e11
+)
+
+// CheckBrowserSize refuses a simulation of a pilot of k1 of the K classes
+// of cfg too large for a browser tab (MaxPilotScores, MaxTruthWork), saying
+// what to lower; the command line (cleanex simulate) has only the limits
+// of Validate.
+func CheckBrowserSize(cfg Config, k1 int) error {
+	scores := float64(cfg.R) * float64(k1) * float64(k1)
+	if scores > MaxPilotScores {
+		return fmt.Errorf("simulate: a pilot of k1 = %d classes with r = %d points each holds r·k1² = %.3g scores (%.3g GB), more than the %.0e a browser tab holds: lower k1 or r, or run cleanex simulate on the command line",
+			k1, cfg.R, scores, scores*8/1e9, float64(MaxPilotScores))
+	}
+	work := float64(cfg.K) * float64(cfg.K) * float64(cfg.R) * float64(cfg.D)
+	if work > MaxTruthWork {
+		return fmt.Errorf("simulate: the true curve of a world of K = %d classes with r = %d and d = %d takes K²·r·d = %.3g steps, more than the %.0e a browser tab does in minutes: lower K, r or d, or run cleanex simulate --truth on the command line",
+			cfg.K, cfg.R, cfg.D, work, MaxTruthWork)
+	}
+	return nil
+}

@@ -358,3 +358,24 @@ func BenchmarkGenerate(b *testing.B) {
 		mustGenerate(b, cfg)
 	}
 }
+
+// CheckBrowserSize refuses pilots above MaxPilotScores and worlds above
+// MaxTruthWork, naming what to lower, and accepts those at the bounds.
+func TestCheckBrowserSize(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		k1   int
+		want string
+	}{
+		{Config{K: 2000, R: 10, D: 5}, 1000, ""},
+		{Config{K: 2000, R: 30, D: 5}, 1000, ""}, // 3e7 scores: the bound
+		{Config{K: 2000, R: 31, D: 5}, 1000, "r·k1² = 3.1e+07 scores"},
+		{Config{K: 20000, R: 100, D: 5}, 100, ""}, // K²·r·d = 2e11: the bound
+		{Config{K: 20000, R: 100, D: 6}, 100, "K²·r·d = 2.4e+11 steps"},
+	} {
+		err := CheckBrowserSize(tc.cfg, tc.k1)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v, k1 = %d: %v, want %q", tc.cfg, tc.k1, err, tc.want)
+		}
+	}
+}
