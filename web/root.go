@@ -174,6 +174,15 @@ func (c *Root) k2Key(event vugu.DOMEvent) {
 	c.B.Run()
 }
 
+// seedKey runs the methods with the typed CleaneX seed when Enter is
+// pressed in its box, as Enter in the k2 box does.
+func (c *Root) seedKey(event vugu.DOMEvent) {
+	if event.PropString("key") == "Enter" {
+		c.setUint(&c.S.Seed, event)
+		c.B.Run()
+	}
+}
+
 // setK2 stores the typed k2, or shows why it is refused (limits.ParseK2:
 // the command line's message) and keeps the previous one.
 func (c *Root) setK2(event vugu.DOMEvent) {

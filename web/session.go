@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/protocol"
@@ -32,10 +33,15 @@ type Session struct {
 }
 
 // NewSession returns the session of the page's state; sim is the current
-// data set's simulation (nil for a file).
+// data set's simulation (nil for a file). With results on screen, its run
+// settings are theirs (State.RanWith).
 func NewSession(s *State, sim *protocol.SimConfig) Session {
 	out := Session{Version: SessionVersion, Source: s.Source, Direction: s.Direction, K2: s.K2,
 		Methods: s.SelectedMethods(), Seed: s.Seed, Preset: s.Preset, Answer: s.Headline()}
+	if r := s.RanWith; r.K2 >= 2 && s.HasResults() {
+		// the settings of the results saved, not ones changed since
+		out.K2, out.Methods, out.Seed, out.Preset = r.K2, slices.Clone(r.Methods), r.Seed, r.Preset
+	}
 	if sim != nil {
 		c := *sim
 		out.Sim = &c
@@ -93,7 +99,7 @@ func (s Session) Restore(st *State) {
 	if s.Sim == nil {
 		// The data on the page is not the session's: it is put away, so that
 		// no answer about it is shown under the session's settings.
-		st.Summary, st.Rec, st.Results, st.Progress = nil, nil, report.Curves{}, nil
+		st.Summary, st.Rec, st.Results, st.Progress, st.RanWith = nil, nil, report.Curves{}, nil, Share{}
 		st.Source = ""
 		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " Choose " + s.Source + " again to compute it with these settings."
 	}

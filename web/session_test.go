@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/report"
 )
 
 func TestSessionRoundTrip(t *testing.T) {
@@ -44,5 +46,31 @@ func TestSessionRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseSession([]byte(`{"version":9}`)); err == nil {
 		t.Error("version 9 accepted")
+	}
+}
+
+// With results on screen, a session saves the settings of the run that made
+// them, not settings changed since (a seed typed without a run, a k2 whose
+// run was cancelled), and the page says that the settings changed.
+func TestSessionSavesSettingsOfResults(t *testing.T) {
+	st := NewState()
+	st.Source, st.K2, st.Seed = "pilot.csv", 500, 1
+	st.Results = report.Curves{K1: 50, K2: 500, Estimate: make(accuracy.Curve, 501)}
+	st.Rec = &Recommendation{K2: 500}
+	st.RanWith = Share{K2: 500, Methods: st.SelectedMethods(), Seed: 1, Preset: "fast"}
+	if got := st.Stale(); got != "" {
+		t.Errorf("settings as run: Stale = %q", got)
+	}
+	st.Seed, st.K2 = 5, 20000
+	s := NewSession(st, nil)
+	if s.K2 != 500 || s.Seed != 1 {
+		t.Errorf("session k2 %d seed %d, want the run's 500 and 1", s.K2, s.Seed)
+	}
+	if got := st.Stale(); !strings.HasPrefix(got, "You changed k2 and the seed since these results: press Run") {
+		t.Errorf("Stale = %q", got)
+	}
+	st.Running = true
+	if got := st.Stale(); got != "" {
+		t.Errorf("while running: Stale = %q", got)
 	}
 }

@@ -148,6 +148,10 @@ type State struct {
 	// Rec is the last finished run's recommendation and its evidence (nil
 	// before one, and while a run is under way).
 	Rec *Recommendation
+	// RanWith holds the run settings (k2, methods, seed, preset) of the
+	// results on screen; its K2 is 0 when no run has finished on the data
+	// set. Sessions save these, and Stale compares them with the page's.
+	RanWith Share
 	// WhyOpen is whether the "Why this answer" panel is open.
 	WhyOpen bool
 	// LogX selects a logarithmic k axis on the accuracy chart; LogU a
@@ -290,6 +294,33 @@ func (s *State) HoverText() string {
 		return "Point at or tap the chart, or Tab to it and use the arrow keys, to read every curve at any k."
 	}
 	return ""
+}
+
+// Stale says, when a finished run's results are on screen and the page's
+// run settings (k2, methods, seed, preset) have changed since, which ones
+// and what to do; "" otherwise.
+func (s *State) Stale() string {
+	r := s.RanWith
+	if s.Running || s.Rec == nil || r.K2 < 2 {
+		return ""
+	}
+	var changed []string
+	if s.K2 != r.K2 {
+		changed = append(changed, "k2")
+	}
+	if !slices.Equal(s.SelectedMethods(), r.Methods) {
+		changed = append(changed, "the methods")
+	}
+	if s.Preset != r.Preset {
+		changed = append(changed, "the preset")
+	}
+	if s.Seed != r.Seed {
+		changed = append(changed, "the seed")
+	}
+	if len(changed) == 0 {
+		return ""
+	}
+	return "You changed " + list(changed) + " since these results: press Run to update them (a saved session holds the settings of the results shown)."
 }
 
 // HasResults reports whether there is a table to show.

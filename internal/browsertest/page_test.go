@@ -912,7 +912,8 @@ func mapKeys(m map[string]any) []string {
 // Opening the session of a file on a page showing other data puts that data
 // away: no answer about it stays on screen under the session's settings, the
 // status line gives the saved answer and says to choose the file again, and
-// Run asks for data instead of analysing the example.
+// Run asks for data instead of analysing the example; the file chosen then
+// is run at the session's k2.
 func TestFileSessionPutsDataAway(t *testing.T) {
 	p := openPage(t, "")
 	p.waitFinished(180 * time.Second)
@@ -938,6 +939,20 @@ func TestFileSessionPutsDataAway(t *testing.T) {
 	p.click("run")
 	if msg := p.errorText("load a pilot's score file"); !strings.HasPrefix(msg, "load a pilot's score file or simulate data first") {
 		t.Errorf("Run says %q", msg)
+	}
+	// Choosing the session's file computes its answer at the session's k2,
+	// not at the new data set's default (10 × its 15 classes).
+	csv := filepath.Join(t.TempDir(), "my-pilot.csv")
+	if err := os.WriteFile(csv, simulatedCSV(t, 15, 11), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.SetUploadFiles(chromedp.ID("file"), []string{csv})); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFinished(180 * time.Second)
+	p.shot("54-file-session-file-chosen")
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "At 600 classes") {
+		t.Errorf("the session's file is answered with %q, want the session's k2: At 600 classes…", h)
 	}
 }
 
@@ -975,7 +990,8 @@ func TestBadLinkRunsNothing(t *testing.T) {
 }
 
 // Cancelling a run puts back the previous results and, with them, the link
-// to the settings that made them (not the cancelled run's).
+// to the settings that made them (not the cancelled run's) and their k2;
+// the page says which settings differ from theirs.
 func TestCancelRestoresLink(t *testing.T) {
 	const frag = "#sim=normal,normal,5,0.2,5,30,300,3&k2=300&methods=plugin,kde,regression,cleanex&seed=2&preset=fast"
 	p := openPage(t, frag)
@@ -996,6 +1012,15 @@ func TestCancelRestoresLink(t *testing.T) {
 	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "At 300 classes") {
 		t.Errorf("after Cancel the headline is %q, want the previous answer at 300 classes", h)
 	}
+	// The k2 box goes back to the results' k2; the methods changed since
+	// them, and the page says so.
+	if v := mustEval[string](p, `document.querySelector("#k2").value`, 5*time.Second); v != "300" {
+		t.Errorf("after Cancel the k2 box holds %q, want the shown results' 300", v)
+	}
+	if st := mustEval[string](p, `(document.querySelector("#stale") || {textContent: ""}).textContent`, 5*time.Second); !strings.HasPrefix(st, "You changed the methods since these results: press Run") {
+		t.Errorf("after Cancel with the plug-in left out, the stale line says %q", st)
+	}
+	p.shot("77-cancelled-stale")
 }
 
 // A simulated world whose truth takes long (web.SlowTruth: K = 5,000, r = 20,

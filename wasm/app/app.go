@@ -53,6 +53,10 @@ type app struct {
 	search string
 	// activity is what State.Busy is about.
 	activity activity
+	// sessionSource is the file name of an opened session whose data is a
+	// file: when a file of that name is chosen next, it is run at the
+	// session's k2 (the page's), not at the new data set's default.
+	sessionSource string
 
 	slots  []*slot
 	spare  *slot
@@ -164,7 +168,9 @@ type loadOutcome struct {
 type runState struct {
 	id, dataset uint64
 	k2          int
-	plan        *web.Plan
+	// settings are the run's settings (State.RanWith once it finishes).
+	settings web.Share
+	plan     *web.Plan
 	// queue holds the plan's tasks not started yet; active counts those
 	// running on a worker.
 	queue      []int
@@ -187,12 +193,14 @@ type runState struct {
 
 // shown is a finished run's results on screen.
 type shown struct {
-	ok      bool
-	k2      int
-	results report.Curves
-	rec     *web.Recommendation
-	failed  map[string]string
-	skipped map[string]string
+	ok       bool
+	k2       int
+	ran      web.Share
+	progress []web.MethodProgress
+	results  report.Curves
+	rec      *web.Recommendation
+	failed   map[string]string
+	skipped  map[string]string
 	// fragment is the address's fragment (the share link's settings) that
 	// went with them.
 	fragment string
@@ -522,6 +530,7 @@ func (a *app) finishRun(r *runState) {
 	a.st.Failed = r.plan.Failures(out)
 	a.st.Skipped = r.plan.Skipped()
 	a.st.Rec = web.NewRecommendation(r.plan, pilot, r.k2, out, a.table, a.tableErr)
+	a.st.RanWith = r.settings
 	a.st.Running = false
 	a.liveCurve, a.liveTask = nil, -1
 	a.charts.dirty = true
@@ -812,13 +821,14 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	if req.keepK2 && a.st.K2 >= 2 {
 		k2 = a.st.K2
 	}
+	a.sessionSource = ""
 	a.st.ShowK2(k2)
 	if req.sim == nil {
 		a.setLink(nil) // user data never goes into the address
 	}
 	a.st.Progress = nil
 	a.st.Status = ""
-	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
+	a.st.Rec, a.st.Failed, a.st.Skipped, a.st.RanWith = nil, nil, nil, web.Share{}
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
 	a.st.TruthPending, a.st.TruthDone = req.sim != nil && sum.Truth == nil, 0
@@ -930,7 +940,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 		return nil, err
 	}
 	a.cancelRun("a new run")
-	prev := shown{ok: a.st.Rec != nil, k2: a.st.K2, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped,
+	prev := shown{ok: a.st.Rec != nil, k2: a.st.Results.K2, ran: a.st.RanWith, progress: a.st.Progress, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped,
 		fragment: jsdom.Hash()}
 	if a.sim != nil {
 		a.setLink(&web.Share{Sim: *a.sim, K2: req.k2, Methods: req.methods, Seed: req.seed, Preset: req.preset})
@@ -938,7 +948,8 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	// The recommendation's fits always run; methods chooses what is shown.
 	plan := web.NewPlan(req.methods, req.preset, req.seed)
 	r := &runState{id: a.id(), dataset: a.dataset, k2: req.k2, plan: plan,
-		start: time.Now(), onProgress: req.onProgress, done: make(chan struct{}), prev: prev}
+		settings: web.Share{K2: req.k2, Methods: slices.Clone(req.methods), Seed: req.seed, Preset: req.preset},
+		start:    time.Now(), onProgress: req.onProgress, done: make(chan struct{}), prev: prev}
 	// A method that cannot run on this pilot is skipped, with its reason.
 	r.queue = plan.SkipFor(a.summary.K)
 	r.base = report.Curves{K1: a.summary.K, K2: req.k2, Observed: a.summary.Observed, Truth: a.summary.Truth}
@@ -990,7 +1001,8 @@ func (a *app) cancelRun(why string) {
 	a.st.Status = "Cancelled (" + why + ")."
 	if p := r.prev; p.ok {
 		// The results of the run before are shown again.
-		a.st.K2, a.st.Results, a.st.Rec, a.st.Failed, a.st.Skipped = p.k2, p.results, p.rec, p.failed, p.skipped
+		a.st.Results, a.st.Rec, a.st.Failed, a.st.Skipped, a.st.RanWith = p.results, p.rec, p.failed, p.skipped, p.ran
+		a.st.ShowK2(p.k2)
 		a.charts.dirty = true
 		a.st.Status += " The previous results are shown."
 		if r.dataset == a.dataset && p.fragment != jsdom.Hash() {
@@ -1002,9 +1014,13 @@ func (a *app) cancelRun(why string) {
 		a.liveCurve, a.charts.dirty = nil, true
 	}
 	a.liveTask = -1
-	for i := range a.st.Progress {
-		if p := &a.st.Progress[i]; !p.Done && !p.Failed && !p.Skipped {
-			p.Text = "cancelled"
+	if r.prev.ok {
+		a.st.Progress = r.prev.progress // the bars of the results shown
+	} else {
+		for i := range a.st.Progress {
+			if p := &a.st.Progress[i]; !p.Done && !p.Failed && !p.Skipped {
+				p.Text = "cancelled"
+			}
 		}
 	}
 	close(r.done)

@@ -90,6 +90,7 @@ func (a *app) loadFiles(files []jsdom.Value) {
 	}
 	a.env.RLock()
 	dir, threshold := a.st.Direction, a.prepareBytes
+	keepK2 := a.sessionSource != "" && a.sessionSource == name
 	a.env.RUnlock()
 	// A large file, or embeddings, is not read here: the worker that
 	// prepares it reads the File piece by piece. A Parquet file is read
@@ -104,7 +105,7 @@ func (a *app) loadFiles(files []jsdom.Value) {
 		if web.LooksLikeEmbeddings(head) {
 			dir = "auto" // the metric sets the direction
 		}
-		if _, err := a.load(loadRequest{file: files[0], size: size, head: head, dir: dir, source: name, andRun: true}); err != nil {
+		if _, err := a.load(loadRequest{file: files[0], size: size, head: head, dir: dir, source: name, andRun: true, keepK2: keepK2}); err != nil {
 			a.onPage(err)
 		}
 		return
@@ -136,7 +137,7 @@ func (a *app) loadFiles(files []jsdom.Value) {
 		}
 	}
 	// A file the user gives is analysed at once with the current settings.
-	if _, err := a.load(loadRequest{dataJS: b, dir: dir, source: name, andRun: true}); err != nil {
+	if _, err := a.load(loadRequest{dataJS: b, dir: dir, source: name, andRun: true, keepK2: keepK2}); err != nil {
 		a.onPage(err)
 	}
 }
@@ -471,6 +472,7 @@ func (a *app) OpenSession(event vugu.DOMEvent) {
 			a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 			a.setLink(nil)
 			a.charts.dirty = true
+			a.sessionSource = sess.Source
 		}
 		sess.Restore(a.st)
 		a.env.UnlockRender()
