@@ -368,7 +368,33 @@ func (s *State) WhySources() string {
 	if len(used) == 0 {
 		return "No fit could be used for the estimate. " + cx
 	}
-	return "The estimate combines " + list(used) + ", each checked against your pilot's own accuracy curve first. " + cx
+	return "The estimate combines " + list(used) + ", each checked against your pilot's own accuracy curve first. " + cx + s.whyAtK2()
+}
+
+// whyAtK2 says, after WhySources, how the estimate at k2 came out of the
+// methods (recommend's median with CleaneX counted twice): CleaneX's value
+// when it lies between the others, else halfway (in logit) between CleaneX
+// and the nearest of them; "" when CleaneX or every other method is missing.
+func (s *State) whyAtK2() string {
+	r := s.Rec
+	o, k2 := r.Outcome, r.K2
+	if o.CleaneX == nil || k2 > o.CleaneX.Max() || k2 > o.Estimate.Max() || len(o.Sources) < 2 {
+		return ""
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, src := range o.Sources {
+		if c := r.Curves[src]; c != nil && k2 <= c.Max() {
+			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])
+		}
+	}
+	if lo > hi {
+		return ""
+	}
+	at, cx := limits.Thousands(k2), o.CleaneX[k2]
+	if lo <= cx && cx <= hi {
+		return " At " + at + " classes CleaneX lies between the other methods, so the estimate follows CleaneX there."
+	}
+	return " At " + at + " classes CleaneX lies beyond the other methods, so the estimate is halfway between CleaneX and the nearest of them (on the logit scale)."
 }
 
 // list joins "a", "b" and "c" as "a, b and c".
@@ -454,10 +480,10 @@ func (s *State) WhyParts() []string {
 	}
 	if len(says) > 1 {
 		small := ""
-		if sh.Disagreement < 0.15 && hi-lo > width/2 {
-			// A wide disagreement with a small share reads as a contradiction
-			// unless it is said why.
-			small = ": on the test pilots, how far apart the methods were told little about the actual error"
+		if hi-lo > width/2 {
+			// A disagreement wider than the interval reads as a
+			// contradiction unless it is said why.
+			small = "; the interval need not span the methods: on the test pilots, how far apart they were told only part of the actual error"
 		}
 		out = append(out, fmt.Sprintf("The methods disagree by %.*f at %s classes (%s)%s%s.", d+1, hi-lo, limits.Thousands(k2), strings.Join(says, ", "), share(sh.Disagreement), small))
 	} else {

@@ -36,9 +36,11 @@ func heldOutStudy(dir string, pilots []bank.Pilot, seeds int) error {
 	for _, g := range gs {
 		c := coverage(g.ps, table.Calibration)
 		below, above := 0, 0
-		for _, k1 := range bank.K1s {
-			below += c.below[k1]
-			above += c.above[k1]
+		for _, n := range c.below {
+			below += n
+		}
+		for _, n := range c.above {
+			above += n
 		}
 		fmt.Printf("| %s | %d | %.2f | %.2f | %d / %d | %.3f |\n", g.name, len(g.ps), c.atK, c.all, below, above, median(c.widths))
 	}

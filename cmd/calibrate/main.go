@@ -74,6 +74,7 @@ func run(ctx context.Context, args []string) error {
 	quantiles := fs.Int("q", summary.DefaultQuantiles, "summary: quantile steps of the summaries")
 	transform := fs.String("transform", "", "fit: rewrite each pilot's scores first: softmax:T (class probabilities of logits T x / sd, as the product reads them), rawsoftmax:T (read as they are) or logsoftmax:T")
 	heldOut := fs.Bool("heldout", false, "fit: the held-out simulated pilots (bank.HeldOut) instead of the bank's")
+	small := fs.Bool("small", false, "fit, heldout: pilots of 10, 20 and 30 classes from the worlds of the bank's 50-class pilots (bank.SmallPilots; cache build/small)")
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
@@ -99,7 +100,11 @@ func run(ctx context.Context, args []string) error {
 		}
 	}
 	pilots := bank.Select(famList, k1List)
-	if *heldOut || args[0] == "heldout" {
+	switch {
+	case *small:
+		pilots = bank.SmallPilots(famList, k1List)
+		defaultDir(fs, dir, "build/small")
+	case *heldOut || args[0] == "heldout":
 		pilots = bank.HeldOut(famList, k1List)
 		defaultDir(fs, dir, "build/heldout")
 	}

@@ -1,6 +1,11 @@
 package bank
 
-import "github.com/cleanex/cleanex/internal/bank/realdata"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cleanex/cleanex/internal/bank/realdata"
+)
 
 // heldOutFamilies lists simulated families outside the bank: the
 // recommendation's calibration never sees them, so their coverage is an
@@ -35,6 +40,30 @@ func HeldOut(families []string, k1s []int) []Pilot {
 	for _, p := range all {
 		if p.selected(families, k1s) {
 			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// SmallK1s are the pilot sizes of SmallPilots, below the bank's smallest.
+var SmallK1s = []int{10, 20, 30}
+
+// SmallPilots returns pilots smaller than any of the bank's, to measure the
+// calibration where it was not fitted: the worlds of the bank's 50-class
+// pilots (every family, 8 each), each with a pilot of k1 classes for every
+// k1 of SmallK1s (drawn with the world's seed; IDs "small-" and the bank
+// pilot's family, setting, k1 and world). Only families and k1s selected
+// (all when empty) are returned.
+func SmallPilots(families []string, k1s []int) []Pilot {
+	var out []Pilot
+	for _, p := range Select(nil, []int{K1s[0]}) {
+		for _, k1 := range SmallK1s {
+			q := p
+			q.Family, q.K1 = "small-"+p.Family, k1
+			q.ID = strings.Replace("small-"+p.ID, fmt.Sprintf("/k%d/", p.K1), fmt.Sprintf("/k%d/", k1), 1)
+			if q.selected(families, k1s) {
+				out = append(out, q)
+			}
 		}
 	}
 	return out

@@ -318,8 +318,13 @@ func TestRecommendationProbabilities(t *testing.T) {
 		t.Fatal("natively the probabilities are not recognised")
 	}
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 200, 1), 200)
-	if w := mustEval[string](p, `document.querySelector("#answer-warning").textContent`, 5*time.Second); w != "" {
-		t.Errorf("without a warning the answer bar says %q", w)
+	// A pilot of 20 classes is smaller than the calibration's: the warning
+	// under the headline says so, and the answer bar points to it.
+	if w := mustEval[string](p, `document.querySelector("#headline-warning").textContent`, 5*time.Second); !strings.HasPrefix(w, "Your pilot has only 20 classes") {
+		t.Errorf("headline warning %q, want the one about a pilot of 20 classes", w)
+	}
+	if w := mustEval[string](p, `document.querySelector("#answer-warning").textContent`, 5*time.Second); w != " Read the warning under 3. Results." {
+		t.Errorf("with a warning the answer bar says %q", w)
 	}
 	// 50 times the pilot's classes: the warning under the headline, and the
 	// answer bar at the top points to it.

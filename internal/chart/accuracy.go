@@ -404,7 +404,7 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 	}
 
 	c.SetFont(font)
-	title := "k = " + strconv.Itoa(h.K)
+	title := "k = " + limits.Thousands(h.K)
 	nameW, valW := c.MeasureText(title), 0.0
 	vals := make([]string, len(h.Values))
 	for i, v := range h.Values {

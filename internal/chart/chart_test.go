@@ -100,8 +100,8 @@ func TestAccuracyTickLabels(t *testing.T) {
 		logX bool
 		want []string
 	}{
-		{true, []string{"2", "5", "10", "20", "50", "100", "200", "500", "1000", "2000"}},
-		{false, []string{"200", "400", "600", "800", "1000", "1200", "1400", "1600", "1800", "2000"}},
+		{true, []string{"2", "5", "10", "20", "50", "100", "200", "500", "1,000", "2,000"}},
+		{false, []string{"200", "400", "600", "800", "1,000", "1,200", "1,400", "1,600", "1,800", "2,000"}},
 	} {
 		ch := &AccuracyChart{Width: 720, Height: 420, LogX: tc.logX, Series: realistic()}
 		if err := ch.Draw(&recorder{}); err != nil {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/cleanex/cleanex/internal/limits"
 )
 
 // Tick positions are hand-written (no maintained Go library offers them
@@ -107,9 +109,11 @@ func LogTicks(lo, hi float64, maxTicks int) []float64 {
 }
 
 // FormatTick formats a tick value, a negative one with the minus sign U+2212:
-// the shortest decimal that reads back as v rounded to 12 significant digits
-// ("0.2", "2000", "0.001", "−0.5") for 1e-4 <= |v| < 1e6 or v == 0, and
-// m·10^e as "1e-5", "2.5e6" outside that range. (The rounding hides the
+// a whole number from 1,000 to below 10^9 with commas between groups of
+// three digits, as the page writes numbers ("2,000", "10,000,000"); else the
+// shortest decimal that reads back as v rounded to 12 significant digits
+// ("0.2", "0.001", "−0.5", "2500.5") for 1e-4 <= |v| < 1e6 or v == 0, and
+// m·10^e as "1e-5", "2.5e9" outside that range. (The rounding hides the
 // last-bit error of ticks such as 1/10^24, whose denominator is not exact in
 // float64.)
 func FormatTick(v float64) string {
@@ -118,6 +122,9 @@ func FormatTick(v float64) string {
 	}
 	if r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64); err == nil {
 		v = r
+	}
+	if a := math.Abs(v); a >= 1000 && a < 1e9 && v == math.Trunc(v) {
+		return minus(limits.Thousands(int(v)))
 	}
 	if a := math.Abs(v); a >= 1e-4 && a < 1e6 {
 		return minus(strconv.FormatFloat(v, 'f', -1, 64))

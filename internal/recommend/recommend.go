@@ -338,17 +338,30 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			"Your pilot misclassifies %s of its %s test points at %s classes, so what happens beyond %s classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",
 			few, limits.Thousands(f.N), limits.Thousands(f.K1), limits.Thousands(f.K1)))
 	}
+	if f.K1 < SmallestCalibratedK1 && k2 > f.K1 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"Your pilot has only %d classes; the interval was calibrated on test pilots of %d to %d classes, so for a pilot this small it is likely too narrow, and beyond %d classes the estimate rests more on each method's assumptions than on your data: add classes to the pilot if you can.",
+			f.K1, SmallestCalibratedK1, LargestCalibratedK1, f.K1))
+	}
 	if n := len(cal.Knots); n > 1 && k2 > f.K1 && math.Log(float64(k2)/float64(f.K1)) > cal.Knots[n-1]+1e-9 {
 		most := math.Exp(cal.Knots[n-1])
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"You extrapolate %.0f× beyond your pilot (%s classes to %s); the interval was calibrated on test pilots extrapolated at most %.0f×, so here it is likely too narrow: a pilot with more classes would give a firmer answer.",
-			float64(k2)/float64(f.K1), limits.Thousands(f.K1), limits.Thousands(k2), most))
+			"You extrapolate %s× beyond your pilot (%s classes to %s); the interval was calibrated on test pilots extrapolated at most %.0f×, so here it is likely too narrow: a pilot with more classes would give a firmer answer.",
+			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most))
 	}
 	monotone(res.Estimate)
 	monotone(res.Lo)
 	monotone(res.Hi)
 	return res, nil
 }
+
+// SmallestCalibratedK1 and LargestCalibratedK1 are the smallest and the
+// largest pilot (k1) of the bank the interval was calibrated on
+// (internal/bank.K1s); a smaller pilot gets a warning.
+const (
+	SmallestCalibratedK1 = 50
+	LargestCalibratedK1  = 500
+)
 
 // ChanceAt2 is the accuracy of a coin toss between 2 classes: a pilot below
 // it at k = 2 most likely has its scores read in the wrong direction.

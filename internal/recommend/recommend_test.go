@@ -2,6 +2,7 @@ package recommend
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -361,7 +362,7 @@ func TestWarnsOnFewErrors(t *testing.T) {
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	f := testFits(k1, k2)
 	f.N = 400 // 400 (1 - 0.99^19) = 70 errors at k1: no warning
-	if res, err := Recommend(f, k2, cal); err != nil || len(res.Warnings) != 0 {
+	if res, err := Recommend(f, k2, cal); err != nil || len(others(res.Warnings)) != 0 {
 		t.Errorf("warnings %v (%v), want none", res.Warnings, err)
 	}
 	for _, tc := range []struct {
@@ -376,7 +377,7 @@ func TestWarnsOnFewErrors(t *testing.T) {
 	} {
 		f.Observed = tc.observed
 		res, err := Recommend(f, k2, cal)
-		if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], tc.want) {
+		if ws := others(res.Warnings); err != nil || len(ws) != 1 || !strings.Contains(ws[0], tc.want) {
 			t.Errorf("%s: warnings %q (%v), want one containing %q", tc.name, res.Warnings, err, tc.want)
 		}
 	}
@@ -400,10 +401,10 @@ func TestWarnsBeyondCalibratedRatio(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch {
-		case tc.want == "" && len(res.Warnings) != 0:
+		switch ws := others(res.Warnings); {
+		case tc.want == "" && len(ws) != 0:
 			t.Errorf("k2 = %d: warnings %q, want none", tc.k2, res.Warnings)
-		case tc.want != "" && (len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], tc.want)):
+		case tc.want != "" && (len(ws) != 1 || !strings.HasPrefix(ws[0], tc.want)):
 			t.Errorf("k2 = %d: warnings %q, want %q…", tc.k2, res.Warnings, tc.want)
 		}
 	}
@@ -462,12 +463,48 @@ func TestEstimateKeepsExactZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "misclassifies all of its 6 test points") {
+	if ws := others(res.Warnings); len(ws) != 1 || !strings.Contains(ws[0], "misclassifies all of its 6 test points") {
 		t.Errorf("warnings %q, want one saying that all 6 points are misclassified", res.Warnings)
 	}
 	for k := 2; k <= k2; k++ {
 		if res.Estimate[k] != 0 || res.Lo[k] != 0 || !(res.Hi[k] > 0) {
 			t.Fatalf("k = %d: estimate %g [%g, %g], want 0 with an interval above it", k, res.Estimate[k], res.Lo[k], res.Hi[k])
+		}
+	}
+}
+
+// others returns the warnings other than the one about a pilot smaller than
+// the calibration's (the tests' pilots have 20 classes).
+func others(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !strings.HasPrefix(w, "Your pilot has only") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// A pilot of fewer classes than the bank's smallest gets a warning when it
+// is extrapolated; one of at least that many, or one asked about within its
+// own classes, does not.
+func TestWarnsOnSmallPilot(t *testing.T) {
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	for _, tc := range []struct {
+		k1, k2 int
+		want   bool
+	}{
+		{20, 200, true}, {SmallestCalibratedK1 - 1, 100, true}, {SmallestCalibratedK1, 500, false}, {20, 20, false},
+	} {
+		f := testFits(tc.k1, tc.k2)
+		f.N = 100 * tc.k1
+		res, err := Recommend(f, tc.k2, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := len(res.Warnings) - len(others(res.Warnings))
+		if want := fmt.Sprintf("Your pilot has only %d classes; the interval was calibrated on test pilots of 50 to 500 classes", tc.k1); (got == 1) != tc.want || (tc.want && !strings.HasPrefix(res.Warnings[0], want)) {
+			t.Errorf("k1 = %d, k2 = %d: warnings %q", tc.k1, tc.k2, res.Warnings)
 		}
 	}
 }
