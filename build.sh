@@ -340,9 +340,10 @@ bench_probabilities() {
 # bench_heldout — families outside the bank (internal/bank/heldout.go): simulated, d = 4 with
 # r = 5, d = 7 with r = 20, d = 5 with K = 5,000, and real, Hangul syllables rendered by
 # Korean fonts, scored by distance and as binary codes by Hamming distance: fits every method
-# on their 160 pilots (cached in build/heldout; about 8 minutes on 2 cores); then the same
-# on 192 pilots of 10, 20 and 30 classes, smaller than the bank's (build/small; 2 minutes) and prints every method's RMSE and the interval's coverage with the
-# calibration the product embeds (docs/recommendation.md).
+# on their 160 pilots (cached in build/heldout; about 8 minutes on 2 cores), then on 192
+# pilots of 10, 20 and 30 classes, smaller than the bank's (build/small; 2 minutes), and
+# prints every method's RMSE and the interval's coverage with the calibration the product
+# embeds (docs/recommendation.md).
 bench_heldout() {
 	go run ./cmd/calibrate fit -heldout -dir "$BUILD_DIR/heldout" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate heldout -dir "$BUILD_DIR/heldout" | tee "$BUILD_DIR/bench-heldout.txt" &&
