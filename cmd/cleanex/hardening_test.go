@@ -62,6 +62,7 @@ func TestHardeningErrors(t *testing.T) {
 		{"invisible character", strings.NewReader("label,cafe,b\ncaf\u200be,1,2\nb,2,1\n"), []string{"predict", "--k2", "3", "-"}, `only by the invisible character(s) U+200B`},
 		{"preset", nil, []string{"predict", "--k2", "3", "--preset", "slow", small}, `--preset: `},
 		{"kde bandwidth", nil, []string{"predict", "--k2", "3", "--kde-bandwidth", "x", small}, `--kde-bandwidth: `},
+		{"folder", nil, []string{"predict", "--k2", "5", "."}, ".: a folder, not a file: give the pilot's score file"},
 		{"all scores equal", strings.NewReader("label,a,b,c\na,.5,.5,.5\nb,.5,.5,.5\nc,.5,.5,.5\n"), []string{"predict", "--k2", "5", "-"}, "every test point gives all of its classes the same score"},
 		{"every row constant", strings.NewReader("label,a,b\na,1,1\nb,2,2\n"), []string{"backtest", "--k1", "2", "-"}, "the scores cannot tell the classes apart"},
 		{"only regression on 2 classes", strings.NewReader(twoCSV), []string{"predict", "--k2", "3", "--methods", "regression", "--estimate=false", "-"}, "skipped regression: regression needs a pilot of at least 3 classes, this one has 2; add classes or choose other methods with --methods"},

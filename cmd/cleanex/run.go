@@ -234,6 +234,9 @@ func readOne(name string, stdin io.Reader) (*inputs.Data, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, errors.New("a folder, not a file: give the pilot's score file (or files) inside it")
+	}
 	return reader().Read(f)
 }
 
@@ -300,6 +303,10 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	ests = applicable(ests, s.K, &issues)
+	done := 0.0 // the share of the progress bar already used
+	if rec != nil {
+		done = 0.5
+	}
 	for i, e := range ests {
 		if rec != nil {
 			if m, ok, err := rec.reuse(e.Name()); ok {
@@ -313,7 +320,8 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		start := time.Now()
 		res, err := e.Fit(ctx, s, *k2, func(p estimate.Progress) {
-			prog.update(fraction(i, len(ests), p), p.Method)
+			// after the recommendation's half (runRecommendation), the rest
+			prog.update(done+(1-done)*fraction(i, len(ests), p), p.Method)
 		})
 		if err == nil {
 			err = methods.CheckCurve(res.Curve, *k2)
