@@ -34,7 +34,7 @@
 // quantiles come from a Calibration fitted on the benchmark bank
 // (internal/bank) by cmd/calibrate and embedded in the package
 // (calibration.json). The interval is never narrower than the Wilson interval
-// of the pilot's own accuracy.
+// of the pilot's own accuracy, and at k <= k1 it holds that Wilson interval.
 package recommend
 
 import (
@@ -316,6 +316,11 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			wlo, whi := wilson(a, f.N)
 			res.Lo[k] = max(0, min(res.Lo[k], res.Estimate[k]-(a-wlo)))
 			res.Hi[k] = min(1, max(res.Hi[k], res.Estimate[k]+(whi-a)))
+			if k <= f.K1 {
+				// within the pilot, the Wilson interval of its own accuracy
+				// at k is inside the interval too
+				res.Lo[k], res.Hi[k] = min(res.Lo[k], wlo), max(res.Hi[k], whi)
+			}
 		}
 	}
 	if f.K1 >= 2 && f.Observed[2] < ChanceAt2 && f.TiedShare < MostlyTied {

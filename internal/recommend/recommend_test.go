@@ -508,3 +508,31 @@ func TestWarnsOnSmallPilot(t *testing.T) {
 		}
 	}
 }
+
+// Within the pilot, the interval holds the Wilson interval of the pilot's
+// own accuracy: a pilot right on every point gets an upper bound of 1 there,
+// even where the methods' curves stop just short of 1.
+func TestIntervalHoldsWilsonWithinPilot(t *testing.T) {
+	const k1, k2 = 3, 6
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	near := func(v float64) accuracy.Curve {
+		c := make(accuracy.Curve, k2+1)
+		for k := range c {
+			c[k] = v
+		}
+		return c
+	}
+	obs := near(1 - 1e-16)[:k1+1]
+	f := Fits{K1: k1, N: 6, Observed: obs, ClassSE: make(accuracy.Curve, k1+1),
+		Regression: near(1 - 3e-16), KDE: near(0.95), CleaneX: []accuracy.Curve{near(1 - 1.3e-6)}}
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := wilson(obs[k1], f.N)
+	for k := 2; k <= k1; k++ {
+		if res.Hi[k] != 1 || res.Lo[k] > lo || hi != 1 {
+			t.Errorf("k = %d: interval [%v, %v], want it to hold the Wilson interval [%v, %v]", k, res.Lo[k], res.Hi[k], lo, hi)
+		}
+	}
+}
