@@ -121,7 +121,7 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	}
 	c.Restore()
 	if a.K1 > 0 {
-		f.drawVLine(c, float64(a.K1), "k1 = "+strconv.Itoa(a.K1), 0)
+		f.drawVLine(c, float64(a.K1), "k1 = "+limits.Thousands(a.K1), 0)
 	}
 	if a.K2 > a.K1 {
 		f.drawVLine(c, float64(a.K2), "k2 = "+limits.Thousands(a.K2), 1)
