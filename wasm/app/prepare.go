@@ -158,6 +158,14 @@ func (a *app) loadPrepared(req loadRequest) (protocol.Summary, error) {
 	a.cancelRun("new data")
 	a.stopPrep()
 	id := a.id()
+	// A preparation that fails gives the newest place back to the load
+	// before, which may still come, as a plain load does (load).
+	prevLoad := a.loadID
+	giveBack := func() {
+		if a.loadID == id {
+			a.loadID = prevLoad
+		}
+	}
 	a.loadID = id
 	ch := make(chan loadOutcome, 1)
 	a.loads[id] = ch
@@ -166,6 +174,7 @@ func (a *app) loadPrepared(req loadRequest) (protocol.Summary, error) {
 	p, err := a.startPrep(id, req)
 	if err != nil {
 		delete(a.loads, id)
+		giveBack()
 		a.setBusy(idle, "")
 		a.st.Error = "Could not read " + req.source + ": " + err.Error()
 		a.env.UnlockRender()
@@ -184,6 +193,7 @@ func (a *app) loadPrepared(req loadRequest) (protocol.Summary, error) {
 	}
 	a.setBusy(idle, "")
 	if out.err != nil {
+		giveBack()
 		a.st.Error = "Could not read " + req.source + ": " + out.err.Error()
 		a.spareAfterPrep()
 		return protocol.Summary{}, out.err
