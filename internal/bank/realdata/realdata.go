@@ -233,50 +233,48 @@ func openBinary(gz []byte, magic string) (*bufio.Reader, error) {
 	return r, nil
 }
 
-// distances returns the matrix of Euclidean distances between the points and
-// the templates (each dims values, concatenated), one row per point and one
-// column per template: sqrt(sum_i (x_i - t_i)^2), summed in index order.
-func distances(points, templates []float64, dims int) []float64 {
+// pairwise returns the matrix of score(x, t) between the points and the
+// templates (each dims values, concatenated), one row per point and one
+// column per template.
+func pairwise(points, templates []float64, dims int, score func(x, t []float64) float64) []float64 {
 	n, k := len(points)/dims, len(templates)/dims
 	out := make([]float64, n*k)
 	for p := 0; p < n; p++ {
 		x := points[p*dims : (p+1)*dims]
 		row := out[p*k : (p+1)*k]
 		for j := range row {
-			t := templates[j*dims : (j+1)*dims]
-			s := 0.0
-			for i, v := range x {
-				d := v - t[i]
-				s += float64(d * d)
-			}
-			row[j] = math.Sqrt(s)
+			row[j] = score(x, templates[j*dims:(j+1)*dims])
 		}
 	}
 	return out
 }
 
-// signDistances returns, for each of the points and each of the templates
-// (both row-major, dims coordinates each), the number of coordinates whose
-// signs differ (a coordinate of 0 counts as positive): the Hamming distance
-// between their binary codes, as a float.
-func signDistances(points, templates []float64, dims int) []float64 {
-	n, k := len(points)/dims, len(templates)/dims
-	out := make([]float64, n*k)
-	for p := 0; p < n; p++ {
-		x := points[p*dims : (p+1)*dims]
-		row := out[p*k : (p+1)*k]
-		for j := range row {
-			t := templates[j*dims : (j+1)*dims]
-			d := 0
-			for i, v := range x {
-				if (v < 0) != (t[i] < 0) {
-					d++
-				}
-			}
-			row[j] = float64(d)
+// distances returns the pairwise Euclidean distances of the points and the
+// templates: sqrt(sum_i (x_i - t_i)^2), summed in index order.
+func distances(points, templates []float64, dims int) []float64 {
+	return pairwise(points, templates, dims, func(x, t []float64) float64 {
+		s := 0.0
+		for i, v := range x {
+			d := v - t[i]
+			s += float64(d * d)
 		}
-	}
-	return out
+		return math.Sqrt(s)
+	})
+}
+
+// signDistances returns, for each point and template, the number of
+// coordinates whose signs differ (a coordinate of 0 counts as positive): the
+// Hamming distance between their binary codes, as a float.
+func signDistances(points, templates []float64, dims int) []float64 {
+	return pairwise(points, templates, dims, func(x, t []float64) float64 {
+		d := 0
+		for i, v := range x {
+			if (v < 0) != (t[i] < 0) {
+				d++
+			}
+		}
+		return float64(d)
+	})
 }
 
 // pick draws k distinct indices of 0..n-1 (partial Fisher-Yates) and returns
