@@ -316,6 +316,13 @@ func TestBinaryDropKeepsResults(t *testing.T) {
 		})
 	}
 	p.t = t
+	// Scores that never vary within a row say nothing: refused, with what to
+	// check, and what was on screen stays.
+	mustEval[bool](p, dropFilesJS(fileJS("constant.csv", []byte("label,a,b,c\na,.5,.5,.5\nb,.5,.5,.5\nc,.5,.5,.5\n"))), 60*time.Second)
+	if msg := p.errorText("constant.csv"); !strings.Contains(msg, "every test point gives all of its classes the same score") {
+		t.Errorf("constant scores: the page says %q", msg)
+	}
+	p.checkKept(before, "constant scores", "21-binary-drop-constant")
 	t.Logf("renderer peak memory: %.0f MB", rendererPeakMB())
 }
 

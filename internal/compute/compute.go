@@ -100,8 +100,13 @@ func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summar
 }
 
 // fromSample makes the data set of pilot s, whose scores were taken in
-// direction used (detected is the direction Auto gives), and its summary.
+// direction used (detected is the direction Auto gives), and its summary; a
+// pilot whose scores never vary within a row is refused
+// (accuracy.ErrConstantScores).
 func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, protocol.Summary, error) {
+	if err := s.CheckVaries(); err != nil {
+		return nil, protocol.Summary{}, err
+	}
 	sizes := make([]int, s.K)
 	for _, y := range s.Labels {
 		sizes[y]++

@@ -2,6 +2,7 @@ package compute
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/plugin"
 	"github.com/cleanex/cleanex/internal/protocol"
@@ -263,5 +265,12 @@ func TestLiveCurve(t *testing.T) {
 func TestWarmUp(t *testing.T) {
 	if err := WarmUp(2); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A score matrix whose rows never vary is refused by Load, as by Prepare.
+func TestLoadRefusesConstantScores(t *testing.T) {
+	if _, _, err := Load([]byte("label,a,b,c\na,.5,.5,.5\nb,.5,.5,.5\nc,.5,.5,.5\n"), "auto"); !errors.Is(err, accuracy.ErrConstantScores) {
+		t.Errorf("Load of constant scores: %v, want ErrConstantScores", err)
 	}
 }

@@ -191,9 +191,6 @@ func (pr *preparer) staged(ctx context.Context, in *inputs.Data) (*Staged, error
 			return nil, err
 		}
 		s, err := accuracy.NewSummarisedSample(m.K(), rows.ranks, rows.pts, nil)
-		if err == nil {
-			err = s.CheckVaries()
-		}
 		if err != nil {
 			return nil, err
 		}
