@@ -124,7 +124,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EThe observed curve, from ranks.\x3C/strong\x3E For each test point the pilot tells how many of its \x3Cabbr title=\"k1: the number of classes in your pilot (the columns of your score file)\"\x3Ek1\x3C/abbr\x3E − 1 wrong classes its true class beats. From those ranks we can compute exactly what the accuracy would be with any k ≤ k1 classes drawn from the pilot: that is the observed curve (blue, up to k1; the recommended curve follows it there and is drawn over it). Beyond k1 it must be predicted."))
+			vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EThe observed curve, from ranks.\x3C/strong\x3E For each test point the pilot tells how many of its \x3Cabbr title=\"k1: the number of classes in your pilot (the columns of your score file)\"\x3Ek1\x3C/abbr\x3E − 1 wrong classes its true class beats. From those ranks we can compute exactly what the accuracy would be with any k ≤ k1 classes drawn from the pilot: that is the observed curve (blue, up to k1, drawn over the recommended curve, which follows it there). Beyond k1 it must be predicted."))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}

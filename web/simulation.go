@@ -1,10 +1,20 @@
 package web
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
 )
+
+// SimSource names a simulated data set with every setting of cfg:
+// "Simulation (normal classes, uniform points, d = 5, σ² = 0.1, r = 10,
+// k1 = 100 of 2,000 classes, seed 1)".
+func SimSource(cfg protocol.SimConfig) string {
+	return fmt.Sprintf("Simulation (%s classes, %s points, d = %d, σ² = %g, r = %d, k1 = %s of %s classes, seed %d)",
+		cfg.Classes, cfg.Points, cfg.D, cfg.Sigma2, cfg.R, limits.Thousands(cfg.K1), limits.Thousands(cfg.K2), cfg.Seed)
+}
 
 // slowTruthWork is the size K²·r·d of a simulated world beyond which its
 // truth curve (every one of its K·r points scored against its K classes in

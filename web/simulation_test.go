@@ -31,3 +31,11 @@ func TestSlowTruth(t *testing.T) {
 		}
 	}
 }
+
+// A simulation's name gives every setting, the distributions included.
+func TestSimSource(t *testing.T) {
+	cfg := protocol.SimConfig{Classes: "uniform", Points: "normal", D: 8, Sigma2: 0.2, R: 10, K1: 40, K2: 1000, Seed: 7}
+	if got, want := SimSource(cfg), "Simulation (uniform classes, normal points, d = 8, σ² = 0.2, r = 10, k1 = 40 of 1,000 classes, seed 7)"; got != want {
+		t.Errorf("SimSource = %q, want %q", got, want)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Recommendation is a finished run's answer and its evidence, as the page
@@ -31,6 +32,9 @@ type Recommendation struct {
 	// Used and Fits count the recommendation's CleaneX fits that passed the
 	// check, and all of them.
 	Used, Fits int
+	// CleaneXAtK2 holds each CleaneX fit's accuracy at K2, for the fits
+	// used (those that passed the check and reach K2).
+	CleaneXAtK2 []float64
 	// Table is the calibration table (recommend.DefaultTable); TableErr is
 	// why it could not be read, if it could not.
 	Table    recommend.Table
@@ -43,13 +47,21 @@ func NewRecommendation(p *Plan, pilot Pilot, k2 int, out recommend.Outcome, tabl
 		Curves: map[string]accuracy.Curve{}}
 	r.Used, r.Fits = p.CleaneXUsed(out)
 	for i, t := range p.Tasks {
-		if t.Job < 0 || t.Method == methods.CleaneX {
+		if t.Job < 0 {
 			continue
 		}
-		if _, failed := out.Failed[t.Label()]; !failed {
-			if f, err := p.Result(i); err == nil && f != nil {
-				r.Curves[t.Method] = f.Curve
+		if _, failed := out.Failed[t.Label()]; failed {
+			continue
+		}
+		f, err := p.Result(i)
+		switch {
+		case err != nil || f == nil:
+		case t.Method == methods.CleaneX:
+			if k2 <= f.Curve.Max() {
+				r.CleaneXAtK2 = append(r.CleaneXAtK2, f.Curve[k2])
 			}
+		default:
+			r.Curves[t.Method] = f.Curve
 		}
 	}
 	if out.CleaneX != nil {
@@ -460,16 +472,30 @@ func (s *State) WhyParts() []string {
 	if k2 > r.K1 && sh.ClassSample >= 0.005 {
 		grown = "; carried out to " + limits.Thousands(k2) + " classes, this uncertainty grows"
 	}
-	size := fmt.Sprintf("±%.3f", se)
+	size := fmt.Sprintf("±%.3f (one standard error)", se)
 	if se < 0.0005 {
-		size = fmt.Sprintf("±%.1g", se)
+		size = "less than ±0.001 (one standard error)"
 	}
-	if obs := s.Results.Observed; sh.ClassSample >= 0.2 && at <= obs.Max() && (obs[at] > 0.99 || obs[at] < 0.01) {
-		// A tiny error that takes much of the width reads as a contradiction.
-		size += fmt.Sprintf(", small because its accuracy there (%.4f) is so close to %d, from where errors grow fast", obs[at], int(math.Round(obs[at])))
+	obs := s.Results.Observed
+	switch {
+	case at <= obs.Max() && (obs[at] >= 0.9995 || obs[at] <= 0.0005):
+		// An error of about 0 that still takes a share of the width reads
+		// as a contradiction: the pilot cannot show this error at all.
+		which := "every test point right"
+		if obs[at] <= 0.0005 {
+			which = "no test point right"
+		}
+		out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones, and at k = %s it gets %s, so it cannot show how much its accuracy would change with other classes; the interval keeps room for that anyway%s%s.",
+			limits.Thousands(r.K1), limits.Thousands(at), which, grown, share(sh.ClassSample)))
+	default:
+		if sh.ClassSample >= 0.2 && at <= obs.Max() && (obs[at] > 0.99 || obs[at] < 0.01) {
+			// A small error that takes much of the width reads as a
+			// contradiction unless it is said why.
+			size += fmt.Sprintf(", small because its accuracy there (%.4f) is so close to %d, from where errors grow fast", obs[at], int(math.Round(obs[at])))
+		}
+		out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about %s%s%s.",
+			limits.Thousands(r.K1), limits.Thousands(at), size, grown, share(sh.ClassSample)))
 	}
-	out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about %s (one standard error)%s%s.",
-		limits.Thousands(r.K1), limits.Thousands(at), size, grown, share(sh.ClassSample)))
 	var says []string
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, m := range []string{methods.Regression, methods.KDE, methods.CleaneX} { // the methods the estimate combines
@@ -489,9 +515,9 @@ func (s *State) WhyParts() []string {
 	} else {
 		out = append(out, "Only one method could be used, so their disagreement could not be measured.")
 	}
-	if r.Used > 1 && o.CleaneX != nil {
-		cx := o.CleaneX[k2]
-		out = append(out, fmt.Sprintf("CleaneX's %d fits spread by about ±%.3f%s.", r.Used, ft.S*cx*(1-cx), share(sh.SeedSpread)))
+	if n := len(r.CleaneXAtK2); n > 1 {
+		out = append(out, fmt.Sprintf("CleaneX's %d fits give %.*f to %.*f at %s classes (standard deviation %.3f)%s.",
+			n, d+1, slices.Min(r.CleaneXAtK2), d+1, slices.Max(r.CleaneXAtK2), limits.Thousands(k2), stat.StdDev(r.CleaneXAtK2, nil), share(sh.SeedSpread)))
 	}
 	if k2 > r.K1 {
 		out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s.",

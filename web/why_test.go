@@ -3,12 +3,13 @@ package web
 import (
 	"errors"
 	"fmt"
-	"github.com/cleanex/cleanex/internal/protocol"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/limits"
+	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
 )
@@ -133,11 +134,23 @@ func TestHeadlineAndWhy(t *testing.T) {
 		t.Errorf("failed fits: %q", failed)
 	}
 	parts := strings.Join(st.WhyParts(), "\n")
-	for _, w := range []string{"80% interval at 100 classes", "classes are a sample", "±0.002", "CleaneX's 3 fits spread", "extrapolate 10× beyond your pilot"} {
+	for _, w := range []string{"80% interval at 100 classes", "classes are a sample", "±0.002", "CleaneX's 3 fits give", "extrapolate 10× beyond your pilot"} {
 		if !strings.Contains(parts, w) {
 			t.Errorf("why parts lack %q:\n%s", w, parts)
 		}
 	}
+	if v := st.Rec.CleaneXAtK2; len(v) != 3 || !strings.Contains(parts, fmt.Sprintf("give %.3f to %.3f at 100 classes", slices.Min(v), slices.Max(v))) {
+		t.Errorf("CleaneX's fits at k2 %v; why parts:\n%s", v, parts)
+	}
+	// A pilot right on every point at k1 cannot show its class-sampling
+	// error: said so, instead of a tiny ± that still takes a share.
+	obs := st.Results.Observed
+	st.Results.Observed = slices.Clone(obs)
+	st.Results.Observed[10] = 1
+	if parts := strings.Join(st.WhyParts(), "\n"); !strings.Contains(parts, "at k = 10 it gets every test point right, so it cannot show how much its accuracy would change") || strings.Contains(parts, "±0.000") {
+		t.Errorf("why parts for a pilot right on every point:\n%s", parts)
+	}
+	st.Results.Observed = obs
 	if st.Rec.Table.Families != nil && !strings.Contains(st.WhyCheck(), "80% intervals contained the truth") {
 		t.Errorf("check line: %q", st.WhyCheck())
 	}

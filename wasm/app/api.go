@@ -86,7 +86,7 @@ func (a *app) registerAPI() error {
 			a.st.Sim = cfg
 			a.env.UnlockRender()
 			// The API's summary promises the truth: it waits for it.
-			sum, err := a.load(loadRequest{sim: &cfg, source: simSource(cfg), withTruth: true})
+			sum, err := a.load(loadRequest{sim: &cfg, source: web.SimSource(cfg), withTruth: true})
 			if err != nil {
 				return nil, err
 			}

@@ -851,11 +851,11 @@ func (a *app) pageRun() runRequest {
 	return runRequest{k2: a.st.K2, methods: a.st.SelectedMethods(), preset: a.st.Preset, seed: a.st.Seed}
 }
 
-// simulate loads the simulation cfg, named source (simSource's name when
+// simulate loads the simulation cfg, named source (web.SimSource's name when
 // empty), and with andRun runs the page's methods on it.
 func (a *app) simulate(cfg protocol.SimConfig, source string, andRun bool) (protocol.Summary, error) {
 	if source == "" {
-		source = simSource(cfg)
+		source = web.SimSource(cfg)
 	}
 	return a.load(loadRequest{sim: &cfg, source: source, andRun: andRun})
 }
@@ -863,7 +863,7 @@ func (a *app) simulate(cfg protocol.SimConfig, source string, andRun bool) (prot
 // reproduce simulates cfg and runs the page's methods on it with the k2 the
 // page already holds (a shared link's or a session's), not cfg's K.
 func (a *app) reproduce(cfg protocol.SimConfig) (protocol.Summary, error) {
-	return a.load(loadRequest{sim: &cfg, source: simSource(cfg), andRun: true, keepK2: true})
+	return a.load(loadRequest{sim: &cfg, source: web.SimSource(cfg), andRun: true, keepK2: true})
 }
 
 // addTruth adds a simulation's truth curve that came after its summary to
@@ -894,11 +894,6 @@ func (a *app) addTruth(id uint64, truth []float64) {
 		}
 	}
 	a.charts.dirty = true
-}
-
-// simSource names a simulated data set.
-func simSource(cfg protocol.SimConfig) string {
-	return fmt.Sprintf("Simulation (d = %d, σ² = %g, r = %d, k1 = %s of %s classes, seed %d)", cfg.D, cfg.Sigma2, cfg.R, limits.Thousands(cfg.K1), limits.Thousands(cfg.K2), cfg.Seed)
 }
 
 // runRequest is what a Run asks for.

@@ -392,7 +392,7 @@ func (a *app) Slide() {
 		if cur != gen {
 			return
 		}
-		if _, err := a.load(loadRequest{sim: &cfg, source: simSource(cfg), preview: true}); err != nil {
+		if _, err := a.load(loadRequest{sim: &cfg, source: web.SimSource(cfg), preview: true}); err != nil {
 			return
 		}
 		time.Sleep(slideFull)
