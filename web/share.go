@@ -146,9 +146,5 @@ func (s *State) ShareOf() Share {
 // form, k2, the method checkboxes, the seed and the preset.
 func (s *State) Apply(sh Share) {
 	s.Sim = sh.Sim
-	s.ShowK2(sh.K2)
-	s.Seed, s.Preset = sh.Seed, sh.Preset
-	for i := range s.Methods {
-		s.Methods[i].On = slices.Contains(sh.Methods, s.Methods[i].Name)
-	}
+	s.ShowRun(sh)
 }

@@ -305,7 +305,13 @@ func (s *State) Stale() string {
 		return ""
 	}
 	var changed []string
-	if s.K2 != r.K2 {
+	k2 := s.K2
+	if s.K2Typing { // a k2 being typed counts as soon as it reads as one
+		if v, err := limits.ParseK2("k2", s.K2Text); err == nil {
+			k2 = v
+		}
+	}
+	if k2 != r.K2 {
 		changed = append(changed, "k2")
 	}
 	if !slices.Equal(s.SelectedMethods(), r.Methods) {
@@ -321,6 +327,17 @@ func (s *State) Stale() string {
 		return ""
 	}
 	return "You changed " + list(changed) + " since these results: press Run to update them (a saved session holds the settings of the results shown)."
+}
+
+// ShowRun puts run settings sh (k2, methods, seed, preset; not the
+// simulation) into the page's controls, as a cancelled run puts back those
+// of the results shown.
+func (s *State) ShowRun(sh Share) {
+	s.ShowK2(sh.K2)
+	s.Seed, s.Preset = sh.Seed, sh.Preset
+	for i := range s.Methods {
+		s.Methods[i].On = slices.Contains(sh.Methods, s.Methods[i].Name)
+	}
 }
 
 // HasResults reports whether there is a table to show.

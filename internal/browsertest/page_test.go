@@ -990,8 +990,9 @@ func TestBadLinkRunsNothing(t *testing.T) {
 }
 
 // Cancelling a run puts back the previous results and, with them, the link
-// to the settings that made them (not the cancelled run's) and their k2;
-// the page says which settings differ from theirs.
+// to the settings that made them (not the cancelled run's) and those
+// settings in the controls; the page says which settings then typed differ
+// from theirs.
 func TestCancelRestoresLink(t *testing.T) {
 	const frag = "#sim=normal,normal,5,0.2,5,30,300,3&k2=300&methods=plugin,kde,regression,cleanex&seed=2&preset=fast"
 	p := openPage(t, frag)
@@ -1012,14 +1013,23 @@ func TestCancelRestoresLink(t *testing.T) {
 	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "At 300 classes") {
 		t.Errorf("after Cancel the headline is %q, want the previous answer at 300 classes", h)
 	}
-	// The k2 box goes back to the results' k2; the methods changed since
-	// them, and the page says so.
+	// The controls go back to the results' settings: k2 300, the plug-in
+	// checked again; nothing differs from them.
+	stale := func() string {
+		return mustEval[string](p, `(document.querySelector("#stale") || {textContent: ""}).textContent`, 5*time.Second)
+	}
 	if v := mustEval[string](p, `document.querySelector("#k2").value`, 5*time.Second); v != "300" {
 		t.Errorf("after Cancel the k2 box holds %q, want the shown results' 300", v)
 	}
-	if st := mustEval[string](p, `(document.querySelector("#stale") || {textContent: ""}).textContent`, 5*time.Second); !strings.HasPrefix(st, "You changed the methods since these results: press Run") {
-		t.Errorf("after Cancel with the plug-in left out, the stale line says %q", st)
+	if on := mustEval[bool](p, `document.querySelector("#m-plugin").checked`, 5*time.Second); !on || stale() != "" {
+		t.Errorf("after Cancel the plug-in is checked: %v; the stale line says %q", on, stale())
 	}
+	// A k2 being typed (no Enter yet) and a new seed are said to differ
+	// from the results shown.
+	mustEval[bool](p, `(() => { const e = document.getElementById("k2"); e.value = "450";
+		e.dispatchEvent(new KeyboardEvent("keyup", {key: "0", bubbles: true})); return true; })()`, 5*time.Second)
+	p.typeInto("seed", "9")
+	p.waitJS(`(document.querySelector("#stale") || {textContent: ""}).textContent.startsWith("You changed k2 and the seed since these results: press Run")`, 10*time.Second)
 	p.shot("77-cancelled-stale")
 }
 

@@ -997,7 +997,11 @@ func (a *app) cancelRun(why string) {
 	if p := r.prev; p.ok {
 		// The results of the run before are shown again.
 		a.st.Results, a.st.Rec, a.st.Failed, a.st.Skipped, a.st.RanWith = p.results, p.rec, p.failed, p.skipped, p.ran
-		a.st.ShowK2(p.k2)
+		if p.ran.K2 >= 2 {
+			a.st.ShowRun(p.ran) // the controls go back to the results' settings
+		} else {
+			a.st.ShowK2(p.k2)
+		}
 		a.charts.dirty = true
 		a.st.Status += " The previous results are shown."
 		if r.dataset == a.dataset && p.fragment != jsdom.Hash() {
