@@ -275,7 +275,7 @@ func (s *State) DirectionLine() string {
 		}
 		line += "."
 		if m.Detected != m.Direction && len(m.Observed) > 2 && m.Observed[2] < recommend.ChanceAt2 {
-			line += fmt.Sprintf(" Read this way, the true class beats a wrong one only %.0f%% of the time, less than a coin toss: this is probably the wrong direction.", 100*m.Observed[2])
+			line += " Read this way, the true class beats a wrong one only " + limits.Percent(m.Observed[2]) + " of the time, less than a coin toss: this is probably the wrong direction."
 		}
 	}
 	if n := m.ScoresNote; n != "" {

@@ -380,7 +380,11 @@ func (s *State) WhySources() string {
 	if len(used) == 0 {
 		return "No fit could be used for the estimate. " + cx
 	}
-	return "The estimate combines " + list(used) + ", each checked against your pilot's own accuracy curve first. " + cx + s.whyAtK2()
+	how := "The estimate combines " + list(used)
+	if len(used) > 1 {
+		how = "The estimate is the middle value (on the logit scale, CleaneX counted twice) of " + list(used)
+	}
+	return how + ", each checked against your pilot's own accuracy curve first. " + cx + s.whyAtK2()
 }
 
 // whyAtK2 says, after WhySources, how the estimate at k2 came out of the
@@ -394,16 +398,20 @@ func (s *State) whyAtK2() string {
 		return ""
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
+	others := 0
 	for _, src := range o.Sources {
 		if c := r.Curves[src]; c != nil && k2 <= c.Max() {
 			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])
+			others++
 		}
 	}
-	if lo > hi {
-		return ""
-	}
 	at, cx := limits.Thousands(k2), o.CleaneX[k2]
-	if lo <= cx && cx <= hi {
+	switch {
+	case others == 0:
+		return ""
+	case others == 1:
+		return " With one other method, CleaneX, counted twice, is the middle one: the estimate follows CleaneX."
+	case lo <= cx && cx <= hi:
 		return " At " + at + " classes CleaneX lies between the other methods, so the estimate follows CleaneX there."
 	}
 	return " At " + at + " classes CleaneX lies beyond the other methods, so the estimate is halfway between CleaneX and the nearest of them (on the logit scale)."
@@ -540,7 +548,7 @@ func CalibrationBank() string {
 	if err != nil || len(t.Families) == 0 {
 		return "a bank of pilots"
 	}
-	return plural(t.Pilots, "pilot", "pilots") + " of " + plural(len(t.Families), "family", "families")
+	return Count(t.Pilots, "pilot", "pilots") + " of " + Count(len(t.Families), "family", "families")
 }
 
 // WhyCheck says how the interval was checked (recommend.Table.Families):
@@ -565,10 +573,10 @@ func (s *State) WhyCheck() string {
 		if math.Round(100*lo) == math.Round(100*hi) {
 			cov = fmt.Sprintf("%.0f%%", 100*lo)
 		}
-		return fmt.Sprintf("%s of the time (%.0f%% over all %s)", cov, 100*sum/float64(max(pilots, 1)), plural(pilots, "pilot", "pilots"))
+		return fmt.Sprintf("%s of the time (%.0f%% over all %s)", cov, 100*sum/float64(max(pilots, 1)), Count(pilots, "pilot", "pilots"))
 	}
 	return fmt.Sprintf("How the interval was checked: on %s of test pilots whose true accuracy is known, each with the interval calibrated on the other families only, 80%% intervals contained the truth %s across all k, and %s at the largest k — so read it as a guide, not a guarantee.",
-		plural(len(r.Table.Families), "family", "families"),
+		Count(len(r.Table.Families), "family", "families"),
 		span(func(f recommend.FamilyCheck) float64 { return f.CoverageAllK }),
 		span(func(f recommend.FamilyCheck) float64 { return f.CoverageAtK }))
 }
@@ -665,7 +673,7 @@ func (s *State) BoxCaption() string {
 		among = fmt.Sprintf(" (those of all %s test pilots that reach this ratio)", limits.Thousands(r.Table.Pilots))
 	}
 	return fmt.Sprintf("On %s whose true accuracy is known%s, %s, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
-		plural(e.Pilots, "test pilot", "test pilots"), among, at, strings.Join(meds, ", "))
+		Count(e.Pilots, "test pilot", "test pilots"), among, at, strings.Join(meds, ", "))
 }
 
 // Signed formats an error with its sign and three decimals, with a true
@@ -689,8 +697,9 @@ func Ratio(x float64) string {
 	return limits.Thousands(int(math.Round(x))) + "×"
 }
 
-// plural returns "1 fit" or "3 fits".
-func plural(n int, one, many string) string {
+// Count returns n with the word for one or for many: "1 fit", "3 fits",
+// "1,200 pilots".
+func Count(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

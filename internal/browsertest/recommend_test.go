@@ -163,7 +163,7 @@ func (p *page) checkAnswer(k2 string) string {
 	if why["visible"] != true || why["open"] != true || why["focus"] != true {
 		t.Errorf("the why panel: visible %v, open %v, summary focusable %v", why["visible"], why["open"], why["focus"])
 	}
-	for key, want := range map[string]string{"caption": "test pilots whose true accuracy is known", "sources": "The estimate combines",
+	for key, want := range map[string]string{"caption": "test pilots whose true accuracy is known", "sources": "The estimate is the middle value (on the logit scale, CleaneX counted twice) of",
 		"parts": "classes are a sample", "check": "80% intervals contained the truth"} {
 		if s, _ := why[key].(string); !strings.Contains(s, want) {
 			t.Errorf("why panel %s %q lacks %q", key, s, want)

@@ -260,18 +260,20 @@ func (a *AccuracyChart) Hover(px, py float64) (info HoverInfo, ok bool) {
 	return a.HoverAt(int(math.Round(f.xs.val(px))))
 }
 
+// firstReadK is the smallest k the readouts give: at k = 1 every curve is 1,
+// and the table and the exports start at 2 too.
+const firstReadK = 2
+
 // HoverAt returns what Hover returns with the pointer over k (clamped to
-// the x axis): the readout of the keyboard (KeyStep). ok is false when the
+// the x axis, and to at least firstReadK): the readout of the keyboard
+// (KeyStep). ok is false when the
 // chart has not been drawn yet.
 func (a *AccuracyChart) HoverAt(k int) (info HoverInfo, ok bool) {
 	f := a.last
 	if f == nil {
 		return HoverInfo{}, false
 	}
-	kf := math.Max(math.Ceil(f.xs.lo), math.Min(math.Floor(f.xs.hi), float64(k)))
-	if f.xs.log && kf < 1 {
-		kf = 1
-	}
+	kf := math.Max(math.Max(math.Ceil(f.xs.lo), firstReadK), math.Min(math.Floor(f.xs.hi), float64(k)))
 	info = HoverInfo{K: int(kf), PX: f.xs.pix(kf)}
 	for _, s := range a.Series {
 		i, ok := nearest(s.X, kf)
@@ -326,7 +328,8 @@ func IsStepKey(key string) bool {
 // KeyStep returns the k that the key (a KeyboardEvent.key value) moves the
 // readout to from k: ArrowLeft and ArrowRight (ArrowDown and ArrowUp
 // alike) by KeyStepFraction of the plot's width, at least one class;
-// PageDown and PageUp five times as far; Home and End to the axis' ends.
+// PageDown and PageUp five times as far; Home and End to the axis' ends
+// (Home to firstReadK when the axis starts below it).
 // ok is false for any other key, or before the first Draw.
 func (a *AccuracyChart) KeyStep(k int, key string) (next int, ok bool) {
 	f := a.last
@@ -334,10 +337,7 @@ func (a *AccuracyChart) KeyStep(k int, key string) (next int, ok bool) {
 	if f == nil || !isKey {
 		return k, false
 	}
-	lo, hi := int(math.Ceil(f.xs.lo)), int(math.Floor(f.xs.hi))
-	if f.xs.log && lo < 1 {
-		lo = 1
-	}
+	lo, hi := max(int(math.Ceil(f.xs.lo)), firstReadK), int(math.Floor(f.xs.hi))
 	switch {
 	case math.IsInf(steps, -1):
 		return lo, true

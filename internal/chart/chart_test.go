@@ -556,7 +556,7 @@ func TestAccuracyKeyboard(t *testing.T) {
 				t.Errorf("log %v, k = %d: keyboard %+v, pointer %+v", logX, k, byKey, byPointer)
 			}
 		}
-		lo, hi := int(math.Ceil(f.xs.lo)), int(math.Floor(f.xs.hi))
+		lo, hi := max(int(math.Ceil(f.xs.lo)), 2), int(math.Floor(f.xs.hi))
 		if k, ok := ch.KeyStep(500, "Home"); !ok || k != lo {
 			t.Errorf("Home: %d, want %d", k, lo)
 		}

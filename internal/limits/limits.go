@@ -147,3 +147,21 @@ func HumanBytes(b float64) string {
 	}
 	return strconv.FormatFloat(b, 'g', 3, 64) + " " + units[i]
 }
+
+// Percent writes a share x in [0, 1] as a percentage a reader can tell from
+// 0 and 100: whole percents ("31%"), one decimal below 1% and above 99%
+// ("0.2%", "99.7%"), "less than 0.1%" or "more than 99.9%" beyond, and
+// exactly 0 and 1 as "0%" and "100%".
+func Percent(x float64) string {
+	p := 100 * x
+	switch {
+	case p == 0 || p == 100:
+	case p > 0 && p < 0.05:
+		return "less than 0.1%"
+	case p < 100 && p > 99.95:
+		return "more than 99.9%"
+	case p < 1 || p > 99:
+		return strconv.FormatFloat(p, 'f', 1, 64) + "%"
+	}
+	return strconv.FormatFloat(p, 'f', 0, 64) + "%"
+}

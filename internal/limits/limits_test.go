@@ -114,3 +114,16 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		want string
+	}{
+		{0, "0%"}, {0.0002, "less than 0.1%"}, {0.002, "0.2%"}, {0.31, "31%"}, {0.996, "99.6%"}, {0.99999, "more than 99.9%"}, {1, "100%"},
+	} {
+		if got := Percent(tc.x); got != tc.want {
+			t.Errorf("Percent(%v) = %q, want %q", tc.x, got, tc.want)
+		}
+	}
+}

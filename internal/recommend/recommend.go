@@ -325,8 +325,8 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	}
 	if f.K1 >= 2 && f.Observed[2] < ChanceAt2 && f.TiedShare < MostlyTied {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"At 2 classes your pilot picks the true class only %.0f%% of the time, less than the 50%% of a coin toss: its correct classes score worse than wrong ones more often than not, so the scores are most likely read in the wrong direction (similarities taken as distances, or the reverse); check the score direction.",
-			100*f.Observed[2]))
+			"At 2 classes your pilot picks the true class only %s of the time, less than the 50%% of a coin toss: its correct classes score worse than wrong ones more often than not, so the scores are most likely read in the wrong direction (similarities taken as distances, or the reverse); check the score direction.",
+			limits.Percent(f.Observed[2])))
 	}
 	if n := float64(f.N) * (1 - f.Observed[f.K1]); f.N > 0 && k2 > f.K1 && n < FewErrors {
 		// n is a class-balanced count (a whole number when every class has

@@ -59,16 +59,36 @@ func (c Curves) Sorted() []Method {
 	return ms
 }
 
-// Ks returns the table's columns: k1, 2k1, 5k1, 10k1 (those below k2) and k2.
+// Ks returns the table's columns: m·k1 for m = 1, 2, 5, 10, 20, 50, ...
+// (those from 2 to below k2), and k2; when that gives more than
+// maxRatioColumns columns below k2, m = 1, 10, 100, ... instead.
 func (c Curves) Ks() []int {
-	var ks []int
-	for _, m := range []int{1, 2, 5, 10} {
-		if k := m * c.K1; k >= 2 && k < c.K2 {
-			ks = append(ks, k)
+	if c.K1 < 1 {
+		return []int{c.K2}
+	}
+	below := func(steps []int) []int {
+		var ks []int
+		for scale := 1; ; scale *= 10 {
+			for _, m := range steps {
+				k := m * scale * c.K1
+				if k >= c.K2 || k/(m*scale) != c.K1 { // reached k2, or overflowed
+					return ks
+				}
+				if k >= 2 {
+					ks = append(ks, k)
+				}
+			}
 		}
+	}
+	ks := below([]int{1, 2, 5})
+	if len(ks) > maxRatioColumns {
+		ks = below([]int{1})
 	}
 	return append(ks, c.K2)
 }
+
+// maxRatioColumns is the most columns Ks gives below k2 in 1-2-5 steps.
+const maxRatioColumns = 6
 
 // Row is one line of the results table.
 type Row struct {
