@@ -240,8 +240,10 @@ type HoverBand struct {
 
 // HoverValue is one series' value at the hovered k.
 type HoverValue struct {
-	// Name and Color are the series' legend label and curve colour.
+	// Name and Color are the series' legend label and curve colour; Dash is
+	// its dash pattern (nil for a solid line), as in the legend.
 	Name, Color string
+	Dash        []float64
 	// Y is the series' value at the point whose x is nearest to K (a series
 	// whose x range does not include K has no HoverValue).
 	Y float64
@@ -281,7 +283,7 @@ func (a *AccuracyChart) HoverAt(k int) (info HoverInfo, ok bool) {
 			continue
 		}
 		if y := s.Y[i]; f.ys.ok(y) {
-			info.Values = append(info.Values, HoverValue{Name: s.Name, Color: s.color(f.th), Y: y, PY: clampPix(f.ys.pix(y))})
+			info.Values = append(info.Values, HoverValue{Name: s.Name, Color: s.color(f.th), Dash: s.dash(), Y: y, PY: clampPix(f.ys.pix(y))})
 		}
 	}
 	for _, b := range a.Bands {
@@ -460,10 +462,12 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 		y += lineH
 		c.SetStrokeStyle(v.Color)
 		c.SetLineWidth(curveWidth + 0.5)
+		c.SetLineDash(v.Dash)
 		c.BeginPath()
 		c.MoveTo(bx+8, y)
 		c.LineTo(bx+8+swatchW/2, y)
 		c.Stroke()
+		c.SetLineDash(nil)
 		c.SetFillStyle(f.th.Text)
 		c.SetTextAlign("left")
 		c.FillText(v.Name, bx+8+swatchW/2+6, y)

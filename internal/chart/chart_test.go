@@ -148,6 +148,9 @@ func TestAccuracyHover(t *testing.T) {
 				if s.Name == v.Name && v.Y != s.Y[k-2] {
 					t.Errorf("k=%d %s: %g, want %g", k, s.Name, v.Y, s.Y[k-2])
 				}
+				if s.Name == v.Name && !slices.Equal(v.Dash, s.dash()) {
+					t.Errorf("k=%d %s: dash %v, want the legend's %v", k, s.Name, v.Dash, s.dash())
+				}
 			}
 		}
 		want := []string{"plugin", "kde", "regression", "cleanex", "truth"}
