@@ -1,6 +1,7 @@
 package web
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,11 @@ func TestSessionSavesSettingsOfResults(t *testing.T) {
 	st.RanWith = Share{K2: 500, Methods: st.SelectedMethods(), Seed: 1, Preset: "fast"}
 	if got := st.Stale(); got != "" {
 		t.Errorf("settings as run: Stale = %q", got)
+	}
+	st.RanWith.Methods = slices.Clone(st.RanWith.Methods)
+	slices.Reverse(st.RanWith.Methods) // as a run through the API may list them
+	if got := st.Stale(); got != "" {
+		t.Errorf("the same methods in another order: Stale = %q", got)
 	}
 	st.Seed, st.K2 = 5, 20000
 	s := NewSession(st, nil)

@@ -314,7 +314,7 @@ func (s *State) Stale() string {
 	if k2 != r.K2 {
 		changed = append(changed, "k2")
 	}
-	if !slices.Equal(s.SelectedMethods(), r.Methods) {
+	if a, b := slices.Sorted(slices.Values(s.SelectedMethods())), slices.Sorted(slices.Values(r.Methods)); !slices.Equal(a, b) {
 		changed = append(changed, "the methods")
 	}
 	if s.Preset != r.Preset {
