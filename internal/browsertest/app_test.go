@@ -214,6 +214,13 @@ func TestUploadAndDropMatchEngine(t *testing.T) {
 	r := p.run(k2, names, "fast", seed, 120*time.Second)
 	p.shot("02-uploaded-and-run")
 	compareWithEngine(t, csv, r, k2, names, seed)
+	// A run through the API shows its settings in the controls, so nothing
+	// is said to have changed since its results.
+	controls := mustEval[map[string]string](p, `({k2: document.querySelector("#k2").value, seed: document.querySelector("#seed").value,
+		stale: (document.querySelector("#stale") || {textContent: ""}).textContent})`, 5*time.Second)
+	if controls["k2"] != fmt.Sprint(k2) || controls["seed"] != fmt.Sprint(seed) || controls["stale"] != "" {
+		t.Errorf("after an API run at k2 = %d, seed %d, the controls show %v", k2, seed, controls)
+	}
 
 	// The same through a drop event carrying a File (another pilot).
 	csv2 := simulatedCSV(t, 12, 12)

@@ -956,7 +956,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	r.results = web.KeepPreview(r.base, r.preview)
 	a.run = r
 	a.st.Error = ""
-	a.st.ShowK2(req.k2)
+	a.st.ShowRun(r.settings) // a run through the API shows its settings too
 	a.st.Results = r.results
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.st.Running = true
