@@ -121,10 +121,10 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 	}
 	c.Restore()
 	if a.K1 > 0 {
-		f.drawVLine(c, float64(a.K1), "k1 = "+limits.Thousands(a.K1), 0)
+		f.drawVLine(c, float64(a.K1), "k1 = "+limits.Thousands(a.K1), 0, a.Series)
 	}
 	if a.K2 > a.K1 {
-		f.drawVLine(c, float64(a.K2), "k2 = "+limits.Thousands(a.K2), 1)
+		f.drawVLine(c, float64(a.K2), "k2 = "+limits.Thousands(a.K2), 1, a.Series)
 	}
 	f.drawLegend(c)
 	c.Restore()
@@ -174,9 +174,10 @@ func legendOf(ss []Series, label func(Series) string, th Theme) []legendItem {
 }
 
 // drawVLine draws a dashed grey vertical line at data x = k across the plot, with
-// a small label at its top, in label row row (0 the first), right of the
-// line, or left of it near the right edge.
-func (f *frame) drawVLine(c Canvas, k float64, label string, row int) {
+// a small label right of the line (or left of it near the right edge): in
+// label row row (0 the first) at the top of the plot, or, when more points
+// of the series ss fall under it there, in the same row from the bottom.
+func (f *frame) drawVLine(c Canvas, k float64, label string, row int, ss []Series) {
 	if !f.xs.ok(k) {
 		return
 	}
@@ -197,11 +198,14 @@ func (f *frame) drawVLine(c Canvas, k float64, label string, row int) {
 	c.SetFont(smallFont)
 	c.SetFillStyle(f.th.Text)
 	c.SetTextBaseline("top")
-	y := p.y0 + 4 + float64(row)*vLineRow
 	w := c.MeasureText(label)
 	x := px + 4
 	if px+w+8 > p.x1 {
 		x = px - 4 - w
+	}
+	y := p.y0 + 4 + float64(row)*vLineRow
+	if bottom := p.y1 - 4 - float64(row+1)*vLineRow; f.pointsIn(ss, x-2, x+w+2, bottom-1, bottom+vLineRow) < f.pointsIn(ss, x-2, x+w+2, y-1, y+vLineRow) {
+		y = bottom
 	}
 	// On a translucent patch of the background: the text stays legible over
 	// a curve passing under it, and the curve stays visible.
@@ -211,6 +215,29 @@ func (f *frame) drawVLine(c Canvas, k float64, label string, row int) {
 	c.SetTextAlign("left")
 	c.FillText(label, x, y)
 }
+
+// pointsIn counts the points of the series ss drawn inside the rectangle
+// [x0, x1] x [y0, y1] (CSS pixels), looking at no more than about
+// pointsInSamples evenly spread points of each series there (X increases).
+func (f *frame) pointsIn(ss []Series, x0, x1, y0, y1 float64) int {
+	lo, hi := f.xs.val(x0), f.xs.val(x1)
+	n := 0
+	for _, s := range ss {
+		m := min(len(s.X), len(s.Y))
+		i0, i1 := sort.SearchFloat64s(s.X[:m], lo), sort.SearchFloat64s(s.X[:m], hi)
+		for i := i0; i < min(i1+1, m); i += max(1, (i1-i0)/pointsInSamples) {
+			if x, y := s.X[i], s.Y[i]; f.xs.ok(x) && f.ys.ok(y) {
+				if px, py := f.xs.pix(x), f.ys.pix(y); px >= x0 && px <= x1 && py >= y0 && py <= y1 {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// pointsInSamples bounds the points pointsIn looks at per series.
+const pointsInSamples = 200
 
 // vLineRow is the height of a row of vertical-line labels, in CSS pixels.
 const vLineRow = 14
