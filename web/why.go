@@ -54,14 +54,13 @@ func NewRecommendation(p *Plan, pilot Pilot, k2 int, out recommend.Outcome, tabl
 			continue
 		}
 		f, err := p.Result(i)
-		switch {
-		case err != nil || f == nil:
-		case t.Method == methods.CleaneX:
-			if k2 <= f.Curve.Max() {
-				r.CleaneXAtK2 = append(r.CleaneXAtK2, f.Curve[k2])
-			}
-		default:
+		if err != nil || f == nil {
+			continue
+		}
+		if t.Method != methods.CleaneX {
 			r.Curves[t.Method] = f.Curve
+		} else if k2 <= f.Curve.Max() {
+			r.CleaneXAtK2 = append(r.CleaneXAtK2, f.Curve[k2])
 		}
 	}
 	if out.CleaneX != nil {

@@ -193,8 +193,9 @@ type runState struct {
 
 // shown is a finished run's results on screen.
 type shown struct {
-	ok       bool
-	k2       int
+	ok bool
+	// ran holds the run settings of the results (State.RanWith, set with
+	// them whenever a run finishes).
 	ran      web.Share
 	progress []web.MethodProgress
 	results  report.Curves
@@ -939,7 +940,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 		return nil, err
 	}
 	a.cancelRun("a new run")
-	prev := shown{ok: a.st.Rec != nil, k2: a.st.Results.K2, ran: a.st.RanWith, progress: a.st.Progress, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped,
+	prev := shown{ok: a.st.Rec != nil, ran: a.st.RanWith, progress: a.st.Progress, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped,
 		fragment: jsdom.Hash()}
 	if a.sim != nil {
 		a.setLink(&web.Share{Sim: *a.sim, K2: req.k2, Methods: req.methods, Seed: req.seed, Preset: req.preset})
@@ -1001,11 +1002,7 @@ func (a *app) cancelRun(why string) {
 	if p := r.prev; p.ok {
 		// The results of the run before are shown again.
 		a.st.Results, a.st.Rec, a.st.Failed, a.st.Skipped, a.st.RanWith = p.results, p.rec, p.failed, p.skipped, p.ran
-		if p.ran.K2 >= 2 {
-			a.st.ShowRun(p.ran) // the controls go back to the results' settings
-		} else {
-			a.st.ShowK2(p.k2)
-		}
+		a.st.ShowRun(p.ran) // the controls go back to the results' settings
 		a.charts.dirty = true
 		a.st.Status += " The previous results are shown."
 		if r.dataset == a.dataset && p.fragment != jsdom.Hash() {
