@@ -36,7 +36,11 @@ type Session struct {
 // data set's simulation (nil for a file). With results on screen, its run
 // settings are theirs (State.RanWith).
 func NewSession(s *State, sim *protocol.SimConfig) Session {
-	out := Session{Version: SessionVersion, Source: s.Source, Direction: s.Direction, K2: s.K2,
+	src := s.Source
+	if src == "" && s.Summary == nil {
+		src = s.SavedSource // an opened session's results, saved again
+	}
+	out := Session{Version: SessionVersion, Source: src, Direction: s.Direction, K2: s.K2,
 		Methods: s.SelectedMethods(), Seed: s.Seed, Preset: s.Preset, Answer: s.Headline()}
 	if r := s.RanWith; r.K2 >= 2 && s.HasResults() {
 		// the settings of the results saved, not ones changed since
@@ -85,7 +89,8 @@ func ParseSession(b []byte) (Session, error) {
 
 // Restore puts the session's settings into the page's state; a session of
 // a file also puts away the data set on the page (its summary and results)
-// and shows the session's saved answer, with how to compute it again.
+// and shows the session's saved answer and curves (report.ReadCSV), with
+// how to compute them again.
 func (s Session) Restore(st *State) {
 	sh := Share{Sim: st.Sim, K2: s.K2, Methods: s.Methods, Seed: s.Seed, Preset: s.Preset}
 	if s.Sim != nil {
@@ -96,11 +101,27 @@ func (s Session) Restore(st *State) {
 		st.Direction = s.Direction
 	}
 	st.Error = ""
-	if s.Sim == nil {
-		// The data on the page is not the session's: it is put away, so that
-		// no answer about it is shown under the session's settings.
-		st.Summary, st.Rec, st.Results, st.Progress, st.RanWith = nil, nil, report.Curves{}, nil, Share{}
-		st.Source = ""
-		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " Choose " + s.Source + " again to compute it with these settings."
+	st.SavedAnswer, st.SavedSource = "", ""
+	if s.Sim != nil {
+		return
 	}
+	// The data on the page is not the session's: it is put away, so that no
+	// answer about it is shown under the session's settings, and the
+	// session's saved answer and curves are shown instead.
+	st.Summary, st.Rec, st.Results, st.Progress, st.RanWith = nil, nil, report.Curves{}, nil, Share{}
+	st.Failed, st.Skipped = nil, nil
+	st.Source = ""
+	again := " Choose " + s.Source + " again to compute them with these settings and see why."
+	if s.Curves == "" {
+		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " Choose " + s.Source + " again to compute it with these settings."
+		return
+	}
+	c, err := report.ReadCSV(strings.NewReader(s.Curves))
+	if err != nil {
+		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " (its saved curves could not be read: " + err.Error() + ")." + again
+		return
+	}
+	st.Results, st.SavedAnswer, st.SavedSource = c, s.Answer, s.Source
+	st.RanWith = Share{K2: s.K2, Methods: slices.Clone(s.Methods), Seed: s.Seed, Preset: s.Preset}
+	st.Status = "Session opened: " + s.Source + ". Shown: its saved answer and curves, computed when it was saved." + again
 }

@@ -80,3 +80,57 @@ func TestSessionSavesSettingsOfResults(t *testing.T) {
 		t.Errorf("while running: Stale = %q", got)
 	}
 }
+
+// A file's session with saved curves shows them and its answer until the
+// file is chosen again; saved again, it gives the same session.
+func TestFileSessionShowsSavedCurves(t *testing.T) {
+	st := NewState()
+	st.Source, st.Summary = "pilot.csv", &protocol.Summary{K: 3}
+	st.Results = report.Curves{K1: 3, K2: 6, Observed: accuracy.Curve{1, 1, 0.9, 0.8},
+		Estimate:   accuracy.Curve{1, 1, 0.9, 0.8, 0.72, 0.66, 0.61},
+		EstimateLo: accuracy.Curve{1, 1, 0.85, 0.75, 0.6, 0.5, 0.45},
+		EstimateHi: accuracy.Curve{1, 1, 0.95, 0.85, 0.8, 0.75, 0.7},
+		Methods:    []report.Method{{Name: "plugin", Curve: accuracy.Curve{1, 1, 0.9, 0.8, 0.75, 0.7, 0.67}}}}
+	st.Rec = &Recommendation{K2: 6}
+	st.RanWith = Share{K2: 6, Methods: []string{"plugin", "kde", "regression", "cleanex"}, Seed: 3, Preset: "fast"}
+	saved := NewSession(st, nil)
+	saved.Answer = "At 6 classes: 0.66 (80% interval 0.50–0.75)." // Headline needs a full Recommendation
+	b, err := saved.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSession(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := NewState()
+	page.Source, page.Summary, page.Rec = "example", &protocol.Summary{K: 100}, &Recommendation{K2: 2000}
+	s.Restore(page)
+	if page.Summary != nil || page.Rec != nil || page.Source != "" {
+		t.Errorf("the example's data stayed: summary %v, rec %v, source %q", page.Summary, page.Rec, page.Source)
+	}
+	if got := page.Headline(); got != saved.Answer {
+		t.Errorf("Headline = %q, want the saved %q", got, saved.Answer)
+	}
+	if !page.HasResults() || page.Results.K1 != 3 || page.Results.K2 != 6 || !slices.Equal(page.Results.EstimateHi, st.Results.EstimateHi) {
+		t.Errorf("the saved curves were not restored: %+v", page.Results)
+	}
+	if !strings.Contains(page.Status, "Shown: its saved answer and curves") || !strings.Contains(page.Status, "Choose pilot.csv again") {
+		t.Errorf("status %q", page.Status)
+	}
+	if page.WhyShown() || page.Stale() != "" {
+		t.Error("the why panel or the settings-changed line shows without a run")
+	}
+	again := NewSession(page, nil)
+	if again.Source != "pilot.csv" || again.Answer != saved.Answer || again.Curves != saved.Curves || again.K2 != 6 || again.Seed != 3 {
+		t.Errorf("saved again: %+v\nwant %+v", again, saved)
+	}
+	// Curves that cannot be read leave the answer in the status line.
+	bad := saved
+	bad.Curves = "k,observed,magic\n2,0.9,0.1\n"
+	page2 := NewState()
+	bad.Restore(page2)
+	if page2.HasResults() || page2.Headline() != "" || !strings.Contains(page2.Status, "its saved curves could not be read") || !strings.Contains(page2.Status, "Its saved answer: At 6 classes") {
+		t.Errorf("unreadable curves: results %v, headline %q, status %q", page2.HasResults(), page2.Headline(), page2.Status)
+	}
+}

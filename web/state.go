@@ -148,6 +148,11 @@ type State struct {
 	// Rec is the last finished run's recommendation and its evidence (nil
 	// before one, and while a run is under way).
 	Rec *Recommendation
+	// SavedAnswer and SavedSource are the answer and the file name of an
+	// opened session of a file, whose saved curves are shown while the file
+	// is not on the page ("" otherwise); Headline gives SavedAnswer when
+	// there is no recommendation.
+	SavedAnswer, SavedSource string
 	// RanWith holds the run settings (k2, methods, seed, preset) of the
 	// results on screen; its K2 is 0 when no run has finished on the data
 	// set. Sessions save these, and Stale compares them with the page's.

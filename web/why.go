@@ -76,15 +76,15 @@ func (r *Recommendation) OK() bool {
 
 // Headline is the page's answer in one sentence: the recommended accuracy
 // at k2 with its 80% interval ("At 2,000 classes: 0.47 (80% interval
-// 0.40–0.55)"), what is running while the fits run, or why there is no
-// recommendation.
+// 0.40–0.55)"), what is running while the fits run, why there is no
+// recommendation, or an opened session's saved answer (SavedAnswer).
 func (s *State) Headline() string {
 	if s.Running {
 		return s.runningLine()
 	}
 	r := s.Rec
 	if r == nil {
-		return ""
+		return s.SavedAnswer
 	}
 	if !r.OK() {
 		return NoRecommendation(r.K2, r.Outcome.Err)

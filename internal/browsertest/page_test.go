@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,7 +25,9 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
+	"github.com/cleanex/cleanex/internal/report"
 )
 
 // chartJS is a JavaScript expression describing canvas #id: its laid-out
@@ -910,28 +913,58 @@ func mapKeys(m map[string]any) []string {
 }
 
 // Opening the session of a file on a page showing other data puts that data
-// away: no answer about it stays on screen under the session's settings, the
-// status line gives the saved answer and says to choose the file again, and
-// Run asks for data instead of analysing the example; the file chosen then
-// is run at the session's k2.
+// away: no answer about it stays on screen under the session's settings; the
+// session's saved answer and curves are shown (headline, chart, table), the
+// status line says to choose the file again, and Run asks for data instead of
+// analysing the example; the file chosen then is run at the session's k2.
 func TestFileSessionPutsDataAway(t *testing.T) {
 	p := openPage(t, "")
 	p.waitFinished(180 * time.Second)
-	sess := `{"version":1,"source":"my-pilot.csv","k2":600,"methods":["plugin","kde","regression","cleanex"],"seed":1,"preset":"fast","answer":"At 600 classes: 0.69 (80% interval 0.60–0.75)."}`
+	const answer = "At 600 classes: 0.69 (80% interval 0.60–0.75)."
+	saved := report.Curves{K1: 60, K2: 600, Observed: make(accuracy.Curve, 61), Estimate: make(accuracy.Curve, 601),
+		EstimateLo: make(accuracy.Curve, 601), EstimateHi: make(accuracy.Curve, 601)}
+	plugin := make(accuracy.Curve, 601)
+	for k := range saved.Estimate {
+		x := math.Log(float64(max(k, 1)))
+		saved.Estimate[k], saved.EstimateLo[k], saved.EstimateHi[k] = 1-0.048*x, 1-0.062*x, 1-0.039*x
+		plugin[k] = 1 - 0.02*x
+		if k <= 60 {
+			saved.Observed[k] = saved.Estimate[k]
+		}
+	}
+	saved.Methods = []report.Method{{Name: "plugin", Curve: plugin}}
+	var curvesCSV strings.Builder
+	if err := saved.WriteCSV(&curvesCSV); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := json.Marshal(map[string]any{"version": 1, "source": "my-pilot.csv", "k2": 600,
+		"methods": []string{"plugin", "kde", "regression", "cleanex"}, "seed": 1, "preset": "fast",
+		"answer": answer, "curves_csv": curvesCSV.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(t.TempDir(), "my-pilot-session.json")
-	if err := os.WriteFile(path, []byte(sess), 0o644); err != nil {
+	if err := os.WriteFile(path, sess, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(p.ctx, chromedp.SetUploadFiles(chromedp.ID("open-session"), []string{path})); err != nil {
 		t.Fatal(err)
 	}
 	p.waitJS(`document.querySelector("#status").textContent.startsWith("Session opened: my-pilot.csv")`, 30*time.Second)
+	p.waitJS(pixelsJS("chart-acc", chart.Color("plugin"))+` > 20`, 30*time.Second)
 	p.shot("54-file-session-opened")
-	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); h != "" {
-		t.Errorf("the example's answer is still shown: %q", h)
+	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); h != answer {
+		t.Errorf("the headline is %q, want the session's saved answer %q", h, answer)
 	}
-	if st := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second); !strings.Contains(st, "Its saved answer: At 600 classes: 0.69") || !strings.Contains(st, "Choose my-pilot.csv again") {
+	if st := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second); !strings.Contains(st, "Shown: its saved answer and curves") || !strings.Contains(st, "Choose my-pilot.csv again") {
 		t.Errorf("status %q", st)
+	}
+	want := fmt.Sprintf("%.4f (%.4f–%.4f)", saved.Estimate[600], saved.EstimateLo[600], saved.EstimateHi[600])
+	if est := p.resultsTable()["estimate"]; !slices.Contains(est, want) {
+		t.Errorf("the table's estimate row is %v, want the saved curve's %s at k = 600", est, want)
+	}
+	if mustEval[bool](p, `!!document.querySelector("#summary")`, 5*time.Second) {
+		t.Error("the example's data summary is still shown")
 	}
 	if v := mustEval[string](p, `document.querySelector("#k2").value`, 5*time.Second); v != "600" {
 		t.Errorf("the k2 box holds %q, want the session's 600", v)

@@ -827,6 +827,7 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 		k2 = a.st.K2
 	}
 	a.sessionSource = ""
+	a.st.SavedAnswer, a.st.SavedSource = "", ""
 	a.st.ShowK2(k2)
 	if req.sim == nil {
 		a.setLink(nil) // user data never goes into the address

@@ -439,7 +439,7 @@ func (a *app) SaveSession() {
 
 // OpenSession reads a session file: its settings are restored, a simulated
 // session is simulated and run again (the same numbers), and a session of a
-// file shows its saved answer until the data file is chosen again.
+// file shows its saved answer and curves until the data file is chosen again.
 func (a *app) OpenSession(event vugu.DOMEvent) {
 	target := jsdom.EventTarget(event)
 	files, err := jsdom.Path(target, "files")
