@@ -120,3 +120,33 @@ func TestPredictShortTruth(t *testing.T) {
 		t.Errorf("status %d, stderr %q", code, errs)
 	}
 }
+
+// summarise says on stderr how it read the scores, as predict does: the
+// direction auto picked, and probabilities read as their logarithms.
+func TestSummariseSaysHowScoresWereRead(t *testing.T) {
+	pilot, probs := simulatedProbabilities(t, "40", "5")
+	var pb bytes.Buffer
+	if err := scores.WriteCSV(&pb, probs); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, input string
+		args        []string
+		want, not   string
+	}{
+		{"distances, auto", pilot, nil, "scores read as lower is better (distances)", scores.ProbabilitiesNote},
+		{"distances, lower", pilot, []string{"--direction", "lower"}, "", "--direction auto"},
+		{"probabilities", pb.String(), []string{"--direction", "higher"}, scores.ProbabilitiesNote, "--direction auto"},
+	} {
+		code, out, errs := cli(t, c.input, append(append([]string{"summarise"}, c.args...), "-")...)
+		if code != 0 || !strings.HasPrefix(out, "label,") && !strings.Contains(strings.SplitN(out, "\n", 2)[0], "correct") {
+			t.Fatalf("%s: exit %d, stderr %q", c.name, code, errs)
+		}
+		if c.want != "" && !strings.Contains(errs, "cleanex summarise: "+c.want) {
+			t.Errorf("%s: stderr %q, want it to contain %q", c.name, errs, c.want)
+		}
+		if c.want == "" && errs != "" || strings.Contains(errs, c.not) {
+			t.Errorf("%s: stderr %q", c.name, errs)
+		}
+	}
+}

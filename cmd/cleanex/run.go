@@ -259,7 +259,7 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs := newFlags("predict")
 	k2 := intFlag(fs, "k2", 0, fmt.Sprintf("number of classes to predict the accuracy for (required, 2 to %d)", limits.MaxK2))
 	truthFile := fs.String("truth", "", "a k,truth CSV (as simulate --truth writes) to add as the truth column")
-	withEstimate := fs.Bool("estimate", true, "write the recommended curve and its 80% interval (columns estimate, estimate_lo, estimate_hi)")
+	withEstimate := fs.Bool("estimate", true, "write the recommended curve and its 80% interval (columns estimate, estimate_lo, estimate_hi); when false, the cleanex column is one fit (seed --seed) instead of the mean of the estimate's four")
 	var mf methodFlags
 	mf.register(fs)
 	var ef embedFlags

@@ -66,7 +66,7 @@ func summariseCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if err := ef.notForScores(name); err != nil {
 		return err
 	}
-	s, classes, err := matrixSample(d, name, dir)
+	s, classes, used, err := matrixSample(d, name, dir)
 	if err != nil {
 		return err
 	}
@@ -74,18 +74,27 @@ func summariseCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if err := summary.WriteSample(w, classes, s, *quantiles); err != nil {
 		return err
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	// What predict says about how the scores were read, said here too: the
+	// summary holds the scores as read.
+	var issues methodIssues
+	issues.note(pickedNote(d, dir, used))
+	issues.noteScores(s)
+	return issues.finish("summarise", stderr)
 }
 
-// matrixSample returns the Sample under dir and the class names of d, the
-// pilot read from name, which must be a score matrix (not a summary).
-func matrixSample(d *inputs.Data, name string, dir scores.Direction) (*accuracy.Sample, []string, error) {
+// matrixSample returns the Sample, the direction used (the one auto picked)
+// and the class names of d, the pilot read from name, which must be a score
+// matrix (not a summary).
+func matrixSample(d *inputs.Data, name string, dir scores.Direction) (*accuracy.Sample, []string, scores.Direction, error) {
 	if d.Matrix == nil {
-		return nil, nil, badInput("%s is a per-point summary already; summarise reads a score matrix", name)
+		return nil, nil, 0, badInput("%s is a per-point summary already; summarise reads a score matrix", name)
 	}
-	s, _, err := d.Sample(dir)
+	s, used, err := d.Sample(dir)
 	if err != nil {
-		return nil, nil, inputError{fmt.Errorf("%s: %w", name, err)}
+		return nil, nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
 	}
-	return s, d.Matrix.Classes, nil
+	return s, d.Matrix.Classes, used, nil
 }

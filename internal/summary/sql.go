@@ -25,7 +25,8 @@ func SQL(q int) (string, error) {
 -- its rows). Higher scores must mean "more likely this class": for distances,
 -- write -CAST(score AS DOUBLE) in the first SELECT below.
 -- Output: one row per point; save it as CSV with a header row. A point whose
--- label is none of its classes gets an empty correct cell, which CleaneX refuses.
+-- label is none of its classes gets an empty correct cell, and CleaneX then
+-- refuses the summary, naming the row.
 WITH scored AS (
   SELECT point, class, label, CAST(score AS DOUBLE) AS s FROM pilot
 ),
