@@ -2,9 +2,11 @@ package web
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 )
 
@@ -33,7 +35,7 @@ func TestShareDefaultsAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.K2 != 2000 || len(s.Methods) != 4 || s.Seed != 1 || s.Preset != "fast" {
+	if s.K2 != 2000 || !slices.Equal(s.Methods, methods.Names) || s.Seed != 1 || s.Preset != "fast" {
 		t.Errorf("defaults: %+v", s)
 	}
 	if _, err := DecodeShare("k2=100"); err != ErrNoShare {

@@ -209,7 +209,7 @@ func NoRecommendation(k2 int, err error) string {
 	case err == nil:
 		return fmt.Sprintf("No recommendation for %s classes.", limits.Thousands(k2))
 	case errors.Is(err, recommend.ErrNoFits):
-		return fmt.Sprintf("No recommendation for %s classes: none of the regression, KDE and CleaneX fits matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", limits.Thousands(k2))
+		return fmt.Sprintf("No recommendation for %s classes: none of the regression, pooled and CleaneX fits matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", limits.Thousands(k2))
 	}
 	why := strings.TrimPrefix(err.Error(), "recommend: ")
 	return fmt.Sprintf("No recommendation for %s classes: %s; the individual methods are shown below.", limits.Thousands(k2), strings.TrimSuffix(why, "."))
@@ -505,7 +505,7 @@ func (s *State) WhyParts() []string {
 	}
 	var says []string
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, m := range []string{methods.Regression, methods.KDE, methods.CleaneX} { // the methods the estimate combines
+	for _, m := range []string{methods.Regression, methods.Pooled, methods.CleaneX} { // the methods the estimate combines
 		if c := r.Curves[m]; c != nil && k2 <= c.Max() {
 			says = append(says, fmt.Sprintf("%s %.*f", BoxLabel(m), d+1, c[k2]))
 			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])

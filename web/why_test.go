@@ -28,7 +28,7 @@ func TestHeadlineText(t *testing.T) {
 			t.Errorf("HeadlineText(%v, %v, %v) = %q, want %q", tc.est, tc.lo, tc.hi, got, tc.want)
 		}
 	}
-	if got := NoRecommendation(500, recommend.ErrNoFits); !strings.HasPrefix(got, "No recommendation for 500 classes: none of the regression, KDE and CleaneX fits") || !strings.Contains(got, "smaller k2") {
+	if got := NoRecommendation(500, recommend.ErrNoFits); !strings.HasPrefix(got, "No recommendation for 500 classes: none of the regression, pooled and CleaneX fits") || !strings.Contains(got, "smaller k2") {
 		t.Errorf("NoRecommendation(ErrNoFits): %q", got)
 	}
 	if got := NoRecommendation(50, errors.New("recommend: k2 = 1: it must be at least 2")); got != "No recommendation for 50 classes: k2 = 1: it must be at least 2; the individual methods are shown below." {

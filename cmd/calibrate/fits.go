@@ -47,7 +47,7 @@ func fitName(m string, seed uint64) string {
 	return m
 }
 
-// fitPilot loads p and runs plugin, KDE, regression (seed 1) and CleaneX fast
+// fitPilot loads p and runs plugin, KDE, pooled, regression (seed 1) and CleaneX fast
 // with seeds 1..seeds, on the pilot's scores rewritten by transformPilot
 // when transform is not "".
 func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*Fits, error) {
@@ -67,7 +67,7 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*
 		method string
 		seed   uint64
 	}
-	jobs := []job{{"plugin", 1}, {"kde", 1}, {"regression", 1}}
+	jobs := []job{{"plugin", 1}, {"kde", 1}, {"pooled", 1}, {"regression", 1}}
 	for s := 1; s <= seeds; s++ {
 		jobs = append(jobs, job{"cleanex", uint64(s)})
 	}
@@ -103,12 +103,18 @@ func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *
 	return nil
 }
 
-// refitPilot reloads p, runs the named methods again (seed 1; "cleanex" means
-// seeds 1..seeds) and replaces their curves in the cached fits f.
-func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seeds int) error {
+// refitPilot reloads p (rewritten by transformPilot when transform is not
+// ""), runs the named methods again (seed 1; "cleanex" means seeds
+// 1..seeds) and replaces their curves in the cached fits f.
+func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seeds int, transform string) error {
 	l, err := p.Load(ctx)
 	if err != nil {
 		return err
+	}
+	if transform != "" {
+		if l.Sample, err = transformPilot(l.Sample, transform); err != nil {
+			return err
+		}
 	}
 	f.ClassSE = recommend.ClassSE(l.Sample)
 	for _, m := range names {

@@ -141,9 +141,6 @@ func run(ctx context.Context, args []string) error {
 }
 
 func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs int, force bool, refit []string, transform string) error {
-	if refit != nil && transform != "" {
-		return fmt.Errorf("-refit and -transform do not go together")
-	}
 	return forPilots(ctx, "fit", pilots, jobs, func(_ int, p bank.Pilot) error {
 		var f *Fits
 		var err error
@@ -151,7 +148,7 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 			if f, err = loadFits(dir, p.ID); os.IsNotExist(err) {
 				return errSkip
 			} else if err == nil {
-				err = refitPilot(ctx, p, f, refit, seeds)
+				err = refitPilot(ctx, p, f, refit, seeds, transform)
 			}
 		} else {
 			if !force {

@@ -18,12 +18,12 @@ type stackPilot struct {
 
 // features returns, at k beyond k1, the terms of the bias correction
 // studied by stackStudy: L times the signed logit distance of regression,
-// KDE and the CleaneX mean from the estimate (L = log(k / k1)).
+// the pooled method and the CleaneX mean from the estimate (L = log(k / k1)).
 func (p stackPilot) features(k int) []float64 {
 	l := math.Log(float64(k) / float64(p.K1))
 	z := p.rf.CentreLogit(p.est[k])
 	f := make([]float64, 3)
-	for i, c := range []accuracy.Curve{p.rf.Regression, p.rf.KDE, p.cx} {
+	for i, c := range []accuracy.Curve{p.rf.Regression, p.rf.Pooled, p.cx} {
 		if c != nil {
 			f[i] = l * (p.rf.CentreLogit(c[k]) - z)
 		}

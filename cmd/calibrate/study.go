@@ -123,12 +123,12 @@ var ratios = []float64{1, 2, 4, 10, 20, 40}
 // k = ratio k1 on every pilot where that k is within its population.
 func ratioErrors(all []pilotFits, cal recommend.Calibration) []recommend.RatioErrors {
 	var out []recommend.RatioErrors
-	names := []string{"plugin", "kde", "regression", "cleanex", recommend.Name}
+	names := []string{"plugin", "kde", "pooled", "regression", "cleanex", recommend.Name}
 	// each pilot's curves in the order of names, nil for a pilot without an estimate
 	curvesOf := make([][]accuracy.Curve, len(all))
 	for j, p := range all {
 		if res, err := recommend.Recommend(p.rf, p.K, cal); err == nil {
-			curvesOf[j] = []accuracy.Curve{p.Curves["plugin"], p.Curves["kde"], p.Curves["regression"], meanOf(p.rf.CleaneX, p.K), res.Estimate}
+			curvesOf[j] = []accuracy.Curve{p.Curves["plugin"], p.Curves["kde"], p.Curves["pooled"], p.Curves["regression"], meanOf(p.rf.CleaneX, p.K), res.Estimate}
 		}
 	}
 	for _, ratio := range ratios {
@@ -206,13 +206,14 @@ func rmseTable(all []pilotFits, seeds int) {
 	cols := []col{
 		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
 		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
+		{"pooled", func(p pilotFits) accuracy.Curve { return p.Curves["pooled"] }},
 		{"regression", func(p pilotFits) accuracy.Curve { return p.Curves["regression"] }},
 		{"cleanex seed 1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
 		{fmt.Sprintf("cleanex mean of %d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},
 		{"logit mean reg+cx (tried)", mix3(0.5, 0.5, 0)},
-		{"logit mean of three (tried)", mix3(1.0/3, 1.0/3, 1.0/3)},
-		{"median of three (tried)", func(p pilotFits) accuracy.Curve {
-			cs := []accuracy.Curve{p.rf.Regression, p.rf.KDE, meanOf(p.rf.CleaneX, p.K)}
+		{"logit mean of reg, cx, KDE (tried)", mix3(1.0/3, 1.0/3, 1.0/3)},
+		{"median of reg, KDE, cx (tried)", func(p pilotFits) accuracy.Curve {
+			cs := []accuracy.Curve{p.rf.Regression, p.Curves["kde"], meanOf(p.rf.CleaneX, p.K)}
 			if cs[0] == nil || cs[1] == nil || cs[2] == nil {
 				return nil
 			}

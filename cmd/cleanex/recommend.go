@@ -20,9 +20,9 @@ type recommendation struct {
 	jobs    []recommend.Job
 	curves  []accuracy.Curve
 	seconds float64
-	// preset is CleaneX's preset and bandwidth KDE's selector of the run;
-	// only "fast" and "lcv" are the recommendation's.
-	preset, bandwidth string
+	// preset is CleaneX's preset of the run; only "fast" is the
+	// recommendation's.
+	preset string
 	// seed is the run's seed (the first CleaneX seed).
 	seed uint64
 }
@@ -41,18 +41,18 @@ func runRecommendation(ctx context.Context, s *accuracy.Sample, k2 int, mf metho
 		return nil, err
 	}
 	return &recommendation{out: out, jobs: recommend.Jobs(mf.seed), curves: curves,
-		seconds: time.Since(start).Seconds(), preset: mf.preset, bandwidth: mf.bandwidth, seed: mf.seed}, nil
+		seconds: time.Since(start).Seconds(), preset: mf.preset, seed: mf.seed}, nil
 }
 
 // reuse returns the display curve of method name when the recommendation
-// already fitted it: regression (same seed), KDE with the default bandwidth
-// selector, and CleaneX with the fast preset as the mean of the seeds that
+// already fitted it: regression (same seed), the pooled method, and CleaneX
+// with the fast preset as the mean of the seeds that
 // passed recommend.CheckFit. ok is false when the method must be fitted on
 // its own; err is set when the reused fit failed (its reason, to report the
 // method as failed).
 func (r *recommendation) reuse(name string) (m report.Method, ok bool, err error) {
 	switch {
-	case name == "regression" || name == "kde" && (r.bandwidth == "" || r.bandwidth == "lcv"):
+	case name == "regression" || name == "pooled":
 		for i, j := range r.jobs {
 			if j.Method == name {
 				if why, failed := r.out.Failed[j.Label()]; failed {

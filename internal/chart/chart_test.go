@@ -417,7 +417,7 @@ func TestPalette(t *testing.T) {
 			t.Errorf("%s uses a text/axis colour", name)
 		}
 	}
-	if len(seen) != 7 || Color("CleaneX") != methodColor("cleanex") || Color("lda") != ColorOther {
+	if len(seen) != 3+len(methods.All) || Color("CleaneX") != methodColor("cleanex") || Color("lda") != ColorOther {
 		t.Errorf("palette %v", Palette())
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cleanex/cleanex/internal/estimate/cleanex"
 	"github.com/cleanex/cleanex/internal/estimate/kde"
 	"github.com/cleanex/cleanex/internal/estimate/plugin"
+	"github.com/cleanex/cleanex/internal/estimate/pooled"
 	"github.com/cleanex/cleanex/internal/estimate/regress"
 )
 
@@ -21,6 +22,7 @@ import (
 const (
 	Plugin     = "plugin"
 	KDE        = "kde"
+	Pooled     = pooled.Name
 	Regression = "regression"
 	CleaneX    = "cleanex"
 )
@@ -74,6 +76,13 @@ var All = []Method{
 			}
 			return kde.Estimator{Bandwidth: sel}, nil
 		},
+	},
+	{
+		// A point needs two incorrect scores to have a spread.
+		Name: Pooled, Label: "pooled", Title: "pooled (location-scale)",
+		Note:  "puts every point's wrong-class scores on one scale and pools them; assumes they share one shape",
+		Color: "#8a7a00", DarkColor: "#f0e442", Dash: []float64{4, 2, 1, 2}, MinClasses: 3,
+		build: func(Options) (estimate.Estimator, error) { return pooled.Estimator{}, nil },
 	},
 	{
 		// Its bootstrap choice of bandwidth fits subsamples of about half

@@ -16,10 +16,10 @@ type Job struct {
 }
 
 // Jobs returns the fits of a recommendation seeded by seed: the regression
-// with seed, KDE, and CleaneX (default preset) with seeds seed, seed+1, ...,
+// with seed, the pooled method, and CleaneX (default preset) with seeds seed, seed+1, ...,
 // seed+Seeds-1. The CLI and the page run exactly these, so their numbers agree.
 func Jobs(seed uint64) []Job {
-	jobs := []Job{{Method: "regression", Seed: seed}, {Method: "kde", Seed: seed}}
+	jobs := []Job{{Method: "regression", Seed: seed}, {Method: "pooled", Seed: seed}}
 	for i := range uint64(Seeds) {
 		jobs = append(jobs, Job{Method: "cleanex", Seed: seed + i})
 	}
@@ -35,7 +35,8 @@ func Jobs(seed uint64) []Job {
 //	tol_k = max(FitTolerance, 6 ClassSE_k),
 //
 // which those methods meet on every pilot of the bank unless their fit broke
-// down. (KDE estimates each C_x on its own and is not fitted to the curve.)
+// down. (The pooled method estimates each C_x from the scores alone and is
+// not fitted to the curve.)
 func CheckFit(c accuracy.Curve, f Fits, fitsObserved bool) error {
 	for k := 2; k < len(c); k++ {
 		v := c[k]
@@ -109,7 +110,7 @@ func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (
 	for i, j := range jobs {
 		err := errs[i]
 		if err == nil {
-			if err = CheckFit(curves[i], in, j.Method != "kde"); err == nil && curves[i].Max() < k2 {
+			if err = CheckFit(curves[i], in, j.Method != "pooled"); err == nil && curves[i].Max() < k2 {
 				err = fmt.Errorf("its curve stops at k = %d, before k2 = %d", curves[i].Max(), k2)
 			}
 		}
@@ -120,8 +121,8 @@ func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (
 		switch j.Method {
 		case "regression":
 			in.Regression = curves[i]
-		case "kde":
-			in.KDE = curves[i]
+		case "pooled":
+			in.Pooled = curves[i]
 		case "cleanex":
 			in.CleaneX = append(in.CleaneX, curves[i])
 		}

@@ -27,7 +27,7 @@ func testFits(k1, k2 int) Fits {
 		se[k] = 0.01
 	}
 	return Fits{K1: k1, Observed: geometric(0.99, k1), ClassSE: se,
-		Regression: geometric(0.9915, k2), KDE: geometric(0.98, k2),
+		Regression: geometric(0.9915, k2), Pooled: geometric(0.98, k2),
 		CleaneX: []accuracy.Curve{geometric(0.9895, k2), geometric(0.9905, k2)}}
 }
 
@@ -42,13 +42,13 @@ func TestRecommendMedian(t *testing.T) {
 	}
 	for _, k := range []int{2, 10, 20, 50, 200} {
 		cx := (f.CleaneX[0][k] + f.CleaneX[1][k]) / 2
-		// KDE (0.98) < CleaneX mean (about 0.99) < regression (0.9915) at every
+		// pooled (0.98) < CleaneX mean (about 0.99) < regression (0.9915) at every
 		// k >= 2: the middle two of the four are CleaneX
 		if want := sigmoid(Logit(cx)); math.Abs(res.Estimate[k]-want) > 1e-12 {
 			t.Errorf("estimate at k = %d: %v, want the middle curve (CleaneX mean) %v", k, res.Estimate[k], want)
 		}
 		ft := res.Features[k]
-		if up, down := Logit(f.Regression[k])-Logit(cx), Logit(cx)-Logit(f.KDE[k]); math.Abs(ft.DUp-up) > 1e-9 || math.Abs(ft.DDown-down) > 1e-9 {
+		if up, down := Logit(f.Regression[k])-Logit(cx), Logit(cx)-Logit(f.Pooled[k]); math.Abs(ft.DUp-up) > 1e-9 || math.Abs(ft.DDown-down) > 1e-9 {
 			t.Errorf("DUp, DDown at k = %d: %v, %v, want %v, %v", k, ft.DUp, ft.DDown, up, down)
 		}
 		z1, z2 := Logit(f.CleaneX[0][k]), Logit(f.CleaneX[1][k])
@@ -69,7 +69,7 @@ func TestRecommendMedian(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(res.Sources, ", "); got != "regression, kde, cleanex ×2" {
+	if got := strings.Join(res.Sources, ", "); got != "regression, pooled, cleanex ×2" {
 		t.Errorf("sources %q", got)
 	}
 }
@@ -85,34 +85,34 @@ func TestRecommendFallbacks(t *testing.T) {
 	}
 	cx := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2
 	if math.Abs(res.Estimate[k2]-cx) > 1e-12 {
-		t.Errorf("without regression the estimate is %v, want the CleaneX mean %v (the median of KDE, CleaneX, CleaneX)", res.Estimate[k2], cx)
+		t.Errorf("without regression the estimate is %v, want the CleaneX mean %v (the median of pooled, CleaneX, CleaneX)", res.Estimate[k2], cx)
 	}
-	// CleaneX the lowest: the median of four is the logit mean of CleaneX and KDE
+	// CleaneX the lowest: the median of four is the logit mean of CleaneX and the pooled method
 	f = testFits(k1, k2)
 	f.CleaneX = []accuracy.Curve{geometric(0.97, k2)}
-	f.KDE = geometric(0.98, k2)
+	f.Pooled = geometric(0.98, k2)
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
-	if want := sigmoid((Logit(f.CleaneX[0][k2]) + Logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
-		t.Errorf("CleaneX lowest: estimate %v, want the logit mean of CleaneX and KDE %v", res.Estimate[k2], want)
+	if want := sigmoid((Logit(f.CleaneX[0][k2]) + Logit(f.Pooled[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
+		t.Errorf("CleaneX lowest: estimate %v, want the logit mean of CleaneX and the pooled method %v", res.Estimate[k2], want)
 	}
 	f = testFits(k1, k2)
 	f.CleaneX = nil
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
-	if want := sigmoid((Logit(f.Regression[k2]) + Logit(f.KDE[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
-		t.Errorf("without CleaneX: estimate %v, want the logit mean of regression and KDE %v", res.Estimate[k2], want)
+	if want := sigmoid((Logit(f.Regression[k2]) + Logit(f.Pooled[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
+		t.Errorf("without CleaneX: estimate %v, want the logit mean of regression and the pooled method %v", res.Estimate[k2], want)
 	}
 	f = testFits(k1, k2)
 	f.Regression = nil
-	f.KDE = nil
+	f.Pooled = nil
 	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-cx) > 1e-12 {
 		t.Errorf("CleaneX alone: %v (%v), want %v", res.Estimate[k2], err, cx)
 	}
 	f = testFits(k1, k2)
-	f.CleaneX, f.KDE = nil, nil
+	f.CleaneX, f.Pooled = nil, nil
 	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-f.Regression[k2]) > 1e-12 {
 		t.Errorf("regression alone: %v (%v), want %v", res.Estimate[k2], err, f.Regression[k2])
 	}
@@ -162,7 +162,7 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 		flat[k] = 1
 	}
 	jobs := Jobs(7)
-	curves := []accuracy.Curve{f.Regression, f.KDE, f.CleaneX[0], flat, f.CleaneX[1], nil}
+	curves := []accuracy.Curve{f.Regression, f.Pooled, f.CleaneX[0], flat, f.CleaneX[1], nil}
 	errs := []error{nil, nil, nil, nil, nil, errors.New("cancelled by a test")}
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, curves, errs, k2, cal)
@@ -457,7 +457,7 @@ func TestEstimateKeepsExactZero(t *testing.T) {
 	const k1, k2 = 20, 100
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	zero := make(accuracy.Curve, k2+1)
-	f := Fits{K1: k1, N: 6, Observed: zero[:k1+1], ClassSE: zero[:k1+1], Regression: zero, KDE: zero,
+	f := Fits{K1: k1, N: 6, Observed: zero[:k1+1], ClassSE: zero[:k1+1], Regression: zero, Pooled: zero,
 		CleaneX: []accuracy.Curve{zero}, TiedShare: 1}
 	res, err := Recommend(f, k2, cal)
 	if err != nil {
@@ -524,7 +524,7 @@ func TestIntervalHoldsWilsonWithinPilot(t *testing.T) {
 	}
 	obs := near(1 - 1e-16)[:k1+1]
 	f := Fits{K1: k1, N: 6, Observed: obs, ClassSE: make(accuracy.Curve, k1+1),
-		Regression: near(1 - 3e-16), KDE: near(0.95), CleaneX: []accuracy.Curve{near(1 - 1.3e-6)}}
+		Regression: near(1 - 3e-16), Pooled: near(0.95), CleaneX: []accuracy.Curve{near(1 - 1.3e-6)}}
 	res, err := Recommend(f, k2, cal)
 	if err != nil {
 		t.Fatal(err)

@@ -2,18 +2,15 @@ package summary
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/benchcases"
-	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -33,39 +30,6 @@ func summarise(t *testing.T, s *accuracy.Sample, q int) *Table {
 		t.Fatal(err)
 	}
 	return tab
-}
-
-// TestSummaryGivesTheMatrixCurves fits every method on each benchmark pilot
-// from its score matrix and from its summary (written by Write, read by
-// Parse) and requires the curves to be equal bit for bit: a summary with
-// DefaultQuantiles keeps every rank of these 100-class pilots, so the
-// methods read the same numbers.
-func TestSummaryGivesTheMatrixCurves(t *testing.T) {
-	cases, err := benchcases.Load(benchcases.Dir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		tab := summarise(t, c.Sample, DefaultQuantiles)
-		k2 := c.Truth.Max()
-		for _, name := range []string{methods.Plugin, methods.KDE, methods.Regression, methods.CleaneX} {
-			est, err := methods.New(name, methods.Options{Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, err := est.Fit(context.Background(), c.Sample, k2, nil)
-			if err != nil {
-				t.Fatalf("%s, %s on the matrix: %v", c.Name, name, err)
-			}
-			b, err := est.Fit(context.Background(), tab.Sample, k2, nil)
-			if err != nil {
-				t.Fatalf("%s, %s on the summary: %v", c.Name, name, err)
-			}
-			if !slices.Equal(a.Curve, b.Curve) {
-				t.Errorf("%s, %s: the summary's curve differs from the matrix's (RMSE %.3g), want them equal", c.Name, name, accuracy.RMSE(a.Curve, b.Curve))
-			}
-		}
-	}
 }
 
 // TestRoundTrip checks that Parse reads back what Write wrote: the classes,

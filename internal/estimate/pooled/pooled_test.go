@@ -1,0 +1,288 @@
+package pooled
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/simulate"
+)
+
+// pilot is a simulated pilot of k1 classes (d = 3, r = 4), distances.
+func pilot(t *testing.T, k1 int, seed uint64) *scores.Matrix {
+	t.Helper()
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 3, Sigma2: 0.1, K: 4 * k1, R: 4, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.Pilot(k1, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func sampleOf(t *testing.T, m *scores.Matrix, dir scores.Direction) *accuracy.Sample {
+	t.Helper()
+	s, _, err := accuracy.NewSample(m, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// bruteC computes C_x the plain way: each row's incorrect scores
+// standardised by their mean and sample standard deviation, every such
+// value pooled, C_x the share of the pool below the standardised correct
+// score, ties half, at most 1 - 1/(2 W).
+func bruteC(s *accuracy.Sample) []float64 {
+	m := s.K - 1
+	var pool []float64
+	z := make([]float64, s.N())
+	for i := range s.N() {
+		row := s.IncorrectRow(i)
+		mean, ss := 0.0, 0.0
+		for _, v := range row {
+			mean += v
+		}
+		mean /= float64(m)
+		for _, v := range row {
+			ss += (v - mean) * (v - mean)
+		}
+		sd := math.Sqrt(ss / float64(m-1))
+		for _, v := range row {
+			pool = append(pool, (v-mean)/sd)
+		}
+		z[i] = (s.Correct[i] - mean) / sd
+	}
+	c := make([]float64, s.N())
+	for i, zi := range z {
+		below := 0.0
+		for _, p := range pool {
+			switch {
+			case p < zi:
+				below++
+			case p == zi:
+				below += 0.5
+			}
+		}
+		c[i] = min(below/float64(len(pool)), 1-0.5/float64(len(pool)))
+	}
+	return c
+}
+
+// Fit agrees with the plain computation (up to rounding in the moments), and
+// its curve is E_k = sum_x w_x C_x^(k-1).
+func TestFitAgreesWithBruteForce(t *testing.T) {
+	s := sampleOf(t, pilot(t, 12, 3), scores.Lower)
+	res, err := Estimator{}.Fit(context.Background(), s, 60, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bruteC(s)
+	for i := range want {
+		if math.Abs(res.C[i]-want[i]) > 1e-12 {
+			t.Errorf("C[%d] = %v, want %v", i, res.C[i], want[i])
+		}
+	}
+	curve := accuracy.Expected(want, s.Weight, 60)
+	for k := 2; k <= 60; k++ {
+		if math.Abs(res.Curve[k]-curve[k]) > 1e-12 {
+			t.Errorf("E_%d = %v, want %v", k, res.Curve[k], curve[k])
+		}
+	}
+	for k := 3; k <= 60; k++ {
+		if res.Curve[k] > res.Curve[k-1] {
+			t.Fatalf("the curve rises at k = %d", k)
+		}
+	}
+}
+
+// The scores' unit, a shift of each row, and probabilities against their
+// logarithms: C_x is invariant to a positive affine change of each row, so
+// the curve is the same (exactly for powers of two, which scale without
+// rounding).
+func TestScaleDoesNotMatter(t *testing.T) {
+	m := pilot(t, 15, 5)
+	base, err := Estimator{}.Fit(context.Background(), sampleOf(t, m, scores.Lower), 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		f     func(row int, v float64) float64
+		exact bool
+	}{
+		{"x 2^-40", func(_ int, v float64) float64 { return math.Ldexp(v, -40) }, true},
+		{"x 2^-1040 (subnormal)", func(_ int, v float64) float64 { return math.Ldexp(v, -1040) }, false},
+		{"x 2^1000", func(_ int, v float64) float64 { return math.Ldexp(v, 1000) }, true},
+		{"x 1e-6", func(_ int, v float64) float64 { return v * 1e-6 }, false},
+		{"x 1e6 + 3 row", func(r int, v float64) float64 { return v*1e6 + 3*float64(r) }, false},
+	} {
+		c := *m
+		c.Scores = slices.Clone(m.Scores)
+		for i := range c.Scores {
+			c.Scores[i] = tc.f(i/len(m.Classes), m.Scores[i])
+		}
+		got, err := Estimator{}.Fit(context.Background(), sampleOf(t, &c, scores.Lower), 100, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		d := accuracy.RMSE(got.Curve, base.Curve, 100)
+		if tc.exact && d != 0 || d > 1e-9 {
+			t.Errorf("%s: the curve moved by RMSE %.3g", tc.name, d)
+		}
+	}
+}
+
+// A point whose incorrect scores are all equal has no spread of its own: it
+// borrows the median of the other rows' sqrt(SS), so its correct score 0.05
+// above them gives the share of the pool below 0.05 / that spread; tied with
+// them it sits at 0 (half the pool's zeros count); with no row spread at
+// all, above is the top C and below 0.
+func TestFlatRows(t *testing.T) {
+	m := &scores.Matrix{Classes: []string{"a", "b", "c", "d"}, Labels: []int{0, 1, 2, 3, 0, 1},
+		Scores: []float64{
+			1.05, 1, 1, 1, // flat, correct just above
+			2, 0, 2, 2, // flat, correct below
+			3, 3, 3, 3, // flat, tied
+			0.2, 0.9, 0.1, 0.5, // spread
+			0.5, 0.4, 0.1, 0.3, // spread
+			0.3, 0.6, 0.2, 0.9, // spread
+		}}
+	s := sampleOf(t, m, scores.Higher)
+	res, err := Estimator{}.Fit(context.Background(), s, 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The spread rows' sqrt(SS) of their incorrect scores, and their
+	// standardised values; the flat rows add 9 zeros.
+	var spreads, pool []float64
+	for i := 3; i < 6; i++ {
+		row := s.IncorrectRow(i)
+		mean := (row[0] + row[1] + row[2]) / 3
+		ss := 0.0
+		for _, v := range row {
+			ss += (v - mean) * (v - mean)
+		}
+		spreads = append(spreads, math.Sqrt(ss))
+		for _, v := range row {
+			pool = append(pool, (v-mean)/math.Sqrt(ss))
+		}
+	}
+	slices.Sort(spreads)
+	pool = append(pool, make([]float64, 9)...)
+	share := func(z float64) float64 {
+		below := 0.0
+		for _, p := range pool {
+			if p < z {
+				below++
+			} else if p == z {
+				below += 0.5
+			}
+		}
+		return below / float64(len(pool))
+	}
+	for _, tc := range []struct {
+		point int
+		want  float64
+	}{{0, share(0.05 / spreads[1])}, {1, share(-2 / spreads[1])}, {2, share(0)}} {
+		if math.Abs(res.C[tc.point]-tc.want) > 1e-12 {
+			t.Errorf("C of flat point %d = %v, want %v", tc.point, res.C[tc.point], tc.want)
+		}
+	}
+	if res.C[0] <= 0.5 || res.C[0] >= 1-0.5/18 {
+		t.Errorf("C just above a flat row = %v: want it inside the pool, above its zeros", res.C[0])
+	}
+	// Every row flat: nothing to borrow.
+	allFlat := &scores.Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2},
+		Scores: []float64{5, 1, 1, 2, 0, 2, 3, 3, 3}}
+	res, err = Estimator{}.Fit(context.Background(), sampleOf(t, allFlat, scores.Higher), 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{1 - 0.5/6, 0, 0.5}; !slices.Equal(res.C, want) {
+		t.Errorf("every row flat: C = %v, want %v", res.C, want)
+	}
+}
+
+func TestTooFewClassesAndCancel(t *testing.T) {
+	two := &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 1}, Scores: []float64{1, 0, 0, 1}}
+	if _, err := (Estimator{}).Fit(context.Background(), sampleOf(t, two, scores.Higher), 5, nil); !errors.Is(err, ErrTooFewClasses) {
+		t.Errorf("2 classes: %v, want ErrTooFewClasses", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (Estimator{}).Fit(ctx, sampleOf(t, pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// fullPoolC returns C_x from the pool of every incorrect score of every
+// row (the summary's knots are every rank up to K = 130), or of every j-th
+// row within maxPool.
+func fullPoolC(t *testing.T, s *accuracy.Sample, maxPool int) []float64 {
+	t.Helper()
+	ranks, weights := make([]int, s.K-1), make([]float64, s.K-1)
+	for r := range ranks {
+		ranks[r], weights[r] = r+1, 1
+	}
+	z, pool, err := standardise(context.Background(), s, ranks, weights, maxPool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range pool {
+		slices.Sort(g.values)
+	}
+	return cOf(z, pool)
+}
+
+// Above K = 130 the pool holds each row's scores at the summary's knots,
+// weighted by the ranks they stand for (adding up to K-1): nearly the
+// curve of every score pooled. So does a pool of every 7th row.
+func TestKnotPool(t *testing.T) {
+	s := sampleOf(t, pilot(t, 400, 2), scores.Lower)
+	ranks, weights := poolRanks(s)
+	if len(ranks) >= s.K-1 || ranks[0] != 1 || ranks[len(ranks)-1] != s.K-1 {
+		t.Fatalf("knot ranks %v… for K = %d", ranks[:5], s.K)
+	}
+	total := 0.0
+	for _, w := range weights {
+		total += w
+	}
+	if total != float64(s.K-1) {
+		t.Errorf("the knots' weights add up to %v, want %d", total, s.K-1)
+	}
+	res, err := Estimator{}.Fit(context.Background(), s, 4000, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		maxPool int
+		tol     float64
+	}{{"every score", MaxPool, 0.003}, {"every 7th row (229 rows: sampling noise)", s.N() * (s.K - 1) / 7, 0.01}} {
+		full := accuracy.Expected(fullPoolC(t, s, tc.maxPool), s.Weight, 4000)
+		d := accuracy.RMSE(res.Curve, full, 4000)
+		t.Logf("the knot pool against %s pooled: RMSE %.2g", tc.name, d)
+		if d > tc.tol {
+			t.Errorf("the knot pool's curve is %.4f (RMSE) from that of %s pooled, want at most %v", d, tc.name, tc.tol)
+		}
+	}
+}
+
+func ExampleEstimator_Fit() {
+	// Three classes; each point's scores for its two wrong classes are
+	// standardised and pooled.
+	m := &scores.Matrix{Classes: []string{"cat", "dog", "emu"}, Labels: []int{0, 1, 2},
+		Scores: []float64{0.9, 0.2, 0.1, 0.3, 0.6, 0.5, 0.2, 0.7, 0.4}}
+	s, _, _ := accuracy.NewSample(m, scores.Higher)
+	res, _ := Estimator{}.Fit(context.Background(), s, 4, nil)
+	fmt.Printf("C = %.3f, E_2..E_4 = %.3f %.3f %.3f\n", res.C, res.Curve[2], res.Curve[3], res.Curve[4])
+	// Output: C = [0.917 0.917 0.500], E_2..E_4 = 0.778 0.644 0.555
+}

@@ -1,0 +1,67 @@
+package summary_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/benchcases"
+	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/summary"
+)
+
+// summarise writes the summary of s with summary.DefaultQuantiles steps and
+// parses it back. (An external test package: the methods it fits read
+// package summary themselves.)
+func summarise(t *testing.T, s *accuracy.Sample) *summary.Table {
+	t.Helper()
+	classes := make([]string, s.K)
+	for j := range classes {
+		classes[j] = fmt.Sprintf("class %d", j)
+	}
+	var buf bytes.Buffer
+	if err := summary.WriteSample(&buf, classes, s, summary.DefaultQuantiles); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := summary.Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// TestSummaryGivesTheMatrixCurves fits every method on each benchmark pilot
+// from its score matrix and from its summary (written by summary.WriteSample, read
+// by summary.Parse) and requires the curves to be equal bit for bit: a summary with
+// summary.DefaultQuantiles keeps every rank of these 100-class pilots, so the
+// methods read the same numbers.
+func TestSummaryGivesTheMatrixCurves(t *testing.T) {
+	cases, err := benchcases.Load(benchcases.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		tab := summarise(t, c.Sample)
+		k2 := c.Truth.Max()
+		for _, name := range methods.Names {
+			est, err := methods.New(name, methods.Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := est.Fit(context.Background(), c.Sample, k2, nil)
+			if err != nil {
+				t.Fatalf("%s, %s on the matrix: %v", c.Name, name, err)
+			}
+			b, err := est.Fit(context.Background(), tab.Sample, k2, nil)
+			if err != nil {
+				t.Fatalf("%s, %s on the summary: %v", c.Name, name, err)
+			}
+			if !slices.Equal(a.Curve, b.Curve) {
+				t.Errorf("%s, %s: the summary's curve differs from the matrix's (RMSE %.3g), want them equal", c.Name, name, accuracy.RMSE(a.Curve, b.Curve))
+			}
+		}
+	}
+}
