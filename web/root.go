@@ -190,20 +190,25 @@ func (c *Root) setK2(event vugu.DOMEvent) {
 }
 
 // setInt, setFloat and setUint store a number input's value when it parses.
+// setInt, setFloat and setUint read a simulation form field into dst; a
+// message about the settings before the change goes (State.ClearSimError).
 func (c *Root) setInt(dst *int, event vugu.DOMEvent) {
 	if v, err := strconv.Atoi(event.PropString("target", "value")); err == nil {
 		*dst = v
 	}
+	c.S.ClearSimError()
 }
 
 func (c *Root) setFloat(dst *float64, event vugu.DOMEvent) {
 	if v, err := strconv.ParseFloat(event.PropString("target", "value"), 64); err == nil {
 		*dst = v
 	}
+	c.S.ClearSimError()
 }
 
 func (c *Root) setUint(dst *uint64, event vugu.DOMEvent) {
 	if v, err := strconv.ParseUint(event.PropString("target", "value"), 10, 64); err == nil {
 		*dst = v
 	}
+	c.S.ClearSimError()
 }

@@ -437,7 +437,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "σ² (spread of points) "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-sigma2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "any"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0.001"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-sigma2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "any"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0.001"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "1000"}}}
 						vgparent.AppendChild(vgn)
 						{
 							b, err := vjson.Marshal(c.S.Sim.Sigma2)
@@ -486,7 +486,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.SetInnerHTML(vugu.HTML("\x3Cabbr title=\"k1: the number of classes in your pilot (the columns of your score file)\"\x3Ek1\x3C/abbr\x3E (pilot classes)"))
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-k1"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "2"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-k1"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "2"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "100000"}}}
 						vgparent.AppendChild(vgn)
 						{
 							b, err := vjson.Marshal(c.S.Sim.K1)
@@ -509,7 +509,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "K (classes in the simulated world) "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-k2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "2"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-k2"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "2"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "100000"}}}
 						vgparent.AppendChild(vgn)
 						{
 							b, err := vjson.Marshal(c.S.Sim.K2)

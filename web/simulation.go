@@ -6,6 +6,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/internal/simulate"
 )
 
 // SimSource names a simulated data set with every setting of cfg:
@@ -33,5 +34,51 @@ func SlowTruth(c protocol.SimConfig) bool {
 // do, without the package's "simulate: " prefix.
 func SimError(err error) string {
 	why := strings.TrimSuffix(strings.TrimPrefix(err.Error(), "simulate: "), ".")
-	return "The simulation could not be made: " + why + ". Change its settings and simulate again; what was on screen is kept."
+	return simErrorPrefix + why + ". Change its settings and simulate again; what was on screen is kept."
+}
+
+// simErrorPrefix begins every SimError message.
+const simErrorPrefix = "The simulation could not be made: "
+
+// ClearSimError removes a SimError message (the settings it was about are
+// being changed); any other message stays.
+func (s *State) ClearSimError() {
+	if strings.HasPrefix(s.Error, simErrorPrefix) {
+		s.Error = ""
+	}
+}
+
+// The page's bounds on a simulation's settings, the same from the form, a
+// link and a session (CheckSim).
+const (
+	maxSimD      = 100
+	maxSimR      = 100
+	maxSimK      = 100_000
+	maxSimSigma2 = 1000
+)
+
+// CheckSim refuses a simulation the page does not make, naming the setting
+// and its bounds: d and r from 1 to 100, k1 and K from 2 to 100,000, k1 at
+// most K, σ² above 0 and at most 1,000, and a pilot and truth a browser tab
+// can hold (simulate.CheckBrowserSize).
+func CheckSim(c protocol.SimConfig) error {
+	for _, it := range []struct {
+		name     string
+		v        int
+		min, max int
+	}{{"d", c.D, 1, maxSimD}, {"r", c.R, 1, maxSimR}, {"k1", c.K1, 2, maxSimK}, {"K", c.K2, 2, maxSimK}} {
+		if it.v < it.min || it.v > it.max {
+			return fmt.Errorf("%s = %s: want a whole number from %d to %s", it.name, limits.Thousands(it.v), it.min, limits.Thousands(it.max))
+		}
+	}
+	if c.K1 > c.K2 {
+		return fmt.Errorf("k1 = %s is more than K = %s: the pilot's classes are drawn from the world's", limits.Thousands(c.K1), limits.Thousands(c.K2))
+	}
+	if !(c.Sigma2 > 0 && c.Sigma2 <= maxSimSigma2) {
+		return fmt.Errorf("σ² = %g: want a number above 0 and at most %s", c.Sigma2, limits.Thousands(maxSimSigma2))
+	}
+	if err := simulate.CheckBrowserSize(simulate.Config{K: c.K2, R: c.R, D: c.D}, c.K1); err != nil {
+		return fmt.Errorf("simulation is too large: %s", strings.TrimPrefix(err.Error(), "simulate: "))
+	}
+	return nil
 }

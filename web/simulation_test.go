@@ -39,3 +39,19 @@ func TestSimSource(t *testing.T) {
 		t.Errorf("SimSource = %q, want %q", got, want)
 	}
 }
+
+// Changing a simulation setting takes away the message about the settings
+// before; other messages stay.
+func TestClearSimError(t *testing.T) {
+	st := NewState()
+	st.Error = SimError(errors.New("simulate: k1 = 100000: too many"))
+	st.ClearSimError()
+	if st.Error != "" {
+		t.Errorf("a simulation message stayed: %q", st.Error)
+	}
+	st.Error = "Could not read x.csv: row 3"
+	st.ClearSimError()
+	if st.Error == "" {
+		t.Error("a file's message went with a simulation setting's change")
+	}
+}

@@ -731,3 +731,36 @@ func TestVLineLabelsAvoidCurves(t *testing.T) {
 		}
 	}
 }
+
+// Every x tick label stays inside the canvas: the last one of a range up
+// to 10,000,000, centred on the plot's right edge, moves left to fit.
+func TestAccuracyTickLabelsInsideCanvas(t *testing.T) {
+	x := []float64{1, 10, 1e3, 1e5, 1e7}
+	for _, w := range []float64{480, 1000} {
+		ch := &AccuracyChart{Width: w, Height: 300, LogX: true, Series: []Series{{Name: "estimate", X: x, Y: []float64{1, 0.9, 0.7, 0.5, 0.3}}}}
+		r := &recorder{}
+		if err := ch.Draw(r); err != nil {
+			t.Fatal(err)
+		}
+		labels := map[string]bool{}
+		for _, v := range ch.last.xticks {
+			labels[FormatTick(v)] = true
+		}
+		drawn := 0
+		for _, tx := range r.texts {
+			if !labels[tx.s] || tx.y < ch.last.plot.y1 {
+				continue
+			}
+			drawn++
+			if half := r.MeasureText(tx.s) / 2; tx.x-half < 0 || tx.x+half > w {
+				t.Errorf("width %v: label %q centred at x = %.1f runs outside the canvas", w, tx.s, tx.x)
+			}
+		}
+		if drawn != len(labels) {
+			t.Errorf("width %v: %d of the x tick labels %v drawn", w, drawn, ch.last.xticks)
+		}
+		if w == 1000 && !labels["10,000,000"] {
+			t.Errorf("width 1000: x ticks %v lack 10,000,000", ch.last.xticks)
+		}
+	}
+}

@@ -184,7 +184,11 @@ func (f *frame) drawAxes(c Canvas) {
 	c.SetTextAlign("center")
 	c.SetTextBaseline("top")
 	for _, t := range f.xticks {
-		c.FillText(FormatTick(t), f.xs.pix(t), p.y1+tickLen+3)
+		// centred under its tick, but kept inside the canvas (a long last
+		// label such as 10,000,000 would be cut at the right edge)
+		label := FormatTick(t)
+		half := c.MeasureText(label) / 2
+		c.FillText(label, math.Min(math.Max(f.xs.pix(t), half+1), f.w-half-1), p.y1+tickLen+3)
 	}
 	c.SetTextAlign("right")
 	c.SetTextBaseline("middle")

@@ -30,6 +30,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/draw"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -426,13 +427,13 @@ const (
 func CheckBrowserSize(cfg Config, k1 int) error {
 	scores := float64(cfg.R) * float64(k1) * float64(k1)
 	if scores > MaxPilotScores {
-		return fmt.Errorf("simulate: a pilot of k1 = %d classes with r = %d points each holds r·k1² = %.3g scores (%.3g GB), more than the %.0e a browser tab holds: lower k1 or r, or run cleanex simulate on the command line",
-			k1, cfg.R, scores, scores*8/1e9, float64(MaxPilotScores))
+		return fmt.Errorf("simulate: a pilot of k1 = %s classes with r = %d points each holds r·k1² = %s scores (%s), more than the %s a browser tab holds: lower k1 or r, or run cleanex simulate on the command line",
+			limits.Thousands(k1), cfg.R, limits.Thousands(int(scores)), limits.HumanBytes(scores*8), limits.Thousands(MaxPilotScores))
 	}
 	work := float64(cfg.K) * float64(cfg.K) * float64(cfg.R) * float64(cfg.D)
 	if work > MaxTruthWork {
-		return fmt.Errorf("simulate: the true curve of a world of K = %d classes with r = %d and d = %d takes K²·r·d = %.3g steps, more than the %.0e a browser tab does in minutes: lower K, r or d, or run cleanex simulate --truth on the command line",
-			cfg.K, cfg.R, cfg.D, work, MaxTruthWork)
+		return fmt.Errorf("simulate: the true curve of a world of K = %s classes with r = %d and d = %d takes K²·r·d = %s steps, more than the %s a browser tab does in minutes: lower K, r or d, or run cleanex simulate --truth on the command line",
+			limits.Thousands(cfg.K), cfg.R, cfg.D, limits.Thousands(int(work)), limits.Thousands(int(MaxTruthWork)))
 	}
 	return nil
 }

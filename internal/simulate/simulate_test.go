@@ -369,9 +369,9 @@ func TestCheckBrowserSize(t *testing.T) {
 	}{
 		{Config{K: 2000, R: 10, D: 5}, 1000, ""},
 		{Config{K: 2000, R: 30, D: 5}, 1000, ""}, // 3e7 scores: the bound
-		{Config{K: 2000, R: 31, D: 5}, 1000, "r·k1² = 3.1e+07 scores"},
+		{Config{K: 2000, R: 31, D: 5}, 1000, "r·k1² = 31,000,000 scores (248 MB), more than the 30,000,000"},
 		{Config{K: 20000, R: 100, D: 5}, 100, ""}, // K²·r·d = 2e11: the bound
-		{Config{K: 20000, R: 100, D: 6}, 100, "K²·r·d = 2.4e+11 steps"},
+		{Config{K: 20000, R: 100, D: 6}, 100, "K²·r·d = 240,000,000,000 steps, more than the 200,000,000,000"},
 	} {
 		err := CheckBrowserSize(tc.cfg, tc.k1)
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {

@@ -280,9 +280,15 @@ func (a *app) Reload() {
 	}()
 }
 
-// Simulate generates the form's simulation and runs the selected methods.
+// Simulate generates the form's simulation and runs the selected methods,
+// or refuses settings outside the page's bounds (web.CheckSim).
 func (a *app) Simulate() {
 	cfg := a.st.Sim
+	if err := web.CheckSim(cfg); err != nil {
+		// what a link or a session of it could not hold is refused up front
+		a.st.Error, a.reveal = web.SimError(err), "error"
+		return
+	}
 	go func() {
 		if _, err := a.simulate(cfg, "", true); err != nil {
 			a.onPage(err)

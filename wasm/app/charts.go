@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,8 @@ type charts struct {
 	drawing, retries int
 	logX             bool
 	acc              chart.AccuracyChart
+	// ks holds the accuracy chart's x values 1, 2, ... (kAxis).
+	ks []float64
 	// rocCache holds reversed ROC series by their C_x slice (see roc).
 	rocCache map[*float64]chart.Series
 	// hooked is the canvas the hover listeners are attached to.
@@ -266,21 +269,18 @@ func curveWidth(thick bool) float64 {
 // accuracySeries returns the accuracy chart's curves, in drawing order:
 // truth, the recommended curve (thick), each method, CleaneX's live curve
 // while it trains (live, when it has no result yet) and observed. Legend names are the page's
-// labels (label), colours th's for the registry names.
-func accuracySeries(c report.Curves, label func(string) string, live []float64, thick bool, th chart.Theme) []chart.Series {
+// labels (label), colours th's for the registry names. Every series reads
+// its y values in place from its curve (k = 1..) and shares its x values,
+// 1, 2, ..., from ks (ks[i] = i + 1, at least K2 long: see kAxis), so a
+// redraw allocates nothing per point, whatever k2.
+func accuracySeries(c report.Curves, ks []float64, label func(string) string, live []float64, thick bool, th chart.Theme) []chart.Series {
 	var out []chart.Series
 	add := func(name string, curve accuracy.Curve, upto int, dashed bool) {
-		upto = min(upto, curve.Max())
+		upto = min(upto, curve.Max(), len(ks))
 		if upto < 2 {
 			return
 		}
-		x := make([]float64, 0, upto)
-		y := make([]float64, 0, upto)
-		for k := 1; k <= upto; k++ {
-			x = append(x, float64(k))
-			y = append(y, curve[k])
-		}
-		s := chart.Series{Name: label(name), Color: th.Color(name), X: x, Y: y, Dashed: dashed, Dash: chart.Dash(name)}
+		s := chart.Series{Name: label(name), Color: th.Color(name), X: ks[:upto], Y: curve[1 : upto+1], Dashed: dashed, Dash: chart.Dash(name)}
 		if thick {
 			s.Width = presentationWidth
 		}
@@ -316,19 +316,25 @@ func accuracySeries(c report.Curves, label func(string) string, live []float64, 
 
 // accuracyBands returns the 80% interval of the recommended curve, k = 2..K2,
 // filled in th's band colour.
-func accuracyBands(c report.Curves, th chart.Theme) []chart.Band {
-	upto := min(c.K2, c.EstimateLo.Max(), c.EstimateHi.Max())
+func accuracyBands(c report.Curves, ks []float64, th chart.Theme) []chart.Band {
+	upto := min(c.K2, c.EstimateLo.Max(), c.EstimateHi.Max(), len(ks))
 	if c.EstimateLo == nil || c.EstimateHi == nil || upto < 2 {
 		return nil
 	}
-	b := chart.Band{Name: "80% interval", Color: th.Band(),
-		X: make([]float64, 0, upto-1), Lo: make([]float64, 0, upto-1), Hi: make([]float64, 0, upto-1)}
-	for k := 2; k <= upto; k++ {
-		b.X = append(b.X, float64(k))
-		b.Lo = append(b.Lo, c.EstimateLo[k])
-		b.Hi = append(b.Hi, c.EstimateHi[k])
+	return []chart.Band{{Name: "80% interval", Color: th.Band(), X: ks[1:upto], Lo: c.EstimateLo[2 : upto+1], Hi: c.EstimateHi[2 : upto+1]}}
+}
+
+// kAxis returns x values 1, 2, ..., n (ks[i] = i + 1), reusing ks when it
+// is long enough: the accuracy chart's series share them.
+func kAxis(ks []float64, n int) []float64 {
+	if len(ks) >= n {
+		return ks
 	}
-	return []chart.Band{b}
+	ks = slices.Grow(ks, n-len(ks))
+	for k := len(ks) + 1; k <= n; k++ {
+		ks = append(ks, float64(k))
+	}
+	return ks
 }
 
 // rocSeries returns the reversed ROC of the C_x values cx with weights w,
@@ -377,9 +383,10 @@ func (a *app) drawAccuracy() error {
 // pixels, in theme th.
 func (a *app) accuracyChart(w, h float64, th chart.Theme) chart.AccuracyChart {
 	res := a.st.Results
+	a.charts.ks = kAxis(a.charts.ks, max(res.K2, res.K1))
 	return chart.AccuracyChart{Width: w, Height: h, LogX: a.st.LogX, Theme: th,
-		Series: accuracySeries(res, a.st.Label, a.liveCurve, a.st.Presentation, th),
-		Bands:  accuracyBands(res, th), K1: res.K1, K2: res.K2}
+		Series: accuracySeries(res, a.charts.ks, a.st.Label, a.liveCurve, a.st.Presentation, th),
+		Bands:  accuracyBands(res, a.charts.ks, th), K1: res.K1, K2: res.K2}
 }
 
 // drawWhy draws the "Why this answer" panel's box plot of the benchmark's
