@@ -372,7 +372,7 @@ func TestHugeScoresInPage(t *testing.T) {
 	p := openPage(t, "example=0")
 	in := "label,a,b,c\na,9e307,-9e307,-9e307\na,9e307,-9e307,9e307\nb,-9e307,9e307,-9e307\nb,9e307,9e307,-9e307\nc,-9e307,-9e307,9e307\nc,-9e307,9e307,9e307\n"
 	mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(in)), 30*time.Second)
-	expr := `window.cleanex.run({k2: 30, methods: ["plugin", "kde", "regression", "cleanex"]})`
+	expr := `window.cleanex.run({k2: 30, methods: ["plugin", "kde", "pooled", "regression", "cleanex"]})`
 	r := mustEval[runResult](p, expr, 120*time.Second)
 	shown := 0
 	for _, m := range methods.Names {
@@ -410,9 +410,10 @@ func TestHugeScoresInPage(t *testing.T) {
 	}
 }
 
-// A two-class pilot (the documented minimum): the regression, which needs
-// three classes, is shown as skipped with the command line's reason; the
-// other methods run and the recommendation still appears.
+// A two-class pilot (the documented minimum): the regression and the
+// pooled method, which need three classes, are shown as skipped with the
+// command line's reason; the other methods run and the recommendation,
+// CleaneX's alone, still appears.
 func TestTwoClassPilot(t *testing.T) {
 	p := openPage(t, "example=0")
 	two := "label,a,b\na,.9,.1\nb,.2,.8\na,.6,.4\nb,.3,.1\n"
@@ -433,7 +434,7 @@ func TestTwoClassPilot(t *testing.T) {
 		t.Errorf("%d methods are shown as failed", n)
 	}
 	status := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second)
-	if !strings.Contains(status, "1 method skipped: it cannot run on this pilot") || strings.Contains(status, "failed") {
+	if !strings.Contains(status, "2 methods skipped: they cannot run on this pilot") || strings.Contains(status, "failed") {
 		t.Errorf("status %q", status)
 	}
 	for _, m := range []string{"plugin", "kde", "cleanex"} {
@@ -441,7 +442,10 @@ func TestTwoClassPilot(t *testing.T) {
 			t.Errorf("%s has no result row", m)
 		}
 	}
-	p.checkAnswer("20")
+	if pr := mustEval[string](p, `(document.querySelector("#results .row-pooled td.skipped") || {textContent: ""}).textContent`, 5*time.Second); pr != "skipped: "+methods.Applicable("pooled", 2).Error() {
+		t.Errorf("the pooled method's row says %q", pr)
+	}
+	p.checkAnswer("20", "The estimate combines the mean of 4 CleaneX fits")
 	for _, m := range []string{"plugin", "kde", "cleanex"} {
 		if px := mustEval[int](p, pixelsJS("chart-acc", chart.Color(m)), 5*time.Second); px < 20 {
 			t.Errorf("the chart shows %d pixels of the %s curve", px, m)

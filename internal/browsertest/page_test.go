@@ -973,6 +973,10 @@ func TestFileSessionPutsDataAway(t *testing.T) {
 	if msg := p.errorText("load a pilot's score file"); !strings.HasPrefix(msg, "load a pilot's score file or simulate data first") {
 		t.Errorf("Run says %q", msg)
 	}
+	// and says so beside the Run button too, where the user is
+	if st := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second); !strings.HasPrefix(st, "Not run: load a pilot's score file") {
+		t.Errorf("the status line beside Run says %q", st)
+	}
 	// Choosing the session's file computes its answer at the session's k2,
 	// not at the new data set's default (10 × its 15 classes).
 	csv := filepath.Join(t.TempDir(), "my-pilot.csv")

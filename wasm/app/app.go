@@ -924,21 +924,21 @@ func (a *app) runMethods(req runRequest) (*runState, error) {
 }
 
 // startRun starts a run of req on the current data set, cancelling the
-// run under way; a refused request is shown on the page and returned.
+// run under way; a refused request is shown on the page (at the top and on
+// the status line beside Run, where the user is) and returned.
 func (a *app) startRun(req runRequest) (*runState, error) {
-	if a.dataset == 0 {
-		err := errors.New("load a pilot's score file or simulate data first")
-		a.st.Error = err.Error()
+	refuse := func(err error) (*runState, error) {
+		a.st.Error, a.st.Status = err.Error(), "Not run: "+err.Error()+"."
 		return nil, err
+	}
+	if a.dataset == 0 {
+		return refuse(errors.New("load a pilot's score file or simulate data first"))
 	}
 	if err := limits.CheckK2("k2", req.k2); err != nil {
-		a.st.Error = err.Error()
-		return nil, err
+		return refuse(err)
 	}
 	if len(req.methods) == 0 {
-		err := errors.New("choose at least one method")
-		a.st.Error = err.Error()
-		return nil, err
+		return refuse(errors.New("choose at least one method"))
 	}
 	a.cancelRun("a new run")
 	prev := shown{ok: a.st.Rec != nil, ran: a.st.RanWith, progress: a.st.Progress, results: a.st.Results, rec: a.st.Rec, failed: a.st.Failed, skipped: a.st.Skipped,
