@@ -21,7 +21,7 @@ import (
 
 // summaryMethods are the methods compared between a pilot's score matrix
 // and its summary.
-var summaryMethods = []string{methods.Plugin, methods.KDE, methods.Regression, methods.CleaneX}
+var summaryMethods = []string{methods.Plugin, methods.KDE, methods.Pooled, methods.Regression, methods.CleaneX}
 
 // summaryStudy fits every method on each pilot from its score matrix and
 // from its summary with q quantile steps, and prints per family and k1 the

@@ -2,8 +2,10 @@ package pooled
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"testing"
@@ -285,4 +287,24 @@ func ExampleEstimator_Fit() {
 	res, _ := Estimator{}.Fit(context.Background(), s, 4, nil)
 	fmt.Printf("C = %.3f, E_2..E_4 = %.3f %.3f %.3f\n", res.C, res.Curve[2], res.Curve[3], res.Curve[4])
 	// Output: C = [0.917 0.917 0.500], E_2..E_4 = 0.778 0.644 0.555
+}
+
+// TestSameEverywhere pins the bits of a fit: the method uses only basic
+// arithmetic in a fixed order, math.Sqrt, Frexp and Ldexp (exact) and a
+// deterministic sort, so it gives the same bits natively and in wasm (the
+// wasm tests run this test under node).
+func TestSameEverywhere(t *testing.T) {
+	s := sampleOf(t, pilot(t, 150, 4), scores.Lower) // above 130 classes: the knot pool
+	res, err := Estimator{}.Fit(context.Background(), s, 900, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	for _, v := range append(res.C, res.Curve...) {
+		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
+	}
+	const want = 0xebc9f14202ac5f76
+	if got := h.Sum64(); got != want {
+		t.Errorf("hash of the fit = %#x, want %#x (platform-dependent arithmetic crept in)", got, uint64(want))
+	}
 }
