@@ -71,7 +71,7 @@ func halfDir(dir string) string { return dir + "-half" }
 // halfResidual returns B = logit(Abar_k1) - logit(half_k1) for pilot f: how
 // far the recipe of the estimate, applied to a random half of the pilot's
 // classes, misses the pilot's own accuracy at k1 (the median in logit of
-// regression, KDE and the CleaneX mean counted twice, as recommend does);
+// regression, KDE and the CleaneX mean counted twice);
 // ok is false when the half fits are missing.
 func halfResidual(dir string, f *Fits) (b float64, ok bool) {
 	h, err := loadFits(halfDir(dir), f.ID)

@@ -80,7 +80,7 @@ func stackStudy(all []pilotFits) {
 		return []float64{x.AtVec(0), x.AtVec(1), x.AtVec(2)}
 	}
 	fmt.Println("\nBias correction of the estimate beyond k1, fitted leaving the family out (study only):")
-	fmt.Println("| family | beta (regression, KDE, CleaneX) | estimate RMSE | corrected RMSE |")
+	fmt.Println("| family | beta (regression, pooled, CleaneX) | estimate RMSE | corrected RMSE |")
 	fmt.Println("|---|---|---|---|")
 	var s0, s1, n float64
 	for _, g := range groups(all, false) {
