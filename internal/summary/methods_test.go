@@ -1,9 +1,9 @@
+// The methods fitted here read package summary themselves, so these tests
+// are in an external test package.
 package summary_test
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"testing"
 
@@ -12,26 +12,6 @@ import (
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/summary"
 )
-
-// summarise writes the summary of s with summary.DefaultQuantiles steps and
-// parses it back. (An external test package: the methods it fits read
-// package summary themselves.)
-func summarise(t *testing.T, s *accuracy.Sample) *summary.Table {
-	t.Helper()
-	classes := make([]string, s.K)
-	for j := range classes {
-		classes[j] = fmt.Sprintf("class %d", j)
-	}
-	var buf bytes.Buffer
-	if err := summary.WriteSample(&buf, classes, s, summary.DefaultQuantiles); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := summary.Parse(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tab
-}
 
 // TestSummaryGivesTheMatrixCurves fits every method on each benchmark pilot
 // from its score matrix and from its summary (written by summary.WriteSample, read
@@ -44,7 +24,7 @@ func TestSummaryGivesTheMatrixCurves(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		tab := summarise(t, c.Sample)
+		tab := summary.RoundTrip(t, c.Sample, summary.DefaultQuantiles)
 		k2 := c.Truth.Max()
 		for _, name := range methods.Names {
 			est, err := methods.New(name, methods.Options{Seed: 1})
