@@ -15,7 +15,10 @@
 // per-point summary (internal/summary; every rank up to K = 130), each
 // weighted by the ranks it stands for, and the means and spreads come from
 // the row's mean and sum of squares that a summary keeps: so a score matrix
-// and its summary give the same curve, bit for bit.
+// and its summary give the same curve, bit for bit. A point whose incorrect
+// scores are all equal has no spread of its own and borrows the median
+// spread of the other points.
+//
 // It has no tuning parameter and no seed, and it is not fitted to the
 // observed curve. (Written by hand: it is this project's method, measured in
 // docs/recommendation.md; no library has it.)
@@ -145,8 +148,8 @@ const tiny = 0x1p-500
 // spreadFloor is the smallest sum of squared deviations of a point's
 // incorrect scores, relative to that of all its K scores, treated as a
 // spread: below it the incorrect scores are taken as all equal (what is
-// left is rounding), their standardised values 0 and the correct score's
-// +Inf, -Inf or 0.
+// left is rounding), their standardised values are 0, and the correct
+// score is measured in the median spread of the other points (standardise).
 const spreadFloor = 1e-12
 
 // standardise returns each point's standardised correct score and the pool
