@@ -23,7 +23,6 @@ import (
 // C_x, losses or times (Seconds is NaN): a CSV holds only the curves.
 func ReadCSV(r io.Reader) (Curves, error) {
 	cr := csv.NewReader(r)
-	cr.ReuseRecord = false
 	head, err := cr.Read()
 	if err != nil {
 		return Curves{}, fmt.Errorf("curves CSV: header: %w", err)
