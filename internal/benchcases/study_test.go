@@ -14,6 +14,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/recommend"
 )
 
 var median = backtest.Median
@@ -22,8 +23,9 @@ func mean(x []float64) float64 { return stat.Mean(x, nil) }
 
 func sd(x []float64) float64 { return stat.StdDev(x, nil) }
 
-// TestBenchmarkCases runs every method with the defaults of `cleanex predict`
-// (seed 1) on every case, prints the table against the reference columns, and
+// TestBenchmarkCases runs every method and the recommended estimate with the
+// defaults of `cleanex predict` (seed 1) on every case, prints the table
+// against the reference columns, and
 // holds these acceptance bars:
 //   - plug-in equals plugin:R_over_k1m1 to 1e-6 on every case;
 //   - KDE (LCV) and regression medians within 0.005 of kde:lcv and regression:nnls_bootcv25;
@@ -44,10 +46,14 @@ func TestBenchmarkCases(t *testing.T) {
 		seeds      = 5
 	)
 	ctx := context.Background()
+	table, err := recommend.DefaultTable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	cols := map[string][]float64{}
 	var secs = map[string]float64{}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| case | plugin | ref | KDE lcv | ref | KDE ucv | ref | regression | ref | CleaneX fast (seed 1) | fast mean of %d seeds | fast s.d. | ref paper | ref paper seed3 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", seeds)
+	fmt.Fprintf(&b, "| case | plugin | ref | KDE lcv | ref | KDE ucv | ref | regression | ref | CleaneX fast (seed 1) | fast mean of %d seeds | fast s.d. | ref paper | ref paper seed3 | pooled | estimate |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", seeds)
 	for _, c := range cases {
 		run := func(method string, o methods.Options) float64 {
 			est, err := methods.New(method, o)
@@ -65,6 +71,11 @@ func TestBenchmarkCases(t *testing.T) {
 		lcv := run("kde", methods.Options{Seed: 1, KDEBandwidth: "lcv"})
 		ucv := run("kde", methods.Options{Seed: 1, KDEBandwidth: "ucv"})
 		rg := run("regression", methods.Options{Seed: 1})
+		po := run("pooled", methods.Options{})
+		est, err := Run(ctx, c, recommend.Estimator{Seed: 1, Calibration: table.Calibration})
+		if err != nil {
+			t.Fatal(err)
+		}
 		var fast []float64
 		for seed := uint64(1); seed <= seeds; seed++ {
 			fast = append(fast, run("cleanex", methods.Options{Seed: seed}))
@@ -72,7 +83,7 @@ func TestBenchmarkCases(t *testing.T) {
 		if d := math.Abs(pl - c.Reference[refPlugin]); d > 1e-6 {
 			t.Errorf("%s: plug-in RMSE %.9f, reference %.9f: differ by %.2g > 1e-6", c.Name, pl, c.Reference[refPlugin], d)
 		}
-		for name, v := range map[string]float64{"plugin": pl, "lcv": lcv, "ucv": ucv, "regression": rg, "fast": fast[0], "fastmean": mean(fast), "fastsd": sd(fast)} {
+		for name, v := range map[string]float64{"plugin": pl, "lcv": lcv, "ucv": ucv, "regression": rg, "fast": fast[0], "fastmean": mean(fast), "fastsd": sd(fast), "pooled": po, "estimate": est.RMSE} {
 			cols[name] = append(cols[name], v)
 		}
 		for _, ref := range []string{refPlugin, refLCV, refUCV, refRegress, refPaper} {
@@ -82,17 +93,18 @@ func TestBenchmarkCases(t *testing.T) {
 		if v, ok := c.Reference[refSeed3]; ok {
 			seed3 = fmt.Sprintf("%.4f", v)
 		}
-		fmt.Fprintf(&b, "| %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %s |\n", c.Name,
+		fmt.Fprintf(&b, "| %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %s | %.4f | %.4f |\n", c.Name,
 			pl, c.Reference[refPlugin], lcv, c.Reference[refLCV], ucv, c.Reference[refUCV], rg, c.Reference[refRegress],
-			fast[0], mean(fast), sd(fast), c.Reference[refPaper], seed3)
+			fast[0], mean(fast), sd(fast), c.Reference[refPaper], seed3, po, est.RMSE)
 	}
 	for _, stat := range []struct {
 		name string
 		f    func([]float64) float64
 	}{{"median", median}, {"mean", mean}, {"worst", slices.Max[[]float64]}} {
-		fmt.Fprintf(&b, "| **%s** | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | |\n", stat.name,
+		fmt.Fprintf(&b, "| **%s** | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | | %.4f | %.4f |\n", stat.name,
 			stat.f(cols["plugin"]), stat.f(cols[refPlugin]), stat.f(cols["lcv"]), stat.f(cols[refLCV]), stat.f(cols["ucv"]), stat.f(cols[refUCV]),
-			stat.f(cols["regression"]), stat.f(cols[refRegress]), stat.f(cols["fast"]), stat.f(cols["fastmean"]), stat.f(cols["fastsd"]), stat.f(cols[refPaper]))
+			stat.f(cols["regression"]), stat.f(cols[refRegress]), stat.f(cols["fast"]), stat.f(cols["fastmean"]), stat.f(cols["fastsd"]), stat.f(cols[refPaper]),
+			stat.f(cols["pooled"]), stat.f(cols["estimate"]))
 	}
 	n := float64(len(cases))
 	fmt.Fprintf(&b, "\nseconds per fit (mean, native): plugin %.3f, kde %.3f, regression %.3f, cleanex fast %.2f\n",
