@@ -57,7 +57,7 @@ func TestTypeK2(t *testing.T) {
 }
 
 // With the paper preset, or CleaneX unchecked, the fast CleaneX fits' bar
-// says what they are for.
+// says what they are for; so do the other fits of the recommendation.
 func TestBarLabel(t *testing.T) {
 	s := NewState()
 	if got := s.BarLabel("cleanex"); got != s.Label("cleanex") {
@@ -79,5 +79,21 @@ func TestBarLabel(t *testing.T) {
 	}
 	if got := s.BarLabel("cleanex"); got != "CleaneX, for the recommendation" {
 		t.Errorf("CleaneX unchecked: %q", got)
+	}
+	// So do the pooled method's and the regression's, and not KDE's (it is
+	// not one of the recommendation's fits), and a refused run's line goes
+	// when a method is ticked.
+	s.Status = NotRun + "choose at least one method."
+	for i, m := range s.Methods {
+		s.SetMethod(i, m.Name == "plugin")
+	}
+	for name, want := range map[string]string{"pooled": "pooled (location-scale), for the recommendation",
+		"regression": "regression (Zheng et al.), for the recommendation", "kde": s.Label("kde"), "plugin": s.Label("plugin")} {
+		if got := s.BarLabel(name); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if s.Status != "" {
+		t.Errorf("the status line still says %q after a method was ticked", s.Status)
 	}
 }

@@ -987,7 +987,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 								EventType: "change",
-								Func:      func(event vugu.DOMEvent) { c.S.Methods[i].On = event.PropBool("target", "checked") },
+								Func:      func(event vugu.DOMEvent) { c.S.SetMethod(i, event.PropBool("target", "checked")) },
 							})
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
 							vgparent.AppendChild(vgn)

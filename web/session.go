@@ -36,11 +36,7 @@ type Session struct {
 // data set's simulation (nil for a file). With results on screen, its run
 // settings are theirs (State.RanWith).
 func NewSession(s *State, sim *protocol.SimConfig) Session {
-	src := s.Source
-	if src == "" && s.Summary == nil {
-		src = s.SavedSource // an opened session's results, saved again
-	}
-	out := Session{Version: SessionVersion, Source: src, Direction: s.Direction, K2: s.K2,
+	out := Session{Version: SessionVersion, Source: s.ShownSource(), Direction: s.Direction, K2: s.K2,
 		Methods: s.SelectedMethods(), Seed: s.Seed, Preset: s.Preset, Answer: s.Headline()}
 	if r := s.RanWith; r.K2 >= 2 && s.HasResults() {
 		// the settings of the results saved, not ones changed since

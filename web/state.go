@@ -345,6 +345,28 @@ func (s *State) ShowRun(sh Share) {
 	}
 }
 
+// SetMethod ticks or unticks method checkbox i; a "Not run" line about the
+// settings before goes (NotRun).
+func (s *State) SetMethod(i int, on bool) {
+	s.Methods[i].On = on
+	if strings.HasPrefix(s.Status, NotRun) {
+		s.Status = ""
+	}
+}
+
+// NotRun begins the status line of a Run the page refused.
+const NotRun = "Not run: "
+
+// ShownSource is the name of the data whose results are shown: the data
+// set's, or an opened session's file (SavedSource) while only its saved
+// results are on the page.
+func (s *State) ShownSource() string {
+	if s.Source == "" {
+		return s.SavedSource
+	}
+	return s.Source
+}
+
 // HasResults reports whether there is a table to show.
 func (s *State) HasResults() bool {
 	return len(s.Results.Methods) > 0 || s.Results.Estimate != nil || len(s.Failed) > 0 || len(s.Skipped) > 0
@@ -375,16 +397,17 @@ func Secs(v float64) string {
 	return strconv.FormatFloat(v, 'f', 0, 64) + " s"
 }
 
-// BarLabel names a progress bar: Label, except that the bar of the fast
-// CleaneX fits, which the recommendation always runs, says so when CleaneX
-// itself is not what the user chose to see (not checked, or the paper preset,
-// which has its own bar).
+// BarLabel names a progress bar: Label, except that the bar of a fit the
+// recommendation always runs (recommend.Jobs: regression, pooled, the fast
+// CleaneX fits) says so when that method is not what the user chose to see
+// (not checked, or for CleaneX the paper preset, which has its own bar).
 func (s *State) BarLabel(name string) string {
 	if name == "cleanex" && s.Preset == "paper" {
 		return "CleaneX fast, for the recommendation"
 	}
-	if name == "cleanex" && !slices.Contains(s.SelectedMethods(), "cleanex") {
-		return "CleaneX, for the recommendation"
+	isJob := slices.ContainsFunc(recommend.Jobs(0), func(j recommend.Job) bool { return j.Method == name })
+	if isJob && !slices.Contains(s.SelectedMethods(), name) {
+		return s.Label(name) + ", for the recommendation"
 	}
 	return s.Label(name)
 }

@@ -379,7 +379,7 @@ func (s *State) WhySources() string {
 	if len(used) == 0 {
 		return "No fit could be used for the estimate. " + cx
 	}
-	how := "The estimate combines " + list(used)
+	how := "The estimate follows " + list(used)
 	if len(used) > 1 {
 		how = "The estimate is the middle value (on the logit scale, CleaneX counted twice) of " + list(used)
 	}
@@ -409,7 +409,7 @@ func (s *State) whyAtK2() string {
 	case others == 0:
 		return ""
 	case others == 1:
-		return " With one other method, CleaneX, counted twice, is the middle one: the estimate follows CleaneX."
+		return " With only one other method, CleaneX (counted twice) is the middle value: the estimate follows CleaneX."
 	case lo <= cx && cx <= hi:
 		return " At " + at + " classes CleaneX lies between the other methods, so the estimate follows CleaneX there."
 	}
@@ -479,7 +479,7 @@ func (s *State) WhyParts() []string {
 	if k2 > r.K1 && sh.ClassSample >= 0.005 {
 		grown = "; carried out to " + limits.Thousands(k2) + " classes, this uncertainty grows"
 	}
-	size := fmt.Sprintf("±%.3f (one standard error)", se)
+	size := fmt.Sprintf("about ±%.3f (one standard error)", se)
 	if se < 0.0005 {
 		size = "less than ±0.001 (one standard error)"
 	}
@@ -500,7 +500,7 @@ func (s *State) WhyParts() []string {
 			// contradiction unless it is said why.
 			size += fmt.Sprintf(", small because its accuracy there (%.4f) is so close to %d, from where errors grow fast", obs[at], int(math.Round(obs[at])))
 		}
-		out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by about %s%s%s.",
+		out = append(out, fmt.Sprintf("Your pilot's %s classes are a sample of all possible ones: with other classes, its accuracy at k = %s would differ by %s%s%s.",
 			limits.Thousands(r.K1), limits.Thousands(at), size, grown, share(sh.ClassSample)))
 	}
 	var says []string
@@ -523,8 +523,13 @@ func (s *State) WhyParts() []string {
 		out = append(out, "Only one method could be used, so their disagreement could not be measured.")
 	}
 	if n := len(r.CleaneXAtK2); n > 1 {
-		out = append(out, fmt.Sprintf("CleaneX's %d fits give %.*f to %.*f at %s classes (standard deviation %.3f)%s.",
-			n, d+1, slices.Min(r.CleaneXAtK2), d+1, slices.Max(r.CleaneXAtK2), limits.Thousands(k2), stat.StdDev(r.CleaneXAtK2, nil), share(sh.SeedSpread)))
+		lo, hi := fmt.Sprintf("%.*f", d+1, slices.Min(r.CleaneXAtK2)), fmt.Sprintf("%.*f", d+1, slices.Max(r.CleaneXAtK2))
+		if lo == hi {
+			out = append(out, fmt.Sprintf("CleaneX's %d fits all give %s at %s classes%s.", n, lo, limits.Thousands(k2), share(sh.SeedSpread)))
+		} else {
+			out = append(out, fmt.Sprintf("CleaneX's %d fits give %s to %s at %s classes (standard deviation %.3f)%s.",
+				n, lo, hi, limits.Thousands(k2), stat.StdDev(r.CleaneXAtK2, nil), share(sh.SeedSpread)))
+		}
 	}
 	if k2 > r.K1 {
 		out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s.",

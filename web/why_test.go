@@ -142,6 +142,14 @@ func TestHeadlineAndWhy(t *testing.T) {
 	if v := st.Rec.CleaneXAtK2; len(v) != 3 || !strings.Contains(parts, fmt.Sprintf("give %.3f to %.3f at 100 classes", slices.Min(v), slices.Max(v))) {
 		t.Errorf("CleaneX's fits at k2 %v; why parts:\n%s", v, parts)
 	}
+	// Fits that agree to the digits shown are said to agree, not given as
+	// a range from a number to itself.
+	cxAt := st.Rec.CleaneXAtK2
+	st.Rec.CleaneXAtK2 = []float64{0.3611, 0.3611, 0.3611}
+	if parts := strings.Join(st.WhyParts(), "\n"); !strings.Contains(parts, "CleaneX's 3 fits all give 0.361") {
+		t.Errorf("why parts with equal CleaneX fits:\n%s", parts)
+	}
+	st.Rec.CleaneXAtK2 = cxAt
 	// A pilot right on every point at k1 cannot show its class-sampling
 	// error: said so, instead of a tiny ± that still takes a share.
 	obs := st.Results.Observed

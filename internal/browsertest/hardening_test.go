@@ -445,7 +445,7 @@ func TestTwoClassPilot(t *testing.T) {
 	if pr := mustEval[string](p, `(document.querySelector("#results .row-pooled td.skipped") || {textContent: ""}).textContent`, 5*time.Second); pr != "skipped: "+methods.Applicable("pooled", 2).Error() {
 		t.Errorf("the pooled method's row says %q", pr)
 	}
-	p.checkAnswer("20", "The estimate combines the mean of 4 CleaneX fits")
+	p.checkAnswer("20", "The estimate follows the mean of 4 CleaneX fits")
 	for _, m := range []string{"plugin", "kde", "cleanex"} {
 		if px := mustEval[int](p, pixelsJS("chart-acc", chart.Color(m)), 5*time.Second); px < 20 {
 			t.Errorf("the chart shows %d pixels of the %s curve", px, m)

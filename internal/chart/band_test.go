@@ -207,16 +207,15 @@ func TestBoxChart(t *testing.T) {
 // On a narrow chart, names wider than their column are staggered on two rows
 // so that neighbours do not overlap; on a wide one they share one row.
 func TestBoxChartNarrowLabels(t *testing.T) {
-	boxes := []Box{
-		{Name: "regression", Q: [5]float64{-0.1, -0.05, 0, 0.05, 0.1}},
-		{Name: "CleaneX", Q: [5]float64{-0.1, -0.05, 0, 0.05, 0.1}},
-		{Name: "recommended", Q: [5]float64{-0.1, -0.05, 0, 0.05, 0.1}},
-		{Name: "KDE", Q: [5]float64{-0.1, -0.05, 0, 0.05, 0.1}},
-	}
+	q := [5]float64{-0.1, -0.05, 0, 0.05, 0.1}
+	four := []Box{{Name: "regression", Q: q}, {Name: "CleaneX", Q: q}, {Name: "recommended", Q: q}, {Name: "KDE", Q: q}}
+	six := []Box{{Name: "plug-in", Q: q}, {Name: "KDE", Q: q}, {Name: "pooled", Q: q}, {Name: "regression", Q: q}, {Name: "CleaneX", Q: q}, {Name: "recommended", Q: q}}
 	for _, tc := range []struct {
+		boxes []Box
 		width float64
 		rows  int
-	}{{700, 1}, {300, 2}} {
+	}{{four, 700, 1}, {four, 300, 2}, {six, 700, 1}, {six, 330, 2}, {six, 250, 3}} {
+		boxes := tc.boxes
 		r := &recorder{}
 		if err := (&BoxChart{Width: tc.width, Height: 240, Boxes: boxes}).Draw(r); err != nil {
 			t.Fatal(err)
@@ -232,7 +231,12 @@ func TestBoxChartNarrowLabels(t *testing.T) {
 			}
 		}
 		if len(ys) != tc.rows || len(labels) != len(boxes) {
-			t.Errorf("width %v: %d labels on %d rows, want %d on %d", tc.width, len(labels), len(ys), len(boxes), tc.rows)
+			t.Errorf("%d boxes, width %v: %d labels on %d rows, want %d on %d", len(boxes), tc.width, len(labels), len(ys), len(boxes), tc.rows)
+		}
+		for _, l := range labels {
+			if half := r.MeasureText(l.s) / 2; l.x-half < 0 || l.x+half > tc.width || l.y+lineH > 240 {
+				t.Errorf("width %v: label %q at (%.0f, %.0f) runs outside the canvas", tc.width, l.s, l.x, l.y)
+			}
 		}
 		// Neighbours on one row do not overlap (the recorder's text is 6.5 px a rune).
 		for i := range labels {

@@ -73,6 +73,16 @@ func (bc *BoxChart) Draw(c Canvas) error {
 	if err != nil {
 		return err
 	}
+	c.SetFont(font)
+	rows := bc.labelRows(c, (f.plot.x1-f.plot.x0)/n)
+	if rows > 2 {
+		// the layout keeps room for two rows of names (its x title's line):
+		// a third takes a line off the plot
+		if f, err = layout(c, th, bc.Width, bc.Height-lineH*float64(rows-2),
+			axis{lo: 0, hi: n}, axis{lo: lo, hi: hi, title: bc.YTitle}, nil); err != nil {
+			return err
+		}
+	}
 	f.xticks = nil // the x axis is categorical: names under the boxes instead
 	c.Save()
 	f.drawBackground(c)
@@ -99,13 +109,6 @@ func (bc *BoxChart) Draw(c Canvas) error {
 	colW := (p.x1 - p.x0) / n
 	boxW := math.Min(56, 0.5*colW)
 	c.SetFont(font)
-	// Names wider than their column go on two rows, every other one a line
-	// lower (the layout keeps a line under the tick labels for an x title,
-	// which this chart has not).
-	stagger := false
-	for _, b := range bc.Boxes {
-		stagger = stagger || c.MeasureText(b.Name) > colW-6
-	}
 	for i, b := range bc.Boxes {
 		cx := f.xs.pix(float64(i) + 0.5)
 		y := func(j int) float64 { return f.ys.pix(b.Q[j]) }
@@ -138,12 +141,34 @@ func (bc *BoxChart) Draw(c Canvas) error {
 		c.SetFillStyle(th.Text)
 		c.SetTextAlign("center")
 		c.SetTextBaseline("top")
-		ly := p.y1 + tickLen + 3
-		if stagger && i%2 == 1 {
-			ly += lineH
-		}
-		c.FillText(b.Name, cx, ly)
+		ly := p.y1 + tickLen + 3 + lineH*float64(i%rows)
+		half := c.MeasureText(b.Name) / 2
+		c.FillText(b.Name, math.Min(math.Max(cx, half+1), bc.Width-half-1), ly)
 	}
 	c.Restore()
 	return c.Err()
+}
+
+// maxLabelRows is the most rows the names under the boxes go on.
+const maxLabelRows = 3
+
+// labelRows returns how many rows the names under the boxes need, each
+// name centred under its column of width colW and name i on row i mod
+// rows, so that names on one row keep 4 px apart: 1 when they all fit side
+// by side, up to maxLabelRows (the font must be set on c).
+func (bc *BoxChart) labelRows(c Canvas, colW float64) int {
+	w := make([]float64, len(bc.Boxes))
+	for i, b := range bc.Boxes {
+		w[i] = c.MeasureText(b.Name)
+	}
+	for rows := 1; rows < maxLabelRows; rows++ {
+		fits := true
+		for i := 0; i+rows < len(w); i++ {
+			fits = fits && (w[i]+w[i+rows])/2+4 <= float64(rows)*colW
+		}
+		if fits {
+			return rows
+		}
+	}
+	return maxLabelRows
 }

@@ -80,7 +80,7 @@ var All = []Method{
 	{
 		// A point needs two incorrect scores to have a spread.
 		Name: Pooled, Label: "pooled", Title: "pooled (location-scale)",
-		Note:  "puts every point's wrong-class scores on one scale and pools them; assumes they share one shape",
+		Note:  "puts every point's wrong-class scores on one scale and pools them; needs 3 classes, assumes the scores share one shape",
 		Color: "#8a7a00", DarkColor: "#f0e442", Dash: []float64{4, 2, 1, 2}, MinClasses: 3,
 		build: func(Options) (estimate.Estimator, error) { return pooled.Estimator{}, nil },
 	},

@@ -658,6 +658,16 @@ type loadRequest struct {
 // a large file, or embeddings, is prepared in one worker (loadPrepared).
 // A load stops the preparation under way, if any.
 func (a *app) load(req loadRequest) (protocol.Summary, error) {
+	if req.sim != nil {
+		// The page's bounds, the same from the form, a slider, the API, a
+		// link and a session: what a link could not hold is not made.
+		if err := web.CheckSim(*req.sim); err != nil {
+			a.env.Lock()
+			a.st.Error, a.reveal = web.SimError(err), "error"
+			a.env.UnlockRender()
+			return protocol.Summary{}, err
+		}
+	}
 	if err := a.fromParquet(&req); err != nil {
 		return protocol.Summary{}, err
 	}
@@ -928,7 +938,7 @@ func (a *app) runMethods(req runRequest) (*runState, error) {
 // the status line beside Run, where the user is) and returned.
 func (a *app) startRun(req runRequest) (*runState, error) {
 	refuse := func(err error) (*runState, error) {
-		a.st.Error, a.st.Status = err.Error(), "Not run: "+err.Error()+"."
+		a.st.Error, a.st.Status = err.Error(), web.NotRun+err.Error()+"."
 		return nil, err
 	}
 	if a.dataset == 0 {

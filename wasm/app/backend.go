@@ -280,15 +280,10 @@ func (a *app) Reload() {
 	}()
 }
 
-// Simulate generates the form's simulation and runs the selected methods,
-// or refuses settings outside the page's bounds (web.CheckSim).
+// Simulate generates the form's simulation and runs the selected methods
+// (settings outside the page's bounds are refused: load).
 func (a *app) Simulate() {
 	cfg := a.st.Sim
-	if err := web.CheckSim(cfg); err != nil {
-		// what a link or a session of it could not hold is refused up front
-		a.st.Error, a.reveal = web.SimError(err), "error"
-		return
-	}
 	go func() {
 		if _, err := a.simulate(cfg, "", true); err != nil {
 			a.onPage(err)
@@ -300,6 +295,7 @@ func (a *app) Simulate() {
 // k2 it does nothing (the k2 box shows why, and gets the focus).
 func (a *app) Run() {
 	if a.st.K2Err != "" {
+		a.st.Status = web.NotRun + "the k2 above is refused; change it and press Run."
 		jsdom.Focus("k2")
 		return
 	}
@@ -323,7 +319,7 @@ func (a *app) ExportCSV() {
 		a.st.Error = "Export failed: " + err.Error()
 		return
 	}
-	name := web.ExportName(a.st.Source, a.sim) + "-curves.csv"
+	name := web.ExportName(a.st.ShownSource(), a.sim) + "-curves.csv"
 	if err := jsdom.Download(name, "text/csv", b.Bytes()); err != nil {
 		a.st.Error = "Export failed: " + err.Error()
 		return
@@ -341,7 +337,7 @@ const exportScale = 2
 // the data set's name, the headline's answer and its warning written above
 // it (web.State.ExportTitle).
 func (a *app) ExportPNG() {
-	name := web.ExportName(a.st.Source, a.sim) + "-accuracy.png"
+	name := web.ExportName(a.st.ShownSource(), a.sim) + "-accuracy.png"
 	var img jsdom.Value
 	el, err := jsdom.ByID("chart-acc")
 	if err == nil {
@@ -431,7 +427,7 @@ func (a *app) CopyLink() {
 // SaveSession downloads the settings, the simulation (if the data is one)
 // and the results as a small JSON file; the user's data is not in it.
 func (a *app) SaveSession() {
-	name := web.ExportName(a.st.Source, a.sim) + "-session.json"
+	name := web.ExportName(a.st.ShownSource(), a.sim) + "-session.json"
 	b, err := web.NewSession(a.st, a.sim).Marshal()
 	if err == nil {
 		err = jsdom.Download(name, "application/json", b)

@@ -467,7 +467,11 @@ func (a *app) drawLoss() error {
 		}
 		ss = append(ss, s)
 	}
-	lc := chart.LossChart{Width: cv.Width, Height: cv.Height, Series: ss, Theme: th, Empty: "CleaneX's loss appears here while it trains"}
+	empty := "CleaneX's loss appears here while it trains"
+	if !slices.Contains(a.st.SelectedMethods(), methods.CleaneX) {
+		empty = "CleaneX is not among the methods shown: tick it to see its loss"
+	}
+	lc := chart.LossChart{Width: cv.Width, Height: cv.Height, Series: ss, Theme: th, Empty: empty}
 	if live {
 		lc.XMax = float64(a.liveTotal)
 	}
