@@ -460,3 +460,22 @@ func TestTwoClassPilot(t *testing.T) {
 		t.Errorf("run() has no estimate at k2: %v", r["estimate"])
 	}
 }
+
+// A simulation outside the page's bounds (σ² above 1,000) is refused on
+// every path, here the API's (the sliders and the form go the same way),
+// with the form's message, and nothing is simulated: its link could not
+// be opened again.
+func TestSimulationBounds(t *testing.T) {
+	p := openPage(t, "example=0")
+	msg := mustEval[string](p, `window.cleanex.simulate({d: 2, sigma2: 2000, r: 2, k1: 20, k2: 200}).then(() => "resolved", e => e.message)`, 30*time.Second)
+	if !strings.Contains(msg, "σ² = 2000: want a number above 0 and at most 1,000") {
+		t.Errorf("simulate({sigma2: 2000}) settled with %q", msg)
+	}
+	if e := p.errorText("The simulation could not be made"); !strings.Contains(e, "σ² = 2000") {
+		t.Errorf("the page says %q", e)
+	}
+	if got := mustEval[bool](p, `!!document.getElementById("summary")`, 5*time.Second); got {
+		t.Error("a data set was loaded anyway")
+	}
+	p.shot("25-simulation-bounds")
+}
