@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -232,6 +233,16 @@ func TestBoxChartNarrowLabels(t *testing.T) {
 		}
 		if len(ys) != tc.rows || len(labels) != len(boxes) {
 			t.Errorf("%d boxes, width %v: %d labels on %d rows, want %d on %d", len(boxes), tc.width, len(labels), len(ys), len(boxes), tc.rows)
+		}
+		var bg []float64 // the first filled rectangle: the background
+		for _, o := range r.ops {
+			if o.name == "fillRect" {
+				bg = o.args
+				break
+			}
+		}
+		if !slices.Equal(bg, []float64{0, 0, tc.width, 240}) {
+			t.Errorf("width %v: the background fills %v, not the whole canvas", tc.width, bg)
 		}
 		for _, l := range labels {
 			if half := r.MeasureText(l.s) / 2; l.x-half < 0 || l.x+half > tc.width || l.y+lineH > 240 {

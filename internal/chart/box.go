@@ -82,6 +82,7 @@ func (bc *BoxChart) Draw(c Canvas) error {
 			axis{lo: 0, hi: n}, axis{lo: lo, hi: hi, title: bc.YTitle}, nil); err != nil {
 			return err
 		}
+		f.h = bc.Height // the background still fills the whole canvas
 	}
 	f.xticks = nil // the x axis is categorical: names under the boxes instead
 	c.Save()
