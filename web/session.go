@@ -106,7 +106,7 @@ func (s Session) Restore(st *State) {
 	// session's saved answer and curves are shown instead.
 	st.Summary, st.Rec, st.Results, st.Progress, st.RanWith = nil, nil, report.Curves{}, nil, Share{}
 	st.Failed, st.Skipped = nil, nil
-	st.Source = ""
+	st.Source, st.SavedSource = "", s.Source
 	again := " Choose " + s.Source + " again to compute them with these settings and see why."
 	if s.Curves == "" {
 		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " Choose " + s.Source + " again to compute it with these settings."
@@ -117,7 +117,7 @@ func (s Session) Restore(st *State) {
 		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " (its saved curves could not be read: " + err.Error() + ")." + again
 		return
 	}
-	st.Results, st.SavedAnswer, st.SavedSource = c, s.Answer, s.Source
+	st.Results, st.SavedAnswer = c, s.Answer
 	st.RanWith = Share{K2: s.K2, Methods: slices.Clone(s.Methods), Seed: s.Seed, Preset: s.Preset}
 	st.Status = "Session opened: " + s.Source + ". Shown: its saved answer and curves, computed when it was saved." + again
 }

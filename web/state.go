@@ -148,10 +148,10 @@ type State struct {
 	// Rec is the last finished run's recommendation and its evidence (nil
 	// before one, and while a run is under way).
 	Rec *Recommendation
-	// SavedAnswer and SavedSource are the answer and the file name of an
-	// opened session of a file, whose saved curves are shown while the file
-	// is not on the page ("" otherwise); Headline gives SavedAnswer when
-	// there is no recommendation.
+	// SavedSource is the file name of an opened session of a file, until a
+	// data set is loaded ("" otherwise): that file, chosen next, runs at the
+	// session's k2. SavedAnswer is the session's answer while its saved
+	// curves are shown; Headline gives it when there is no recommendation.
 	SavedAnswer, SavedSource string
 	// RanWith holds the run settings (k2, methods, seed, preset) of the
 	// results on screen; its K2 is 0 when no run has finished on the data
@@ -405,8 +405,7 @@ func (s *State) BarLabel(name string) string {
 	if name == "cleanex" && s.Preset == "paper" {
 		return "CleaneX fast, for the recommendation"
 	}
-	isJob := slices.ContainsFunc(recommend.Jobs(0), func(j recommend.Job) bool { return j.Method == name })
-	if isJob && !slices.Contains(s.SelectedMethods(), name) {
+	if slices.Contains(recommend.Methods(), name) && !slices.Contains(s.SelectedMethods(), name) {
 		return s.Label(name) + ", for the recommendation"
 	}
 	return s.Label(name)

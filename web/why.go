@@ -505,7 +505,7 @@ func (s *State) WhyParts() []string {
 	}
 	var says []string
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, m := range []string{methods.Regression, methods.Pooled, methods.CleaneX} { // the methods the estimate combines
+	for _, m := range recommend.Methods() {
 		if c := r.Curves[m]; c != nil && k2 <= c.Max() {
 			says = append(says, fmt.Sprintf("%s %.*f", BoxLabel(m), d+1, c[k2]))
 			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])

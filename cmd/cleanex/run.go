@@ -546,7 +546,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		covered := ""
 		if !math.IsNaN(r.Lo) && !math.IsNaN(r.Hi) {
 			covered = "0"
-			if r.Lo <= r.True && r.True <= r.Hi {
+			if r.Covered() {
 				covered = "1"
 			}
 		}

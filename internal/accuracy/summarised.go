@@ -274,7 +274,7 @@ func (s *Sample) summarisedRow(i int, buf []float64) []float64 {
 
 // ScoreMoments returns a power of two f with max |f v| in [1/2, 1) over all
 // N x K oriented scores v of s (f = 1 when every score is 0; 2^1023 when
-// every score is subnormal, see powerOfTwoBelow), and the mean
+// every score is subnormal, see PowerOfTwoBelow), and the mean
 // and the population standard deviation of the scaled scores f v; a zero
 // deviation is replaced by 1. Scaling by a power of two is exact, so scores
 // of any magnitude give finite moments. For a Sample built from a summary
@@ -291,7 +291,7 @@ func (s *Sample) ScoreMoments() (f, mean, sd float64) {
 	for _, v := range s.Incorrect {
 		big = max(big, math.Abs(v))
 	}
-	f = powerOfTwoBelow(big)
+	f = PowerOfTwoBelow(big)
 	n := 0
 	for i, c := range s.Correct {
 		mean += c * f
@@ -316,11 +316,11 @@ func (s *Sample) ScoreMoments() (f, mean, sd float64) {
 	return f, mean, sd
 }
 
-// powerOfTwoBelow returns the power of two f with f big in [1/2, 1), or 1
-// when big is 0. For a big so small (subnormal, below about 1.1e-308) that
-// this f would overflow, it returns the largest power of two, 2^1023, which
-// brings big to at least about 2^-51.
-func powerOfTwoBelow(big float64) float64 {
+// PowerOfTwoBelow returns the power of two f with f big in [1/2, 1), or 1
+// when big is 0 or +Inf. For a big so small (subnormal, below about
+// 1.1e-308) that this f would overflow, it returns the largest power of two,
+// 2^1023, which brings big to at least about 2^-51. Scaling by it is exact.
+func PowerOfTwoBelow(big float64) float64 {
 	if big > 0 {
 		_, e := math.Frexp(big)
 		return math.Ldexp(1, min(-e, 1023))
@@ -330,7 +330,7 @@ func powerOfTwoBelow(big float64) float64 {
 
 func (s *Sample) summarisedMoments() (f, mean, sd float64) {
 	sm := s.summary
-	f = powerOfTwoBelow(slices.Max(sm.maxAbs))
+	f = PowerOfTwoBelow(slices.Max(sm.maxAbs))
 	k := float64(s.K)
 	for _, mu := range sm.mean {
 		mean += mu * f

@@ -62,6 +62,10 @@ type Row struct {
 	Err error
 }
 
+// Covered reports whether the row's 80% interval at K holds the true
+// accuracy there (false without an interval: Lo and Hi NaN).
+func (r Row) Covered() bool { return r.Lo <= r.True && r.True <= r.Hi }
+
 // Summary holds one method's medians over the pilots.
 type Summary struct {
 	// Method is the estimator's name.
@@ -173,7 +177,7 @@ func Run(ctx context.Context, s *accuracy.Sample, cfg Config, ests []estimate.Es
 				if fit.Lo.Max() >= s.K && fit.Hi.Max() >= s.K {
 					row.Lo, row.Hi = fit.Lo[s.K], fit.Hi[s.K]
 					st.widths = append(st.widths, row.Hi-row.Lo)
-					if row.Lo <= trueK && trueK <= row.Hi {
+					if row.Covered() {
 						st.covered++
 					}
 				}

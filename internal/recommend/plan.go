@@ -3,6 +3,7 @@ package recommend
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 )
@@ -24,6 +25,18 @@ func Jobs(seed uint64) []Job {
 		jobs = append(jobs, Job{Method: "cleanex", Seed: seed + i})
 	}
 	return jobs
+}
+
+// Methods returns the registry names of the methods the estimate combines,
+// each once, in Jobs' order: regression, pooled, cleanex.
+func Methods() []string {
+	var ms []string
+	for _, j := range Jobs(0) {
+		if !slices.Contains(ms, j.Method) {
+			ms = append(ms, j.Method)
+		}
+	}
+	return ms
 }
 
 // CheckFit reports why a predicted curve c (k = 0..k2) must not be used as an

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -534,5 +535,12 @@ func TestIntervalHoldsWilsonWithinPilot(t *testing.T) {
 		if res.Hi[k] != 1 || res.Lo[k] > lo || hi != 1 {
 			t.Errorf("k = %d: interval [%v, %v], want it to hold the Wilson interval [%v, %v]", k, res.Lo[k], res.Hi[k], lo, hi)
 		}
+	}
+}
+
+// Methods names each method of Jobs once, in order.
+func TestMethods(t *testing.T) {
+	if got := Methods(); !slices.Equal(got, []string{"regression", "pooled", "cleanex"}) {
+		t.Errorf("Methods() = %v", got)
 	}
 }

@@ -53,10 +53,6 @@ type app struct {
 	search string
 	// activity is what State.Busy is about.
 	activity activity
-	// sessionSource is the file name of an opened session whose data is a
-	// file: when a file of that name is chosen next, it is run at the
-	// session's k2 (the page's), not at the new data set's default.
-	sessionSource string
 
 	slots  []*slot
 	spare  *slot
@@ -836,7 +832,6 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	if req.keepK2 && a.st.K2 >= 2 {
 		k2 = a.st.K2
 	}
-	a.sessionSource = ""
 	a.st.SavedAnswer, a.st.SavedSource = "", ""
 	a.st.ShowK2(k2)
 	if req.sim == nil {

@@ -90,7 +90,9 @@ func (a *app) loadFiles(files []jsdom.Value) {
 	}
 	a.env.RLock()
 	dir, threshold := a.st.Direction, a.prepareBytes
-	keepK2 := a.sessionSource != "" && a.sessionSource == name
+	// the file of an opened session runs at the session's k2 (the page's),
+	// not at the new data set's default
+	keepK2 := a.st.SavedSource != "" && a.st.SavedSource == name
 	a.env.RUnlock()
 	// A large file, or embeddings, is not read here: the worker that
 	// prepares it reads the File piece by piece. A Parquet file is read
@@ -474,7 +476,6 @@ func (a *app) OpenSession(event vugu.DOMEvent) {
 			a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 			a.setLink(nil)
 			a.charts.dirty = true
-			a.sessionSource = sess.Source
 		}
 		sess.Restore(a.st)
 		a.env.UnlockRender()

@@ -208,7 +208,7 @@ func standardise(ctx context.Context, s *accuracy.Sample, ranks []int, weights [
 				p.MaxAbs = max(p.MaxAbs, math.Abs(v))
 			}
 		}
-		f := powerOfTwoBelow(p.MaxAbs)
+		f := accuracy.PowerOfTwoBelow(p.MaxAbs)
 		c := s.Correct[x] * f
 		mu, m2 := p.Mean*f, p.M2*f*f
 		if !s.Summarised() || math.IsInf(m2, 0) || math.IsInf(mu, 0) || p.MaxAbs < tiny {
@@ -268,14 +268,4 @@ func standardise(ctx context.Context, s *accuracy.Sample, ranks []int, weights [
 		}
 	}
 	return z, pool, nil
-}
-
-// powerOfTwoBelow returns the power of two f with f big in [1/2, 1), 1 when
-// big is 0, and at most 2^1023 (for subnormal big).
-func powerOfTwoBelow(big float64) float64 {
-	if big > 0 && !math.IsInf(big, 0) {
-		_, e := math.Frexp(big)
-		return math.Ldexp(1, min(-e, 1023))
-	}
-	return 1
 }
