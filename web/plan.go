@@ -80,7 +80,7 @@ type Plan struct {
 	// Tasks are every fit to run, in the order to start them in: the
 	// published preset's CleaneX fit when asked for (it takes longest),
 	// then the quick fits (the display-only methods, then regression and
-	// the pooled method), whose curves then show while CleaneX trains, then
+	// the pooled and the tail method), whose curves then show while CleaneX trains, then
 	// CleaneX's fits.
 	Tasks []Task
 

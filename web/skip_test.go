@@ -10,8 +10,8 @@ import (
 	"github.com/cleanex/cleanex/internal/report"
 )
 
-// TestSkipFor: on a two-class pilot the regression and the pooled method
-// are skipped with their reason (their bars, their table rows, not
+// TestSkipFor: on a two-class pilot the regression, the pooled and the
+// tail method are skipped with their reason (their bars, their table rows, not
 // failures) and every other task is left to run; on three classes nothing
 // is skipped.
 func TestSkipFor(t *testing.T) {
@@ -20,7 +20,7 @@ func TestSkipFor(t *testing.T) {
 		k1      int
 		skipped []string
 	}{
-		{2, []string{"regression", "pooled"}},
+		{2, []string{"regression", "pooled", "tail"}},
 		{3, nil},
 	} {
 		p := NewPlan(methods.Names, "fast", 1)

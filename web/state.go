@@ -398,7 +398,7 @@ func Secs(v float64) string {
 }
 
 // BarLabel names a progress bar: Label, except that the bar of a fit the
-// recommendation always runs (recommend.Jobs: regression, pooled, the fast
+// recommendation always runs (recommend.Jobs: regression, pooled, tail, the fast
 // CleaneX fits) says so when that method is not what the user chose to see
 // (not checked, or for CleaneX the paper preset, which has its own bar).
 func (s *State) BarLabel(name string) string {

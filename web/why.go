@@ -209,7 +209,7 @@ func NoRecommendation(k2 int, err error) string {
 	case err == nil:
 		return fmt.Sprintf("No recommendation for %s classes.", limits.Thousands(k2))
 	case errors.Is(err, recommend.ErrNoFits):
-		return fmt.Sprintf("No recommendation for %s classes: none of the regression, pooled and CleaneX fits matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", limits.Thousands(k2))
+		return fmt.Sprintf("No recommendation for %s classes: none of the regression, pooled, tail and CleaneX fits matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", limits.Thousands(k2))
 	}
 	why := strings.TrimPrefix(err.Error(), "recommend: ")
 	return fmt.Sprintf("No recommendation for %s classes: %s; the individual methods are shown below.", limits.Thousands(k2), strings.TrimSuffix(why, "."))
@@ -388,8 +388,9 @@ func (s *State) WhySources() string {
 
 // whyAtK2 says, after WhySources, how the estimate at k2 came out of the
 // methods (recommend's median with CleaneX counted twice): CleaneX's value
-// when it lies between the others, else halfway (in logit) between CleaneX
-// and the nearest of them; "" when CleaneX or every other method is missing.
+// when it lies between the others, else, with an odd number of others, the
+// nearest of them, and with an even number halfway (in logit) between
+// CleaneX and the nearest; "" when CleaneX or every other method is missing.
 func (s *State) whyAtK2() string {
 	r := s.Rec
 	o, k2 := r.Outcome, r.K2
@@ -412,6 +413,8 @@ func (s *State) whyAtK2() string {
 		return " With only one other method, CleaneX (counted twice) is the middle value: the estimate follows CleaneX."
 	case lo <= cx && cx <= hi:
 		return " At " + at + " classes CleaneX lies between the other methods, so the estimate follows CleaneX there."
+	case others%2 == 1:
+		return " At " + at + " classes CleaneX lies beyond the other methods, so the estimate follows the nearest of them there."
 	}
 	return " At " + at + " classes CleaneX lies beyond the other methods, so the estimate is halfway between CleaneX and the nearest of them (on the logit scale)."
 }

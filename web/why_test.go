@@ -28,7 +28,7 @@ func TestHeadlineText(t *testing.T) {
 			t.Errorf("HeadlineText(%v, %v, %v) = %q, want %q", tc.est, tc.lo, tc.hi, got, tc.want)
 		}
 	}
-	if got := NoRecommendation(500, recommend.ErrNoFits); !strings.HasPrefix(got, "No recommendation for 500 classes: none of the regression, pooled and CleaneX fits") || !strings.Contains(got, "smaller k2") {
+	if got := NoRecommendation(500, recommend.ErrNoFits); !strings.HasPrefix(got, "No recommendation for 500 classes: none of the regression, pooled, tail and CleaneX fits") || !strings.Contains(got, "smaller k2") {
 		t.Errorf("NoRecommendation(ErrNoFits): %q", got)
 	}
 	if got := NoRecommendation(50, errors.New("recommend: k2 = 1: it must be at least 2")); got != "No recommendation for 50 classes: k2 = 1: it must be at least 2; the individual methods are shown below." {
@@ -313,5 +313,40 @@ func TestWarningMostlyTied(t *testing.T) {
 	}
 	if got := st.Warning(); !strings.HasPrefix(got, "100% of your test points tie their true class with a wrong class, and a tie counts as an error, so this answer mostly counts ties") || !strings.HasSuffix(got, before) {
 		t.Errorf("all tied: warning %q (before %q)", got, before)
+	}
+}
+
+// TestWhyAtK2: the sentence on how the estimate at k2 came out of the median
+// with CleaneX counted twice: CleaneX when it lies between the others;
+// beyond them, the nearest of three others (the median of five is one
+// value) or halfway to the nearer of two (the median of four is the mean
+// of the middle two).
+func TestWhyAtK2(t *testing.T) {
+	flat := func(v float64) accuracy.Curve { return accuracy.Curve{1, 1, v, v} }
+	for _, tc := range []struct {
+		name   string
+		others map[string]float64
+		cx     float64
+		want   string
+	}{
+		{"between three", map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}, 0.4, "CleaneX lies between the other methods, so the estimate follows CleaneX there."},
+		{"beyond three", map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}, 0.7, "CleaneX lies beyond the other methods, so the estimate follows the nearest of them there."},
+		{"beyond two", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, "so the estimate is halfway between CleaneX and the nearest of them"},
+		{"one other", map[string]float64{"tail": 0.5}, 0.2, "With only one other method, CleaneX (counted twice) is the middle value"},
+	} {
+		r := &Recommendation{K1: 2, K2: 3, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4}
+		for _, name := range recommend.Methods() {
+			if v, ok := tc.others[name]; ok {
+				r.Curves[name] = flat(v)
+				r.Outcome.Sources = append(r.Outcome.Sources, name)
+			}
+		}
+		r.Outcome.Sources = append(r.Outcome.Sources, "cleanex ×2")
+		r.Outcome.CleaneX, r.Outcome.Estimate = flat(tc.cx), flat(tc.cx)
+		s := NewState()
+		s.Rec = r
+		if got := s.WhySources(); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want it to say %q", tc.name, got, tc.want)
+		}
 	}
 }

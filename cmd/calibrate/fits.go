@@ -67,7 +67,7 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*
 		method string
 		seed   uint64
 	}
-	jobs := []job{{"plugin", 1}, {"kde", 1}, {"pooled", 1}, {"regression", 1}}
+	jobs := []job{{"plugin", 1}, {"kde", 1}, {"pooled", 1}, {"tail", 1}, {"regression", 1}}
 	for s := 1; s <= seeds; s++ {
 		jobs = append(jobs, job{"cleanex", uint64(s)})
 	}

@@ -33,7 +33,12 @@ func loadAll(dir string, pilots []bank.Pilot, seeds int) ([]pilotFits, error) {
 		if err != nil {
 			return nil, err
 		}
-		jobs := recommend.Jobs(1)[:2]
+		var jobs []recommend.Job // the other methods', then seeds CleaneX fits
+		for _, j := range recommend.Jobs(1) {
+			if j.Method != "cleanex" {
+				jobs = append(jobs, j)
+			}
+		}
 		for s := 1; s <= seeds; s++ {
 			jobs = append(jobs, recommend.Job{Method: "cleanex", Seed: uint64(s)})
 		}
@@ -123,12 +128,12 @@ var ratios = []float64{1, 2, 4, 10, 20, 40}
 // k = ratio k1 on every pilot where that k is within its population.
 func ratioErrors(all []pilotFits, cal recommend.Calibration) []recommend.RatioErrors {
 	var out []recommend.RatioErrors
-	names := []string{"plugin", "kde", "pooled", "regression", "cleanex", recommend.Name}
+	names := []string{"plugin", "kde", "pooled", "tail", "regression", "cleanex", recommend.Name}
 	// each pilot's curves in the order of names, nil for a pilot without an estimate
 	curvesOf := make([][]accuracy.Curve, len(all))
 	for j, p := range all {
 		if res, err := recommend.Recommend(p.rf, p.K, cal); err == nil {
-			curvesOf[j] = []accuracy.Curve{p.Curves["plugin"], p.Curves["kde"], p.Curves["pooled"], p.Curves["regression"], meanOf(p.rf.CleaneX, p.K), res.Estimate}
+			curvesOf[j] = []accuracy.Curve{p.Curves["plugin"], p.Curves["kde"], p.Curves["pooled"], p.Curves["tail"], p.Curves["regression"], meanOf(p.rf.CleaneX, p.K), res.Estimate}
 		}
 	}
 	for _, ratio := range ratios {
@@ -207,6 +212,7 @@ func rmseTable(all []pilotFits, seeds int) {
 		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
 		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
 		{"pooled", func(p pilotFits) accuracy.Curve { return p.Curves["pooled"] }},
+		{"tail", func(p pilotFits) accuracy.Curve { return p.Curves["tail"] }},
 		{"regression", func(p pilotFits) accuracy.Curve { return p.Curves["regression"] }},
 		{"cleanex seed 1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
 		{fmt.Sprintf("cleanex mean of %d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},

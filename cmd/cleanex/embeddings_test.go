@@ -273,7 +273,7 @@ func TestEmbeddingsBacktest(t *testing.T) {
 // columns are written.
 func TestEmbeddingsPaperPreset(t *testing.T) {
 	code, out, errs := cli(t, "", "predict", "--k2", "20", "--preset", "paper", "--estimate=false", tinyPilot("tiny_embeddings.npz"))
-	if code != exitFailure || !strings.HasPrefix(out, "k,observed,plugin,kde,pooled,regression\n") || !strings.Contains(errs, "method cleanex failed") || !strings.Contains(errs, "needs the full score matrix") {
+	if code != exitFailure || !strings.HasPrefix(out, "k,observed,plugin,kde,pooled,tail,regression\n") || !strings.Contains(errs, "method cleanex failed") || !strings.Contains(errs, "needs the full score matrix") {
 		t.Errorf("exit %d, stdout %.40q, stderr %q", code, out, errs)
 	}
 }

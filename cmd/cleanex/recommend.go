@@ -45,14 +45,14 @@ func runRecommendation(ctx context.Context, s *accuracy.Sample, k2 int, mf metho
 }
 
 // reuse returns the display curve of method name when the recommendation
-// already fitted it: regression (same seed), the pooled method, and CleaneX
+// already fitted it: regression (same seed), the pooled and the tail method, and CleaneX
 // with the fast preset as the mean of the seeds that
 // passed recommend.CheckFit. ok is false when the method must be fitted on
 // its own; err is set when the reused fit failed (its reason, to report the
 // method as failed).
 func (r *recommendation) reuse(name string) (m report.Method, ok bool, err error) {
 	switch {
-	case name == "regression" || name == "pooled":
+	case name == "regression" || name == "pooled" || name == "tail":
 		for i, j := range r.jobs {
 			if j.Method == name {
 				if why, failed := r.out.Failed[j.Label()]; failed {

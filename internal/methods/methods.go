@@ -15,6 +15,7 @@ import (
 	"github.com/cleanex/cleanex/internal/estimate/plugin"
 	"github.com/cleanex/cleanex/internal/estimate/pooled"
 	"github.com/cleanex/cleanex/internal/estimate/regress"
+	"github.com/cleanex/cleanex/internal/estimate/tail"
 )
 
 // The registered methods' names (Method.Name), for code that treats one
@@ -23,6 +24,7 @@ const (
 	Plugin     = "plugin"
 	KDE        = "kde"
 	Pooled     = pooled.Name
+	Tail       = tail.Name
 	Regression = "regression"
 	CleaneX    = "cleanex"
 )
@@ -83,6 +85,13 @@ var All = []Method{
 		Note:  "puts every point's wrong-class scores on one scale and pools them; needs 3 classes, assumes the scores share one shape",
 		Color: "#8a7a00", DarkColor: "#f0e442", Dash: []float64{4, 2, 1, 2}, MinClasses: 3,
 		build: func(Options) (estimate.Estimator, error) { return pooled.Estimator{}, nil },
+	},
+	{
+		// A point needs a threshold and a score above it.
+		Name: Tail, Label: "tail", Title: "tail (peaks over threshold)",
+		Note:  "keeps each point's record up to its top quarter of wrong-class scores and pools the shape of the scores above; needs 3 classes, assumes the points' tails share one shape",
+		Color: "#a6447f", DarkColor: "#e38cc0", Dash: []float64{6, 2, 1, 2, 1, 2}, MinClasses: 3,
+		build: func(Options) (estimate.Estimator, error) { return tail.Estimator{}, nil },
 	},
 	{
 		// Its bootstrap choice of bandwidth fits subsamples of about half

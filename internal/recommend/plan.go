@@ -17,10 +17,11 @@ type Job struct {
 }
 
 // Jobs returns the fits of a recommendation seeded by seed: the regression
-// with seed, the pooled method, and CleaneX (default preset) with seeds seed, seed+1, ...,
-// seed+Seeds-1. The CLI and the page run exactly these, so their numbers agree.
+// with seed, the pooled method, the tail method, and CleaneX (default preset)
+// with seeds seed, seed+1, ..., seed+Seeds-1. The CLI and the page run
+// exactly these, so their numbers agree.
 func Jobs(seed uint64) []Job {
-	jobs := []Job{{Method: "regression", Seed: seed}, {Method: "pooled", Seed: seed}}
+	jobs := []Job{{Method: "regression", Seed: seed}, {Method: "pooled", Seed: seed}, {Method: "tail", Seed: seed}}
 	for i := range uint64(Seeds) {
 		jobs = append(jobs, Job{Method: "cleanex", Seed: seed + i})
 	}
@@ -28,7 +29,7 @@ func Jobs(seed uint64) []Job {
 }
 
 // Methods returns the registry names of the methods the estimate combines,
-// each once, in Jobs' order: regression, pooled, cleanex.
+// each once, in Jobs' order: regression, pooled, tail, cleanex.
 func Methods() []string {
 	var ms []string
 	for _, j := range Jobs(0) {
@@ -48,8 +49,8 @@ func Methods() []string {
 //	tol_k = max(FitTolerance, 6 ClassSE_k),
 //
 // which those methods meet on every pilot of the bank unless their fit broke
-// down. (The pooled method estimates each C_x from the scores alone and is
-// not fitted to the curve.)
+// down. (The pooled and the tail method estimate each C_x from the scores
+// alone and are not fitted to the curve: see FitsObserved.)
 func CheckFit(c accuracy.Curve, f Fits, fitsObserved bool) error {
 	for k := 2; k < len(c); k++ {
 		v := c[k]
@@ -72,6 +73,11 @@ func CheckFit(c accuracy.Curve, f Fits, fitsObserved bool) error {
 	}
 	return nil
 }
+
+// FitsObserved reports whether the method called name is fitted to the
+// pilot's observed curve (regression and CleaneX), so that CheckFit holds it
+// to that curve.
+func FitsObserved(name string) bool { return name != "pooled" && name != "tail" }
 
 // FitTolerance is the smallest gap to the observed curve that CheckFit treats
 // as a failed fit.
@@ -123,7 +129,7 @@ func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (
 	for i, j := range jobs {
 		err := errs[i]
 		if err == nil {
-			if err = CheckFit(curves[i], in, j.Method != "pooled"); err == nil && curves[i].Max() < k2 {
+			if err = CheckFit(curves[i], in, FitsObserved(j.Method)); err == nil && curves[i].Max() < k2 {
 				err = fmt.Errorf("its curve stops at k = %d, before k2 = %d", curves[i].Max(), k2)
 			}
 		}
@@ -136,6 +142,8 @@ func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (
 			in.Regression = curves[i]
 		case "pooled":
 			in.Pooled = curves[i]
+		case "tail":
+			in.Tail = curves[i]
 		case "cleanex":
 			in.CleaneX = append(in.CleaneX, curves[i])
 		}

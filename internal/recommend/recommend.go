@@ -2,17 +2,17 @@
 // recommended accuracy curve with an 80% interval at every k.
 //
 // The estimate is, at every k, a median in logit space of the regression of
-// Zheng et al., the pooled method (internal/estimate/pooled) and the mean
-// curve of several CleaneX fits (different seeds),
-// cx_k = (1/M) sum_m E_k^(m), with CleaneX counted twice:
+// Zheng et al., the pooled method (internal/estimate/pooled), the tail
+// method (internal/estimate/tail) and the mean curve of several CleaneX fits
+// (different seeds), cx_k = (1/M) sum_m E_k^(m), with CleaneX counted twice:
 //
-//	est_k = sigma(z_k),   z_k = median(logit reg_k, logit pool_k, logit cx_k, logit cx_k),
+//	est_k = sigma(z_k),   z_k = median(logit reg_k, logit pool_k, logit tail_k, logit cx_k, logit cx_k),
 //
-// the median of four being the mean of the middle two: CleaneX itself when
-// it lies between the others, else the mean of CleaneX and the nearer of the
-// two. A method that failed drops out (CleaneX alone when regression or the
-// pooled method failed, the mean of those two when CleaneX did). No weight is fitted, and
-// one method that breaks down on a pilot cannot carry the estimate with it.
+// so the estimate is CleaneX itself when it lies between the lowest and the
+// highest of the other three, else the one of those two it lies beyond. A
+// method that failed drops out (with an even number of curves left, the
+// median is the mean of the middle two). No weight is fitted, and one method
+// that breaks down on a pilot cannot carry the estimate with it.
 //
 // The interval is a location-scale model in logit space with a scale per side,
 //
@@ -59,8 +59,9 @@ type Fits struct {
 	// under SE_k for pilots whose observed accuracy is at or near 1 (see
 	// features).
 	N int
-	// Regression and Pooled are those methods' curves (nil when they failed).
-	Regression, Pooled accuracy.Curve
+	// Regression, Pooled and Tail are those methods' curves (nil when they
+	// failed).
+	Regression, Pooled, Tail accuracy.Curve
 	// CleaneX holds the curves of the CleaneX fits that succeeded.
 	CleaneX []accuracy.Curve
 	// TiedShare is the share of the points that tie their true class with a
@@ -174,8 +175,8 @@ type Result struct {
 // that decides the accuracy at larger k is barely seen.
 const FewErrors = 10
 
-// ErrNoFits is returned when none of regression, the pooled method and CleaneX is available.
-var ErrNoFits = errors.New("recommend: none of regression, the pooled method and CleaneX produced a usable curve, so there is no estimate to recommend")
+// ErrNoFits is returned when none of regression, the pooled method, the tail method and CleaneX is available.
+var ErrNoFits = errors.New("recommend: none of regression, the pooled method, the tail method and CleaneX produced a usable curve, so there is no estimate to recommend")
 
 // logitClamp bounds probabilities away from 0 and 1 before the logit.
 const logitClamp = 1e-6
@@ -256,14 +257,14 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	for _, p := range []struct {
 		name string
 		c    accuracy.Curve
-	}{{"regression", f.Regression}, {"pooled", f.Pooled}} {
+	}{{"regression", f.Regression}, {"pooled", f.Pooled}, {"tail", f.Tail}} {
 		if p.c != nil && p.c.Max() >= k2 {
 			parts = append(parts, p.c)
 			sources = append(sources, p.name)
 		}
 	}
 	if len(cx) > 0 {
-		// CleaneX counts twice: the median of four is the mean of the middle two
+		// CleaneX counts twice
 		parts = append(parts, mean, mean)
 		sources = append(sources, fmt.Sprintf("cleanex ×%d", len(cx)))
 	}

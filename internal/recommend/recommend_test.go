@@ -28,7 +28,7 @@ func testFits(k1, k2 int) Fits {
 		se[k] = 0.01
 	}
 	return Fits{K1: k1, Observed: geometric(0.99, k1), ClassSE: se,
-		Regression: geometric(0.9915, k2), Pooled: geometric(0.98, k2),
+		Regression: geometric(0.9915, k2), Pooled: geometric(0.98, k2), Tail: geometric(0.985, k2),
 		CleaneX: []accuracy.Curve{geometric(0.9895, k2), geometric(0.9905, k2)}}
 }
 
@@ -43,8 +43,8 @@ func TestRecommendMedian(t *testing.T) {
 	}
 	for _, k := range []int{2, 10, 20, 50, 200} {
 		cx := (f.CleaneX[0][k] + f.CleaneX[1][k]) / 2
-		// pooled (0.98) < CleaneX mean (about 0.99) < regression (0.9915) at every
-		// k >= 2: the middle two of the four are CleaneX
+		// pooled (0.98) < tail (0.985) < CleaneX mean (about 0.99) < regression
+		// (0.9915) at every k >= 2: the middle one of the five is CleaneX
 		if want := sigmoid(Logit(cx)); math.Abs(res.Estimate[k]-want) > 1e-12 {
 			t.Errorf("estimate at k = %d: %v, want the middle curve (CleaneX mean) %v", k, res.Estimate[k], want)
 		}
@@ -70,7 +70,7 @@ func TestRecommendMedian(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(res.Sources, ", "); got != "regression, pooled, cleanex ×2" {
+	if got := strings.Join(res.Sources, ", "); got != "regression, pooled, tail, cleanex ×2" {
 		t.Errorf("sources %q", got)
 	}
 }
@@ -85,35 +85,38 @@ func TestRecommendFallbacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	cx := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2
-	if math.Abs(res.Estimate[k2]-cx) > 1e-12 {
-		t.Errorf("without regression the estimate is %v, want the CleaneX mean %v (the median of pooled, CleaneX, CleaneX)", res.Estimate[k2], cx)
+	// pooled < tail < CleaneX, CleaneX: the median of four is the logit mean of the tail method and CleaneX
+	if want := sigmoid((Logit(f.Tail[k2]) + Logit(cx)) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
+		t.Errorf("without regression the estimate is %v, want the logit mean of the tail method and CleaneX %v", res.Estimate[k2], want)
 	}
-	// CleaneX the lowest: the median of four is the logit mean of CleaneX and the pooled method
+	// CleaneX the lowest: the median of five is the pooled method, the second lowest of the others
 	f = testFits(k1, k2)
 	f.CleaneX = []accuracy.Curve{geometric(0.97, k2)}
-	f.Pooled = geometric(0.98, k2)
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
-	if want := sigmoid((Logit(f.CleaneX[0][k2]) + Logit(f.Pooled[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
-		t.Errorf("CleaneX lowest: estimate %v, want the logit mean of CleaneX and the pooled method %v", res.Estimate[k2], want)
+	if math.Abs(res.Estimate[k2]-f.Pooled[k2]) > 1e-12 {
+		t.Errorf("CleaneX lowest: estimate %v, want the pooled method's %v", res.Estimate[k2], f.Pooled[k2])
 	}
 	f = testFits(k1, k2)
 	f.CleaneX = nil
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
-	if want := sigmoid((Logit(f.Regression[k2]) + Logit(f.Pooled[k2])) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
-		t.Errorf("without CleaneX: estimate %v, want the logit mean of regression and the pooled method %v", res.Estimate[k2], want)
+	if math.Abs(res.Estimate[k2]-f.Tail[k2]) > 1e-12 {
+		t.Errorf("without CleaneX: estimate %v, want the middle of regression, pooled and tail, the tail method's %v", res.Estimate[k2], f.Tail[k2])
 	}
 	f = testFits(k1, k2)
-	f.Regression = nil
-	f.Pooled = nil
+	f.Regression, f.Pooled = nil, nil
+	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-cx) > 1e-12 {
+		t.Errorf("tail and CleaneX: %v (%v), want CleaneX %v (the median of tail, CleaneX, CleaneX)", res.Estimate[k2], err, cx)
+	}
+	f.Tail = nil
 	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-cx) > 1e-12 {
 		t.Errorf("CleaneX alone: %v (%v), want %v", res.Estimate[k2], err, cx)
 	}
 	f = testFits(k1, k2)
-	f.CleaneX, f.Pooled = nil, nil
+	f.CleaneX, f.Pooled, f.Tail = nil, nil, nil
 	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-f.Regression[k2]) > 1e-12 {
 		t.Errorf("regression alone: %v (%v), want %v", res.Estimate[k2], err, f.Regression[k2])
 	}
@@ -163,8 +166,8 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 		flat[k] = 1
 	}
 	jobs := Jobs(7)
-	curves := []accuracy.Curve{f.Regression, f.Pooled, f.CleaneX[0], flat, f.CleaneX[1], nil}
-	errs := []error{nil, nil, nil, nil, nil, errors.New("cancelled by a test")}
+	curves := []accuracy.Curve{f.Regression, f.Pooled, f.Tail, f.CleaneX[0], flat, f.CleaneX[1], nil}
+	errs := []error{nil, nil, nil, nil, nil, nil, errors.New("cancelled by a test")}
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, curves, errs, k2, cal)
 	if out.Err != nil {
@@ -176,7 +179,7 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 	if want := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2; out.CleaneX == nil || math.Abs(out.CleaneX[k2]-want) > 1e-12 {
 		t.Errorf("CleaneX mean %v, want %v from the two good seeds", out.CleaneX[k2], want)
 	}
-	if out.Sources[2] != "cleanex ×2" {
+	if out.Sources[3] != "cleanex ×2" {
 		t.Errorf("sources %v", out.Sources)
 	}
 }
@@ -540,7 +543,7 @@ func TestIntervalHoldsWilsonWithinPilot(t *testing.T) {
 
 // Methods names each method of Jobs once, in order.
 func TestMethods(t *testing.T) {
-	if got := Methods(); !slices.Equal(got, []string{"regression", "pooled", "cleanex"}) {
+	if got := Methods(); !slices.Equal(got, []string{"regression", "pooled", "tail", "cleanex"}) {
 		t.Errorf("Methods() = %v", got)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/benchcases"
 	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/simulate"
 	"github.com/cleanex/cleanex/internal/summary"
 )
 
@@ -42,6 +44,46 @@ func TestSummaryGivesTheMatrixCurves(t *testing.T) {
 			if !slices.Equal(a.Curve, b.Curve) {
 				t.Errorf("%s, %s: the summary's curve differs from the matrix's (RMSE %.3g), want them equal", c.Name, name, accuracy.RMSE(a.Curve, b.Curve))
 			}
+		}
+	}
+}
+
+// TestSummaryAbove130: on a pilot of 300 classes a summary with
+// summary.DefaultQuantiles keeps only its knot ranks, and the pooled and
+// the tail method read the matrix at those same ranks, so their curves from
+// the matrix and from its summary are equal bit for bit.
+func TestSummaryAbove130(t *testing.T) {
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.1, K: 1200, R: 3, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.Pilot(300, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := accuracy.NewSample(m, scores.Lower)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := summary.RoundTrip(t, s, summary.DefaultQuantiles)
+	if ranks := tab.Sample.KnotRanks(); len(ranks) >= s.K-1 {
+		t.Fatalf("the summary keeps %d ranks of %d: not a summary of knots", len(ranks), s.K-1)
+	}
+	for _, name := range []string{methods.Pooled, methods.Tail} {
+		est, err := methods.New(name, methods.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := est.Fit(context.Background(), s, 3000, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := est.Fit(context.Background(), tab.Sample, 3000, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Curve, b.Curve) {
+			t.Errorf("%s: the summary's curve differs from the matrix's (RMSE %.3g), want them equal", name, accuracy.RMSE(a.Curve, b.Curve))
 		}
 	}
 }

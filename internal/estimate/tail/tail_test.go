@@ -1,0 +1,298 @@
+package tail
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/internal/simulate"
+)
+
+// pilot is a simulated pilot of k1 classes (d = 3, r = 4), distances.
+func pilot(t *testing.T, k1 int, seed uint64) *scores.Matrix {
+	t.Helper()
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 3, Sigma2: 0.1, K: 4 * k1, R: 4, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.Pilot(k1, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func sampleOf(t *testing.T, m *scores.Matrix, dir scores.Direction) *accuracy.Sample {
+	t.Helper()
+	s, _, err := accuracy.NewSample(m, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// bruteC computes C_x the plain way, for a pilot whose every rank is a knot
+// (K <= 130): each row's incorrect scores sorted from the highest, u its
+// m-th (m = max(2, ceil((K-1)/4))), σ the mean of the m-1 scores above u
+// minus u, every excess over σ pooled; a correct score c above u has
+// 1 - C = m/(K-1) (#pool above y + #equal/2 + 1/2)/(#pool + 1), y = (c-u)/σ,
+// any other point R_x/(K-1).
+func bruteC(s *accuracy.Sample) []float64 {
+	n := s.K - 1
+	m := max(2, int(math.Ceil(float64(n)/4)))
+	var pool []float64
+	y := make([]float64, s.N())
+	for i := range s.N() {
+		row := slices.Clone(s.IncorrectRow(i))
+		slices.Sort(row)
+		slices.Reverse(row)
+		u := row[m-1]
+		sigma := 0.0
+		for _, v := range row[:m-1] {
+			sigma += v - u
+		}
+		sigma /= float64(m - 1)
+		y[i] = math.NaN()
+		if sigma > 0 {
+			for _, v := range row[:m-1] {
+				pool = append(pool, (v-u)/sigma)
+			}
+			if s.Correct[i] > u {
+				y[i] = (s.Correct[i] - u) / sigma
+			}
+		}
+	}
+	c := make([]float64, s.N())
+	for i, yi := range y {
+		if math.IsNaN(yi) {
+			c[i] = float64(s.R[i]) / float64(n)
+			continue
+		}
+		above := 0.5
+		for _, p := range pool {
+			switch {
+			case p > yi:
+				above++
+			case p == yi:
+				above += 0.5
+			}
+		}
+		c[i] = 1 - float64(m)/float64(n)*above/float64(len(pool)+1)
+	}
+	return c
+}
+
+// Fit agrees with the plain computation, with ties in the scores (rounded
+// to 0.05), and its curve is E_k = sum_x w_x C_x^(k-1), non-increasing.
+func TestFitAgreesWithBruteForce(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		round bool
+	}{{"distances", false}, {"distances rounded to 0.05", true}} {
+		m := pilot(t, 13, 3)
+		if tc.round {
+			for i, v := range m.Scores {
+				m.Scores[i] = math.Round(v*20) / 20
+			}
+		}
+		s := sampleOf(t, m, scores.Lower)
+		res, err := Estimator{}.Fit(context.Background(), s, 60, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := bruteC(s)
+		for i := range want {
+			if math.Abs(res.C[i]-want[i]) > 1e-12 {
+				t.Errorf("%s: C[%d] = %v, want %v", tc.name, i, res.C[i], want[i])
+			}
+		}
+		curve := accuracy.Expected(want, s.Weight, 60)
+		for k := 2; k <= 60; k++ {
+			if math.Abs(res.Curve[k]-curve[k]) > 1e-12 {
+				t.Errorf("%s: E_%d = %v, want %v", tc.name, k, res.Curve[k], curve[k])
+			}
+		}
+		for k := 3; k <= 60; k++ {
+			if res.Curve[k] > res.Curve[k-1] {
+				t.Fatalf("%s: the curve rises at k = %d", tc.name, k)
+			}
+		}
+	}
+}
+
+// A hand-worked pilot of 5 classes: m = 2, so each point's threshold u is
+// its second highest wrong score, σ its top wrong score minus u, and every
+// pooled excess is 1 (7 of them). Point 0 (correct 0.9, wrong 0.5 0.4 0.2
+// 0.1: u = 0.4, σ = 0.1) has y = 5, above the whole pool:
+// 1 - C = (2/4)(1/2)/8. Point 1 (correct 0.45, the same wrong scores) has
+// y = 0.5, below all of it: 1 - C = (2/4)(7 + 1/2)/8. Point 2's correct
+// score 0.3 is below its threshold 0.4: the plug-in's 2/4. Point 3 (correct
+// 0.6, wrong 0.3 0.2 0.1 0: u = 0.2, σ = 0.1, y = 4), point 4 (correct
+// 0.5, wrong 0.4 0.3 0.2 0.1: u = 0.3, y = 2) and points 5 and 6 (y = 6)
+// are above the pool, as point 0.
+func TestHandWorked(t *testing.T) {
+	m := &scores.Matrix{Classes: []string{"a", "b", "c", "d", "e"}, Labels: []int{0, 0, 0, 1, 2, 3, 4},
+		Scores: []float64{
+			0.9, 0.5, 0.4, 0.2, 0.1,
+			0.45, 0.5, 0.4, 0.2, 0.1,
+			0.3, 0.5, 0.4, 0.2, 0.1,
+			0.0, 0.6, 0.1, 0.3, 0.2,
+			0.1, 0.2, 0.5, 0.3, 0.4,
+			0.1, 0.2, 0.3, 0.9, 0.4,
+			0.1, 0.2, 0.3, 0.4, 0.9,
+		}}
+	s := sampleOf(t, m, scores.Higher)
+	res, err := Estimator{}.Fit(context.Background(), s, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := 1 - 0.5*0.5/8
+	want := []float64{top, 1 - 0.5*7.5/8, 0.5, top, top, top, top}
+	for i, w := range want {
+		if math.Abs(res.C[i]-w) > 1e-12 {
+			t.Errorf("C[%d] = %v, want %v", i, res.C[i], w)
+		}
+	}
+}
+
+// The scores' unit, a shift of each row, and probabilities against their
+// logarithms: C_x is invariant to a positive affine change of each row, so
+// the curve is the same (exactly for powers of two, which scale without
+// rounding).
+func TestScaleDoesNotMatter(t *testing.T) {
+	m := pilot(t, 15, 5)
+	base, err := Estimator{}.Fit(context.Background(), sampleOf(t, m, scores.Lower), 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		f     func(row int, v float64) float64
+		exact bool
+	}{
+		{"x 2^-40", func(_ int, v float64) float64 { return math.Ldexp(v, -40) }, true},
+		{"x 2^-1040 (subnormal)", func(_ int, v float64) float64 { return math.Ldexp(v, -1040) }, false},
+		{"x 2^1000", func(_ int, v float64) float64 { return math.Ldexp(v, 1000) }, true},
+		{"x 1e-6", func(_ int, v float64) float64 { return v * 1e-6 }, false},
+		{"x 1e6 + 3 row", func(r int, v float64) float64 { return v*1e6 + 3*float64(r) }, false},
+	} {
+		c := *m
+		c.Scores = slices.Clone(m.Scores)
+		for i := range c.Scores {
+			c.Scores[i] = tc.f(i/len(m.Classes), m.Scores[i])
+		}
+		got, err := Estimator{}.Fit(context.Background(), sampleOf(t, &c, scores.Lower), 100, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		d := accuracy.RMSE(got.Curve, base.Curve, 100)
+		if tc.exact && d != 0 || d > 1e-9 {
+			t.Errorf("%s: the curve moved by RMSE %.3g", tc.name, d)
+		}
+	}
+}
+
+// Above K = 130 the excesses are read at the summary's knots, weighted by
+// the ranks they stand for: nearly the curve of every rank. A pool of every
+// 7th row gives nearly the same curve too.
+func TestKnotExcesses(t *testing.T) {
+	s := sampleOf(t, pilot(t, 400, 2), scores.Lower)
+	m, ranks, weights := excessRanks(s)
+	if m < 100 || len(ranks) >= m-1 || ranks[0] != 1 || ranks[len(ranks)-1] >= m {
+		t.Fatalf("threshold rank %d, knot ranks %v… for K = %d", m, ranks[:5], s.K)
+	}
+	total := 0.0
+	for _, w := range weights {
+		total += w
+	}
+	if want := float64(m+ranks[len(ranks)-1]-1) / 2; total != want {
+		t.Errorf("the knots' weights add up to %v, want %v", total, want)
+	}
+	res, err := Estimator{}.Fit(context.Background(), s, 4000, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	every := make([]int, m-1)
+	ones := make([]float64, m-1)
+	for r := range every {
+		every[r], ones[r] = r+1, 1
+	}
+	for _, tc := range []struct {
+		name    string
+		maxPool int
+		tol     float64
+	}{{"every rank", MaxPool, 0.003}, {"every rank, every 7th row", s.N() * (m - 1) / 7, 0.01}} {
+		ys, pool, err := excesses(context.Background(), s, m, every, ones, tc.maxPool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range pool {
+			slices.Sort(g.values)
+		}
+		full := accuracy.Expected(cOf(s, m, ys, pool), s.Weight, 4000)
+		d := accuracy.RMSE(res.Curve, full, 4000)
+		t.Logf("the knots against %s: RMSE %.2g", tc.name, d)
+		if d > tc.tol {
+			t.Errorf("the knots' curve is %.4f (RMSE) from that of %s, want at most %v", d, tc.name, tc.tol)
+		}
+	}
+}
+
+func TestTooFewClassesAndCancel(t *testing.T) {
+	two := &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 1}, Scores: []float64{1, 0, 0, 1}}
+	if _, err := (Estimator{}).Fit(context.Background(), sampleOf(t, two, scores.Higher), 5, nil); !errors.Is(err, ErrTooFewClasses) {
+		t.Errorf("2 classes: %v, want ErrTooFewClasses", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (Estimator{}).Fit(ctx, sampleOf(t, pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func ExampleEstimator_Fit() {
+	// Five classes, one test point each: a point's threshold is its second
+	// highest wrong score, and its top wrong score's excess over it sets the
+	// scale of the tail.
+	m := &scores.Matrix{Classes: []string{"cat", "dog", "emu", "fox", "gnu"}, Labels: []int{0, 1, 2, 3, 4},
+		Scores: []float64{
+			0.9, 0.5, 0.4, 0.2, 0.1,
+			0.3, 0.8, 0.6, 0.1, 0.2,
+			0.2, 0.7, 0.4, 0.3, 0.1,
+			0.1, 0.2, 0.3, 0.7, 0.5,
+			0.6, 0.1, 0.2, 0.3, 0.4,
+		}}
+	s, _, _ := accuracy.NewSample(m, scores.Higher)
+	res, _ := Estimator{}.Fit(context.Background(), s, 6, nil)
+	fmt.Printf("C = %.3f\nE_2..E_6 = %.3f\n", res.C, res.Curve[2:])
+	// Output:
+	// C = [0.958 0.958 0.542 0.958 0.542]
+	// E_2..E_6 = [0.792 0.668 0.592 0.541 0.504]
+}
+
+// TestSameEverywhere pins the bits of a fit: the method uses only basic
+// arithmetic in a fixed order, Frexp and Ldexp (exact) and a deterministic
+// sort, so it gives the same bits natively and in wasm (the wasm tests run
+// this test under node).
+func TestSameEverywhere(t *testing.T) {
+	s := sampleOf(t, pilot(t, 150, 4), scores.Lower) // above 130 classes: knot ranks
+	res, err := Estimator{}.Fit(context.Background(), s, 900, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	for _, v := range append(res.C, res.Curve...) {
+		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
+	}
+	const want = 0xdddbbe3ae23bedbb
+	if got := h.Sum64(); got != want {
+		t.Errorf("hash of the fit = %#x, want %#x (platform-dependent arithmetic crept in)", got, uint64(want))
+	}
+}
