@@ -47,7 +47,7 @@ func fitName(m string, seed uint64) string {
 	return m
 }
 
-// fitPilot loads p and runs plugin, KDE, pooled, regression (seed 1) and CleaneX fast
+// fitPilot loads p and runs plugin, KDE, pooled, tail, regression (seed 1) and CleaneX fast
 // with seeds 1..seeds, on the pilot's scores rewritten by transformPilot
 // when transform is not "".
 func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*Fits, error) {

@@ -372,7 +372,7 @@ func TestHugeScoresInPage(t *testing.T) {
 	p := openPage(t, "example=0")
 	in := "label,a,b,c\na,9e307,-9e307,-9e307\na,9e307,-9e307,9e307\nb,-9e307,9e307,-9e307\nb,9e307,9e307,-9e307\nc,-9e307,-9e307,9e307\nc,-9e307,9e307,9e307\n"
 	mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(in)), 30*time.Second)
-	expr := `window.cleanex.run({k2: 30, methods: ["plugin", "kde", "pooled", "regression", "cleanex"]})`
+	expr := `window.cleanex.run({k2: 30, methods: ["plugin", "kde", "pooled", "tail", "regression", "cleanex"]})`
 	r := mustEval[runResult](p, expr, 120*time.Second)
 	shown := 0
 	for _, m := range methods.Names {
@@ -410,8 +410,8 @@ func TestHugeScoresInPage(t *testing.T) {
 	}
 }
 
-// A two-class pilot (the documented minimum): the regression and the
-// pooled method, which need three classes, are shown as skipped with the
+// A two-class pilot (the documented minimum): the regression, the pooled
+// and the tail method, which need three classes, are shown as skipped with the
 // command line's reason; the other methods run and the recommendation,
 // CleaneX's alone, still appears.
 func TestTwoClassPilot(t *testing.T) {
@@ -434,7 +434,7 @@ func TestTwoClassPilot(t *testing.T) {
 		t.Errorf("%d methods are shown as failed", n)
 	}
 	status := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second)
-	if !strings.Contains(status, "2 methods skipped: they cannot run on this pilot") || strings.Contains(status, "failed") {
+	if !strings.Contains(status, "3 methods skipped: they cannot run on this pilot") || strings.Contains(status, "failed") {
 		t.Errorf("status %q", status)
 	}
 	for _, m := range []string{"plugin", "kde", "cleanex"} {
@@ -442,8 +442,10 @@ func TestTwoClassPilot(t *testing.T) {
 			t.Errorf("%s has no result row", m)
 		}
 	}
-	if pr := mustEval[string](p, `(document.querySelector("#results .row-pooled td.skipped") || {textContent: ""}).textContent`, 5*time.Second); pr != "skipped: "+methods.Applicable("pooled", 2).Error() {
-		t.Errorf("the pooled method's row says %q", pr)
+	for _, m := range []string{"pooled", "tail"} {
+		if pr := mustEval[string](p, fmt.Sprintf(`(document.querySelector("#results .row-%s td.skipped") || {textContent: ""}).textContent`, m), 5*time.Second); pr != "skipped: "+methods.Applicable(m, 2).Error() {
+			t.Errorf("the %s method's row says %q", m, pr)
+		}
 	}
 	p.checkAnswer("20", "The estimate follows the mean of 4 CleaneX fits")
 	for _, m := range []string{"plugin", "kde", "cleanex"} {

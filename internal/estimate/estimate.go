@@ -41,7 +41,7 @@ type Result struct {
 // Fit must return ctx.Err() promptly (well under a second) once ctx is done,
 // and call progress (which may be nil) every so often from the calling goroutine.
 type Estimator interface {
-	// Name is the method's short name: plugin, kde, pooled, regression, cleanex.
+	// Name is the method's short name: plugin, kde, pooled, tail, regression, cleanex.
 	Name() string
 	// Fit predicts the curve for k = 2..k2 from s; k2 >= 2.
 	Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress func(Progress)) (Result, error)

@@ -213,7 +213,7 @@ type Part struct {
 type Run struct {
 	// Dataset is the data set to fit, Run identifies this run in replies.
 	Dataset, Run uint64
-	// Method is a registry name: plugin, kde, pooled, regression, cleanex.
+	// Method is a registry name: plugin, kde, pooled, tail, regression, cleanex.
 	Method string
 	// K2 is the number of classes to extrapolate to.
 	K2 int

@@ -16,7 +16,7 @@ import (
 )
 
 // pilot is a simulated pilot of k1 classes (d = 3, r = 4), distances.
-func pilot(t *testing.T, k1 int, seed uint64) *scores.Matrix {
+func pilot(t testing.TB, k1 int, seed uint64) *scores.Matrix {
 	t.Helper()
 	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 3, Sigma2: 0.1, K: 4 * k1, R: 4, Seed: seed})
 	if err != nil {
@@ -29,7 +29,7 @@ func pilot(t *testing.T, k1 int, seed uint64) *scores.Matrix {
 	return m
 }
 
-func sampleOf(t *testing.T, m *scores.Matrix, dir scores.Direction) *accuracy.Sample {
+func sampleOf(t testing.TB, m *scores.Matrix, dir scores.Direction) *accuracy.Sample {
 	t.Helper()
 	s, _, err := accuracy.NewSample(m, dir)
 	if err != nil {
@@ -306,5 +306,20 @@ func TestSameEverywhere(t *testing.T) {
 	const want = 0xebc9f14202ac5f76
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the fit = %#x, want %#x (platform-dependent arithmetic crept in)", got, uint64(want))
+	}
+}
+
+// BenchmarkFit times a fit to k2 = 2000 on pilots of 100 and 500 classes
+// with 4 points each.
+func BenchmarkFit(b *testing.B) {
+	for _, k1 := range []int{100, 500} {
+		s := sampleOf(b, pilot(b, k1, 42), scores.Lower)
+		b.Run(fmt.Sprintf("k1=%d", k1), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := (Estimator{}).Fit(context.Background(), s, 2000, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
