@@ -32,7 +32,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
-	"github.com/cleanex/cleanex/internal/radix"
+	"github.com/cleanex/cleanex/internal/estimate/rankpool"
 	"github.com/cleanex/cleanex/internal/summary"
 	"gonum.org/v1/gonum/stat"
 )
@@ -40,11 +40,9 @@ import (
 // Name is the method's registry name.
 const Name = "pooled"
 
-// MaxPool is the most standardised scores the pool holds: beyond
-// N x (knots per row), every j-th point's row is pooled (j the smallest that
-// fits), which keeps a pilot of a million points within the memory of a
-// browser tab; every point still gets its own C_x.
-const MaxPool = 1 << 22
+// MaxPool is the most standardised scores the pool holds
+// (rankpool.MaxValues): beyond it, every j-th point's row is pooled.
+const MaxPool = rankpool.MaxValues
 
 // ErrTooFewClasses is returned for a pilot of fewer than 3 classes: a point
 // needs at least two incorrect scores to have a spread.
@@ -70,9 +68,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 		return estimate.Result{}, err
 	}
 	report(1)
-	for i := range pool {
-		radix.Float64s(pool[i].values, nil)
-	}
+	pool.Sort()
 	if err := ctx.Err(); err != nil {
 		return estimate.Result{}, err
 	}
@@ -83,62 +79,31 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	return res, nil
 }
 
-// cOf returns C_x for the standardised correct scores z against the pool
-// (each group's values sorted ascending): the weight of the pool below z_x
-// plus half the weight equal to it, over the pool's total weight W, at most
-// 1 - 1/(2W).
-func cOf(z []float64, pool []group) []float64 {
-	total := 0.0
-	for _, g := range pool {
-		total += g.weight * float64(len(g.values))
-	}
+// cOf returns C_x for the standardised correct scores z against the sorted
+// pool: the weight of the pool below z_x plus half the weight equal to it,
+// over the pool's total weight W, at most 1 - 1/(2W).
+func cOf(z []float64, pool *rankpool.Pool) []float64 {
+	total := pool.Total()
 	c := make([]float64, len(z))
 	top := 1 - 0.5/total
 	for x, zx := range z {
-		below := 0.0
-		for _, g := range pool {
-			lo, _ := slices.BinarySearch(g.values, zx)
-			hi := lo
-			for hi < len(g.values) && g.values[hi] == zx {
-				hi++
-			}
-			below += g.weight * (float64(lo) + 0.5*float64(hi-lo))
-		}
-		c[x] = min(below/total, top)
+		c[x] = min(pool.Below(zx)/total, top)
 	}
 	return c
-}
-
-// group is the pool's standardised scores of one weight.
-type group struct {
-	weight float64
-	values []float64
 }
 
 // poolRanks returns the ranks from the top (1 = the highest incorrect
 // score) that every point adds to the pool, and the weight of each: a
 // summary's knot ranks, or for a score matrix those of a summary with
-// summary.DefaultQuantiles steps, r_1 < ... < r_n, the knot r_j standing
-// for the ranks between the midpoints to its neighbours,
-// w_j = (r_{j+1} - r_{j-1}) / 2 with r_0 = 0 and r_{n+1} = K (so the weights
-// sum to K-1, and are all 1 when the knots are every rank).
+// summary.DefaultQuantiles steps, each standing for the ranks up to K-1
+// nearest to it (rankpool.Weights with end K: the weights sum to K-1, and
+// are all 1 when the knots are every rank).
 func poolRanks(s *accuracy.Sample) (ranks []int, weights []float64) {
 	ranks = s.KnotRanks()
 	if ranks == nil {
 		ranks = summary.KnotRanks(s.K, summary.DefaultQuantiles)
 	}
-	weights = make([]float64, len(ranks))
-	for j := range ranks {
-		prev, next := 0, s.K
-		if j > 0 {
-			prev = ranks[j-1]
-		}
-		if j+1 < len(ranks) {
-			next = ranks[j+1]
-		}
-		weights[j] = float64(next-prev) / 2
-	}
-	return ranks, weights
+	return ranks, rankpool.Weights(ranks, s.K)
 }
 
 // tiny is the largest |score| of a point below which a summary's moments
@@ -165,26 +130,10 @@ const spreadFloor = 1e-12
 // into [1/2, 1) (exact, and z does not change under it), so that scores of
 // any magnitude give finite moments. s is a sum, not a standard deviation:
 // every point has the same K-1 scores, so the factor cancels.
-func standardise(ctx context.Context, s *accuracy.Sample, ranks []int, weights []float64, maxPool int) ([]float64, []group, error) {
+func standardise(ctx context.Context, s *accuracy.Sample, ranks []int, weights []float64, maxPool int) ([]float64, *rankpool.Pool, error) {
 	n, k := s.N(), float64(s.K)
-	var pool []group
-	groupOf := make([]int, len(ranks))
-	for j, w := range weights {
-		i := slices.IndexFunc(pool, func(g group) bool { return g.weight == w })
-		if i < 0 {
-			i = len(pool)
-			pool = append(pool, group{weight: w})
-		}
-		groupOf[j] = i
-	}
-	count := make([]int, len(pool))
-	for _, g := range groupOf {
-		count[g]++
-	}
 	every := (n*len(ranks) + maxPool - 1) / maxPool // pool every j-th row
-	for i := range pool {
-		pool[i].values = make([]float64, 0, count[i]*((n+every-1)/every))
-	}
+	pool := rankpool.New(weights, (n+every-1)/every)
 	z := make([]float64, n)
 	var scaled []float64
 	var spreads []float64 // the raw spread sqrt(SS) of every row that has one
@@ -243,8 +192,7 @@ func standardise(ctx context.Context, s *accuracy.Sample, ranks []int, weights [
 			if ss > spreadFloor*m2 {
 				v = (s.IncorrectAt(x, r)*f - mean) / math.Sqrt(ss)
 			}
-			g := &pool[groupOf[j]]
-			g.values = append(g.values, v)
+			pool.Add(j, v)
 		}
 	}
 	// A row without a spread borrows the median of the others' (in the

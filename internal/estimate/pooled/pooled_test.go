@@ -238,9 +238,7 @@ func fullPoolC(t *testing.T, s *accuracy.Sample, maxPool int) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range pool {
-		slices.Sort(g.values)
-	}
+	pool.Sort()
 	return cOf(z, pool)
 }
 

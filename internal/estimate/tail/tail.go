@@ -38,7 +38,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
-	"github.com/cleanex/cleanex/internal/radix"
+	"github.com/cleanex/cleanex/internal/estimate/rankpool"
 	"github.com/cleanex/cleanex/internal/summary"
 )
 
@@ -49,10 +49,9 @@ const Name = "tail"
 // the smallest knot rank at or above ceil(Share (K-1)).
 const Share = 0.25
 
-// MaxPool is the most standardised excesses the pool holds: beyond that,
-// every j-th point's excesses are pooled (j the smallest that fits); every
-// point still gets its own C_x.
-const MaxPool = 1 << 22
+// MaxPool is the most standardised excesses the pool holds
+// (rankpool.MaxValues): beyond it, every j-th point's excesses are pooled.
+const MaxPool = rankpool.MaxValues
 
 // ErrTooFewClasses is returned for a pilot of fewer than 3 classes: a point
 // needs a threshold and at least one score above it.
@@ -78,9 +77,7 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 		return estimate.Result{}, err
 	}
 	report(1)
-	for i := range pool {
-		radix.Float64s(pool[i].values, nil)
-	}
+	pool.Sort()
 	if err := ctx.Err(); err != nil {
 		return estimate.Result{}, err
 	}
@@ -92,9 +89,9 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 }
 
 // excessRanks returns the threshold rank m (see the package doc), the knot
-// ranks r_1 < ... < r_n above it (1 = the highest incorrect score) and the
-// weight of each, w_j = (r_{j+1} - r_{j-1}) / 2 with r_0 = 0 and
-// r_{n+1} = m (all 1 when every rank is a knot).
+// ranks above it (1 = the highest incorrect score) and the weight of each,
+// the ranks up to m nearest to it (rankpool.Weights with end m: all 1 when
+// every rank is a knot).
 func excessRanks(s *accuracy.Sample) (m int, ranks []int, weights []float64) {
 	knots := s.KnotRanks()
 	if knots == nil {
@@ -108,44 +105,18 @@ func excessRanks(s *accuracy.Sample) (m int, ranks []int, weights []float64) {
 			ranks = append(ranks, r)
 		}
 	}
-	weights = make([]float64, len(ranks))
-	for j := range ranks {
-		prev, next := 0, m
-		if j > 0 {
-			prev = ranks[j-1]
-		}
-		if j+1 < len(ranks) {
-			next = ranks[j+1]
-		}
-		weights[j] = float64(next-prev) / 2
-	}
-	return m, ranks, weights
-}
-
-// group is the pool's standardised excesses of one weight.
-type group struct {
-	weight float64
-	values []float64
+	return m, ranks, rankpool.Weights(ranks, m)
 }
 
 // excesses returns each point's standardised correct score
 // y_x = (c_x - u_x) / σ_x (NaN when it is at or below its threshold or has
 // no excess) and the pool of
 // standardised excesses at ranks (of every point, or of every j-th, j the
-// smallest that keeps it within maxPool), grouped by weight.
-func excesses(ctx context.Context, s *accuracy.Sample, m int, ranks []int, weights []float64, maxPool int) ([]float64, []group, error) {
+// smallest that keeps it within maxPool).
+func excesses(ctx context.Context, s *accuracy.Sample, m int, ranks []int, weights []float64, maxPool int) ([]float64, *rankpool.Pool, error) {
 	n := s.N()
-	var pool []group
-	groupOf := make([]int, len(ranks))
-	for j, w := range weights {
-		i := slices.IndexFunc(pool, func(g group) bool { return g.weight == w })
-		if i < 0 {
-			i = len(pool)
-			pool = append(pool, group{weight: w})
-		}
-		groupOf[j] = i
-	}
 	every := max(1, (n*len(ranks)+maxPool-1)/maxPool) // pool every j-th row
+	pool := rankpool.New(weights, (n+every-1)/every)
 	ys := make([]float64, n)
 	ex := make([]float64, len(ranks))
 	for x := range n {
@@ -174,8 +145,7 @@ func excesses(ctx context.Context, s *accuracy.Sample, m int, ranks []int, weigh
 			continue
 		}
 		for j := range ranks {
-			g := &pool[groupOf[j]]
-			g.values = append(g.values, ex[j]/sigma)
+			pool.Add(j, ex[j]/sigma)
 		}
 	}
 	return ys, pool, nil
@@ -193,13 +163,9 @@ func maxAbs(s *accuracy.Sample, x, m int, ranks []int) float64 {
 
 // cOf returns C_x: the plug-in share R_x / (K-1) for a point at or below
 // its threshold, else 1 - (m / (K-1)) G(y_x), with G(y) = (W(pool > y) +
-// W(pool = y) / 2 + 1/2) / (W + 1) over the pool (each group sorted
-// ascending) of total weight W.
-func cOf(s *accuracy.Sample, m int, ys []float64, pool []group) []float64 {
-	total := 0.0
-	for _, g := range pool {
-		total += g.weight * float64(len(g.values))
-	}
+// W(pool = y) / 2 + 1/2) / (W + 1) over the sorted pool of total weight W.
+func cOf(s *accuracy.Sample, m int, ys []float64, pool *rankpool.Pool) []float64 {
+	total := pool.Total()
 	share := float64(m) / float64(s.K-1)
 	c := make([]float64, len(ys))
 	for x, y := range ys {
@@ -207,16 +173,7 @@ func cOf(s *accuracy.Sample, m int, ys []float64, pool []group) []float64 {
 			c[x] = float64(s.R[x]) / float64(s.K-1)
 			continue
 		}
-		above := 0.5
-		for _, g := range pool {
-			lo, _ := slices.BinarySearch(g.values, y)
-			hi := lo
-			for hi < len(g.values) && g.values[hi] == y {
-				hi++
-			}
-			above += g.weight * (float64(len(g.values)-hi) + 0.5*float64(hi-lo))
-		}
-		c[x] = 1 - share*above/(total+1)
+		c[x] = 1 - share*(0.5+pool.Above(y))/(total+1)
 	}
 	return c
 }

@@ -233,9 +233,7 @@ func TestKnotExcesses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, g := range pool {
-			slices.Sort(g.values)
-		}
+		pool.Sort()
 		full := accuracy.Expected(cOf(s, m, ys, pool), s.Weight, 4000)
 		d := accuracy.RMSE(res.Curve, full, 4000)
 		t.Logf("the knots against %s: RMSE %.2g", tc.name, d)
