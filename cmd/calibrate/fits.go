@@ -63,20 +63,44 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*
 	f := &Fits{ID: p.ID, Family: p.Family, Setting: p.Setting, K1: p.K1, K: p.K, N: l.Sample.N(),
 		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample),
 		Curves: map[string][]float64{}, Errors: map[string]string{}, Seconds: map[string]float64{}}
-	type job struct {
-		method string
-		seed   uint64
+	for _, m := range fitMethods {
+		if err := fitInto(ctx, f, fitName(m, 1), m, 1, l.Sample, p.K); err != nil {
+			return nil, err
+		}
 	}
-	jobs := []job{{"plugin", 1}, {"kde", 1}, {"pooled", 1}, {"tail", 1}, {"regression", 1}}
 	for s := 1; s <= seeds; s++ {
-		jobs = append(jobs, job{"cleanex", uint64(s)})
-	}
-	for _, j := range jobs {
-		if err := fitInto(ctx, f, fitName(j.method, j.seed), j.method, j.seed, l.Sample, p.K); err != nil {
+		if err := fitInto(ctx, f, fitName("cleanex", uint64(s)), "cleanex", uint64(s), l.Sample, p.K); err != nil {
 			return nil, err
 		}
 	}
 	return f, nil
+}
+
+// fitMethods are the methods fitPilot fits once (seed 1), before CleaneX's
+// seeds.
+var fitMethods = []string{"plugin", "kde", "pooled", "tail", "regression"}
+
+// missing returns the methods fitPilot would fit that the cached fits f
+// hold neither a curve nor an error of ("cleanex" when one of its seeds
+// 1..seeds is missing): a cache written before a method was added.
+func missing(f *Fits, seeds int) []string {
+	has := func(name string) bool {
+		_, c := f.Curves[name]
+		_, e := f.Errors[name]
+		return c || e
+	}
+	var out []string
+	for _, m := range fitMethods {
+		if !has(fitName(m, 1)) {
+			out = append(out, m)
+		}
+	}
+	for s := 1; s <= seeds; s++ {
+		if !has(fitName("cleanex", uint64(s))) {
+			return append(out, "cleanex")
+		}
+	}
+	return out
 }
 
 // fitInto fits the method called method with seed on s up to k2 and keeps,

@@ -152,8 +152,19 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 			}
 		} else {
 			if !force {
-				if _, err := os.Stat(cacheFile(dir, p.ID)); err == nil {
-					return errSkip
+				// A cached pilot is fitted again only for the methods its
+				// cache lacks.
+				if f, err = loadFits(dir, p.ID); err == nil {
+					m := missing(f, seeds)
+					if len(m) == 0 {
+						return errSkip
+					}
+					if err := refitPilot(ctx, p, f, m, seeds, transform); err != nil {
+						return err
+					}
+					return saveFits(dir, f)
+				} else if !os.IsNotExist(err) {
+					return err
 				}
 			}
 			f, err = fitPilot(ctx, p, seeds, transform)
