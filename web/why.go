@@ -1,11 +1,12 @@
 package web
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -209,7 +210,7 @@ func NoRecommendation(k2 int, err error) string {
 	case err == nil:
 		return fmt.Sprintf("No recommendation for %s classes.", limits.Thousands(k2))
 	case errors.Is(err, recommend.ErrNoFits):
-		return fmt.Sprintf("No recommendation for %s classes: none of the regression, pooled, tail and CleaneX fits matched your pilot's own accuracy curve (see “Why this answer”); more test points per class, or a smaller k2, usually help.", limits.Thousands(k2))
+		return fmt.Sprintf("No recommendation for %s classes: none of the regression, pooled, tail and CleaneX fits passed its checks (see “Why this answer” for each one's reason); more test points per class, or a smaller k2, usually help.", limits.Thousands(k2))
 	}
 	why := strings.TrimPrefix(err.Error(), "recommend: ")
 	return fmt.Sprintf("No recommendation for %s classes: %s; the individual methods are shown below.", limits.Thousands(k2), strings.TrimSuffix(why, "."))
@@ -364,16 +365,20 @@ func (s *State) WhySources() string {
 	if r == nil {
 		return ""
 	}
-	var used []string
+	var used, fitted []string // fitted: those held to the observed curve
 	for _, src := range r.Outcome.Sources {
 		if n, ok := strings.CutPrefix(src, "cleanex ×"); ok {
 			used = append(used, "the mean of "+n+" CleaneX fits")
 			if n == "1" {
 				used[len(used)-1] = "one CleaneX fit"
 			}
+			fitted = append(fitted, "CleaneX")
 			continue
 		}
 		used = append(used, s.Label(src))
+		if recommend.FitsObserved(src) {
+			fitted = append(fitted, s.Label(src))
+		}
 	}
 	cx := fmt.Sprintf("%d of %d CleaneX fits used.", r.Used, r.Fits)
 	if len(used) == 0 {
@@ -383,7 +388,11 @@ func (s *State) WhySources() string {
 	if len(used) > 1 {
 		how = "The estimate is the middle value (on the logit scale, CleaneX counted twice) of " + list(used)
 	}
-	return how + ", each checked against your pilot's own accuracy curve first. " + cx + s.whyAtK2()
+	check := ", each checked first to give accuracies that never rise with k"
+	if len(fitted) > 0 {
+		check += ", and " + list(fitted) + " also to follow your pilot's own accuracy curve up to " + limits.Thousands(r.K1) + " classes"
+	}
+	return how + check + ". " + cx + s.whyAtK2()
 }
 
 // whyAtK2 says, after WhySources, how the estimate at k2 came out of the
@@ -433,13 +442,32 @@ func (s *State) WhyFailed() []string {
 	if r == nil {
 		return nil
 	}
-	var keys []string
-	for k := range r.Outcome.Failed {
-		keys = append(keys, k)
+	// In the order the recommendation runs them (recommend.Jobs): regression,
+	// pooled, tail, then CleaneX by seed.
+	type key struct {
+		label  string
+		method int
+		seed   int
 	}
-	sort.Strings(keys)
+	var keys []key
+	for k := range r.Outcome.Failed {
+		m, seed := k, 0
+		if n, ok := strings.CutPrefix(k, "cleanex seed "); ok {
+			m = "cleanex"
+			seed, _ = strconv.Atoi(n)
+		}
+		rank := slices.Index(recommend.Methods(), m)
+		if rank < 0 {
+			rank = len(recommend.Methods())
+		}
+		keys = append(keys, key{k, rank, seed})
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.method, b.method), cmp.Compare(a.seed, b.seed), strings.Compare(a.label, b.label))
+	})
 	var out []string
-	for _, k := range keys {
+	for _, kk := range keys {
+		k := kk.label
 		name := s.Label(k)
 		if seed, ok := strings.CutPrefix(k, "cleanex seed "); ok {
 			name = "CleaneX with seed " + seed

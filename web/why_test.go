@@ -345,8 +345,34 @@ func TestWhyAtK2(t *testing.T) {
 		r.Outcome.CleaneX, r.Outcome.Estimate = flat(tc.cx), flat(tc.cx)
 		s := NewState()
 		s.Rec = r
-		if got := s.WhySources(); !strings.Contains(got, tc.want) {
+		got := s.WhySources()
+		if !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want it to say %q", tc.name, got, tc.want)
 		}
+		// Only the fits held to the observed curve (recommend.FitsObserved)
+		// are said to follow it.
+		fitted := "CleaneX"
+		if _, ok := tc.others["regression"]; ok {
+			fitted = "regression (Zheng et al.) and CleaneX"
+		}
+		if want := ", each checked first to give accuracies that never rise with k, and " + fitted + " also to follow your pilot's own accuracy curve up to 2 classes."; !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it to say %q", tc.name, got, want)
+		}
+	}
+}
+
+// TestWhyFailedOrder: the fits left out are listed in the order the
+// recommendation runs them (regression, pooled, tail, CleaneX by seed).
+func TestWhyFailedOrder(t *testing.T) {
+	s := NewState()
+	s.Rec = &Recommendation{Outcome: recommend.Outcome{Failed: map[string]string{
+		"tail": "t", "cleanex seed 10": "c10", "pooled": "p", "cleanex seed 9": "c9", "regression": "r"}}}
+	var got []string
+	for _, line := range s.WhyFailed() {
+		got = append(got, line[:strings.Index(line, " was not used")])
+	}
+	want := []string{"regression (Zheng et al.)", "pooled (location-scale)", "tail (peaks over threshold)", "CleaneX with seed 9", "CleaneX with seed 10"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
 	}
 }

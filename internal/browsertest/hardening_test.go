@@ -408,6 +408,26 @@ func TestHugeScoresInPage(t *testing.T) {
 	if px := mustEval[int](p, pixelsJS("chart-acc", chart.Color("plugin")), 5*time.Second); px < 20 {
 		t.Errorf("the plug-in curve has %d pixels on the chart", px)
 	}
+	// A method name the registry does not know (or a repeated one) is
+	// refused with the command line's sentence before anything runs; the
+	// methods ticked and the table stay.
+	ticked := `[...document.querySelectorAll("input[type=checkbox]:checked")].map(c => c.id || c.name || c.value).join(",")`
+	before, rows := mustEval[string](p, ticked, 5*time.Second), mustEval[int](p, `document.querySelectorAll("#results tr").length`, 5*time.Second)
+	for in, want := range map[string]string{
+		`["tail", "nonsense"]`: `unknown method "nonsense": valid methods are plugin, kde, pooled, tail, regression, cleanex`,
+		`"tail,tail"`:          `method "tail" is listed twice`,
+	} {
+		got := mustEval[string](p, fmt.Sprintf(`window.cleanex.run({k2: 30, methods: %s}).then(() => "resolved", e => String(e.message))`, in), 30*time.Second)
+		if !strings.Contains(got, want) {
+			t.Errorf("run with methods %s: %q, want a rejection saying %q", in, got, want)
+		}
+	}
+	if after := mustEval[string](p, ticked, 5*time.Second); after != before {
+		t.Errorf("a refused run changed the ticked boxes from %q to %q", before, after)
+	}
+	if n := mustEval[int](p, `document.querySelectorAll("#results tr").length`, 5*time.Second); n != rows {
+		t.Errorf("a refused run changed the results table from %d rows to %d", rows, n)
+	}
 }
 
 // A two-class pilot (the documented minimum): the regression, the pooled

@@ -89,7 +89,7 @@ var All = []Method{
 	{
 		// A point needs a threshold and a score above it.
 		Name: Tail, Label: "tail", Title: "tail (peaks over threshold)",
-		Note:  "keeps each point's record up to its top quarter of wrong-class scores and pools the shape of the scores above; needs 3 classes, assumes the points' tails share one shape",
+		Note:  "pools the shape of each point's top quarter of wrong-class scores; needs 3 classes, assumes the tails share one shape",
 		Color: "#a6447f", DarkColor: "#e38cc0", Dash: []float64{6, 2, 1, 2, 1, 2}, MinClasses: 3,
 		build: func(Options) (estimate.Estimator, error) { return tail.Estimator{}, nil },
 	},

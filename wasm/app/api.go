@@ -13,6 +13,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/limits"
+	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -126,6 +127,11 @@ func (a *app) registerAPI() error {
 					list, err := stringList(ms)
 					if err != nil {
 						return nil, err
+					}
+					if len(list) > 0 { // none is refused by runMethods, with the page's sentence
+						if _, err := methods.ParseList(strings.Join(list, ",")); err != nil {
+							return nil, fmt.Errorf("run: %w", err)
+						}
 					}
 					req.methods = list
 				}
