@@ -99,6 +99,7 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	}
 	fmt.Printf("%d pilots cached\n\n", len(all))
 	rmseTable(all, *seeds)
+	biasTable(all)
 	paperTable(all, *seeds) // paper.go: published CleaneX vs estimate vs fast, where it was run
 	if o.dump {
 		dump(dir, all)
@@ -175,6 +176,54 @@ func ratioErrors(all []pilotFits, cal recommend.Calibration) []recommend.RatioEr
 type group struct {
 	name string
 	ps   []pilotFits
+}
+
+// biasTable prints, per family, each method's mean signed error at K
+// (prediction minus truth at k = K): where the methods share a bias.
+func biasTable(all []pilotFits) {
+	type col struct {
+		name  string
+		curve func(p pilotFits) accuracy.Curve
+	}
+	cols := []col{{"KDE", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }}}
+	for _, m := range recommend.Methods() {
+		if m == "cleanex" {
+			cols = append(cols, col{"CleaneX, mean", func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }})
+			continue
+		}
+		cols = append(cols, col{m, func(p pilotFits) accuracy.Curve { return p.Curves[m] }})
+	}
+	cols = append(cols, col{"estimate", func(p pilotFits) accuracy.Curve {
+		res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
+		if err != nil {
+			return nil
+		}
+		return res.Estimate
+	}})
+	fmt.Printf("Mean signed error at K (prediction - truth), by family:\n\n| family | truth at K |")
+	for _, c := range cols {
+		fmt.Printf(" %s |", c.name)
+	}
+	fmt.Printf("\n|---|---|%s\n", strings.Repeat("---|", len(cols)))
+	for _, g := range append(groups(all, false), group{name: "all", ps: all}) {
+		truth := 0.0
+		for _, p := range g.ps {
+			truth += p.Truth[p.K]
+		}
+		fmt.Printf("| %s | %.3f |", g.name, truth/float64(len(g.ps)))
+		for _, c := range cols {
+			sum, n := 0.0, 0
+			for _, p := range g.ps {
+				if cv := c.curve(p); cv != nil {
+					sum += cv[p.K] - p.Truth[p.K]
+					n++
+				}
+			}
+			fmt.Printf(" %+.3f |", sum/float64(max(n, 1)))
+		}
+		fmt.Println()
+	}
+	fmt.Println()
 }
 
 func groups(all []pilotFits, byK1 bool) []group {
