@@ -11,32 +11,9 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/estimate/esttest"
 	"github.com/cleanex/cleanex/internal/scores"
-	"github.com/cleanex/cleanex/internal/simulate"
 )
-
-// pilot is a simulated pilot of k1 classes (d = 3, r = 4), distances.
-func pilot(t testing.TB, k1 int, seed uint64) *scores.Matrix {
-	t.Helper()
-	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 3, Sigma2: 0.1, K: 4 * k1, R: 4, Seed: seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := w.Pilot(k1, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func sampleOf(t testing.TB, m *scores.Matrix, dir scores.Direction) *accuracy.Sample {
-	t.Helper()
-	s, _, err := accuracy.NewSample(m, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 // bruteC computes C_x the plain way: each row's incorrect scores
 // standardised by their mean and sample standard deviation, every such
@@ -81,7 +58,7 @@ func bruteC(s *accuracy.Sample) []float64 {
 // Fit agrees with the plain computation (up to rounding in the moments), and
 // its curve is E_k = sum_x w_x C_x^(k-1).
 func TestFitAgreesWithBruteForce(t *testing.T) {
-	s := sampleOf(t, pilot(t, 12, 3), scores.Lower)
+	s := esttest.Sample(t, esttest.Pilot(t, 12, 3), scores.Lower)
 	res, err := Estimator{}.Fit(context.Background(), s, 60, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -109,38 +86,7 @@ func TestFitAgreesWithBruteForce(t *testing.T) {
 // logarithms: C_x is invariant to a positive affine change of each row, so
 // the curve is the same (exactly for powers of two, which scale without
 // rounding).
-func TestScaleDoesNotMatter(t *testing.T) {
-	m := pilot(t, 15, 5)
-	base, err := Estimator{}.Fit(context.Background(), sampleOf(t, m, scores.Lower), 100, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name  string
-		f     func(row int, v float64) float64
-		exact bool
-	}{
-		{"x 2^-40", func(_ int, v float64) float64 { return math.Ldexp(v, -40) }, true},
-		{"x 2^-1040 (subnormal)", func(_ int, v float64) float64 { return math.Ldexp(v, -1040) }, false},
-		{"x 2^1000", func(_ int, v float64) float64 { return math.Ldexp(v, 1000) }, true},
-		{"x 1e-6", func(_ int, v float64) float64 { return v * 1e-6 }, false},
-		{"x 1e6 + 3 row", func(r int, v float64) float64 { return v*1e6 + 3*float64(r) }, false},
-	} {
-		c := *m
-		c.Scores = slices.Clone(m.Scores)
-		for i := range c.Scores {
-			c.Scores[i] = tc.f(i/len(m.Classes), m.Scores[i])
-		}
-		got, err := Estimator{}.Fit(context.Background(), sampleOf(t, &c, scores.Lower), 100, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		d := accuracy.RMSE(got.Curve, base.Curve, 100)
-		if tc.exact && d != 0 || d > 1e-9 {
-			t.Errorf("%s: the curve moved by RMSE %.3g", tc.name, d)
-		}
-	}
-}
+func TestScaleDoesNotMatter(t *testing.T) { esttest.ScaleDoesNotMatter(t, Estimator{}) }
 
 // A point whose incorrect scores are all equal has no spread of its own: it
 // borrows the median of the other rows' sqrt(SS), so its correct score 0.05
@@ -157,7 +103,7 @@ func TestFlatRows(t *testing.T) {
 			0.5, 0.4, 0.1, 0.3, // spread
 			0.3, 0.6, 0.2, 0.9, // spread
 		}}
-	s := sampleOf(t, m, scores.Higher)
+	s := esttest.Sample(t, m, scores.Higher)
 	res, err := Estimator{}.Fit(context.Background(), s, 8, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +150,7 @@ func TestFlatRows(t *testing.T) {
 	// Every row flat: nothing to borrow.
 	allFlat := &scores.Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2},
 		Scores: []float64{5, 1, 1, 2, 0, 2, 3, 3, 3}}
-	res, err = Estimator{}.Fit(context.Background(), sampleOf(t, allFlat, scores.Higher), 8, nil)
+	res, err = Estimator{}.Fit(context.Background(), esttest.Sample(t, allFlat, scores.Higher), 8, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +161,12 @@ func TestFlatRows(t *testing.T) {
 
 func TestTooFewClassesAndCancel(t *testing.T) {
 	two := &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 1}, Scores: []float64{1, 0, 0, 1}}
-	if _, err := (Estimator{}).Fit(context.Background(), sampleOf(t, two, scores.Higher), 5, nil); !errors.Is(err, ErrTooFewClasses) {
+	if _, err := (Estimator{}).Fit(context.Background(), esttest.Sample(t, two, scores.Higher), 5, nil); !errors.Is(err, ErrTooFewClasses) {
 		t.Errorf("2 classes: %v, want ErrTooFewClasses", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := (Estimator{}).Fit(ctx, sampleOf(t, pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
+	if _, err := (Estimator{}).Fit(ctx, esttest.Sample(t, esttest.Pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -246,7 +192,7 @@ func fullPoolC(t *testing.T, s *accuracy.Sample, maxPool int) []float64 {
 // weighted by the ranks they stand for (adding up to K-1): nearly the
 // curve of every score pooled. So does a pool of every 7th row.
 func TestKnotPool(t *testing.T) {
-	s := sampleOf(t, pilot(t, 400, 2), scores.Lower)
+	s := esttest.Sample(t, esttest.Pilot(t, 400, 2), scores.Lower)
 	ranks, weights := poolRanks(s)
 	if len(ranks) >= s.K-1 || ranks[0] != 1 || ranks[len(ranks)-1] != s.K-1 {
 		t.Fatalf("knot ranks %v… for K = %d", ranks[:5], s.K)
@@ -292,7 +238,7 @@ func ExampleEstimator_Fit() {
 // deterministic sort, so it gives the same bits natively and in wasm (the
 // wasm tests run this test under node).
 func TestSameEverywhere(t *testing.T) {
-	s := sampleOf(t, pilot(t, 150, 4), scores.Lower) // above 130 classes: the knot pool
+	s := esttest.Sample(t, esttest.Pilot(t, 150, 4), scores.Lower) // above 130 classes: the knot pool
 	res, err := Estimator{}.Fit(context.Background(), s, 900, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -309,15 +255,4 @@ func TestSameEverywhere(t *testing.T) {
 
 // BenchmarkFit times a fit to k2 = 2000 on pilots of 100 and 500 classes
 // with 4 points each.
-func BenchmarkFit(b *testing.B) {
-	for _, k1 := range []int{100, 500} {
-		s := sampleOf(b, pilot(b, k1, 42), scores.Lower)
-		b.Run(fmt.Sprintf("k1=%d", k1), func(b *testing.B) {
-			for b.Loop() {
-				if _, err := (Estimator{}).Fit(context.Background(), s, 2000, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
+func BenchmarkFit(b *testing.B) { esttest.BenchmarkFit(b, Estimator{}) }

@@ -11,32 +11,9 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/estimate/esttest"
 	"github.com/cleanex/cleanex/internal/scores"
-	"github.com/cleanex/cleanex/internal/simulate"
 )
-
-// pilot is a simulated pilot of k1 classes (d = 3, r = 4), distances.
-func pilot(t testing.TB, k1 int, seed uint64) *scores.Matrix {
-	t.Helper()
-	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 3, Sigma2: 0.1, K: 4 * k1, R: 4, Seed: seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := w.Pilot(k1, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func sampleOf(t testing.TB, m *scores.Matrix, dir scores.Direction) *accuracy.Sample {
-	t.Helper()
-	s, _, err := accuracy.NewSample(m, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 // bruteC computes C_x the plain way, for a pilot whose every rank is a knot
 // (K <= 130): each row's incorrect scores sorted from the highest, u its
@@ -96,13 +73,13 @@ func TestFitAgreesWithBruteForce(t *testing.T) {
 		name  string
 		round bool
 	}{{"distances", false}, {"distances rounded to 0.05", true}} {
-		m := pilot(t, 13, 3)
+		m := esttest.Pilot(t, 13, 3)
 		if tc.round {
 			for i, v := range m.Scores {
 				m.Scores[i] = math.Round(v*20) / 20
 			}
 		}
-		s := sampleOf(t, m, scores.Lower)
+		s := esttest.Sample(t, m, scores.Lower)
 		res, err := Estimator{}.Fit(context.Background(), s, 60, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -148,7 +125,7 @@ func TestHandWorked(t *testing.T) {
 			0.1, 0.2, 0.3, 0.9, 0.4,
 			0.1, 0.2, 0.3, 0.4, 0.9,
 		}}
-	s := sampleOf(t, m, scores.Higher)
+	s := esttest.Sample(t, m, scores.Higher)
 	res, err := Estimator{}.Fit(context.Background(), s, 4, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -166,44 +143,13 @@ func TestHandWorked(t *testing.T) {
 // logarithms: C_x is invariant to a positive affine change of each row, so
 // the curve is the same (exactly for powers of two, which scale without
 // rounding).
-func TestScaleDoesNotMatter(t *testing.T) {
-	m := pilot(t, 15, 5)
-	base, err := Estimator{}.Fit(context.Background(), sampleOf(t, m, scores.Lower), 100, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name  string
-		f     func(row int, v float64) float64
-		exact bool
-	}{
-		{"x 2^-40", func(_ int, v float64) float64 { return math.Ldexp(v, -40) }, true},
-		{"x 2^-1040 (subnormal)", func(_ int, v float64) float64 { return math.Ldexp(v, -1040) }, false},
-		{"x 2^1000", func(_ int, v float64) float64 { return math.Ldexp(v, 1000) }, true},
-		{"x 1e-6", func(_ int, v float64) float64 { return v * 1e-6 }, false},
-		{"x 1e6 + 3 row", func(r int, v float64) float64 { return v*1e6 + 3*float64(r) }, false},
-	} {
-		c := *m
-		c.Scores = slices.Clone(m.Scores)
-		for i := range c.Scores {
-			c.Scores[i] = tc.f(i/len(m.Classes), m.Scores[i])
-		}
-		got, err := Estimator{}.Fit(context.Background(), sampleOf(t, &c, scores.Lower), 100, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		d := accuracy.RMSE(got.Curve, base.Curve, 100)
-		if tc.exact && d != 0 || d > 1e-9 {
-			t.Errorf("%s: the curve moved by RMSE %.3g", tc.name, d)
-		}
-	}
-}
+func TestScaleDoesNotMatter(t *testing.T) { esttest.ScaleDoesNotMatter(t, Estimator{}) }
 
 // Above K = 130 the excesses are read at the summary's knots, weighted by
 // the ranks they stand for: nearly the curve of every rank. A pool of every
 // 7th row gives nearly the same curve too.
 func TestKnotExcesses(t *testing.T) {
-	s := sampleOf(t, pilot(t, 400, 2), scores.Lower)
+	s := esttest.Sample(t, esttest.Pilot(t, 400, 2), scores.Lower)
 	m, ranks, weights := excessRanks(s)
 	if m < 100 || len(ranks) >= m-1 || ranks[0] != 1 || ranks[len(ranks)-1] >= m {
 		t.Fatalf("threshold rank %d, knot ranks %v… for K = %d", m, ranks[:5], s.K)
@@ -245,12 +191,12 @@ func TestKnotExcesses(t *testing.T) {
 
 func TestTooFewClassesAndCancel(t *testing.T) {
 	two := &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 1}, Scores: []float64{1, 0, 0, 1}}
-	if _, err := (Estimator{}).Fit(context.Background(), sampleOf(t, two, scores.Higher), 5, nil); !errors.Is(err, ErrTooFewClasses) {
+	if _, err := (Estimator{}).Fit(context.Background(), esttest.Sample(t, two, scores.Higher), 5, nil); !errors.Is(err, ErrTooFewClasses) {
 		t.Errorf("2 classes: %v, want ErrTooFewClasses", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := (Estimator{}).Fit(ctx, sampleOf(t, pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
+	if _, err := (Estimator{}).Fit(ctx, esttest.Sample(t, esttest.Pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -280,7 +226,7 @@ func ExampleEstimator_Fit() {
 // sort, so it gives the same bits natively and in wasm (the wasm tests run
 // this test under node).
 func TestSameEverywhere(t *testing.T) {
-	s := sampleOf(t, pilot(t, 150, 4), scores.Lower) // above 130 classes: knot ranks
+	s := esttest.Sample(t, esttest.Pilot(t, 150, 4), scores.Lower) // above 130 classes: knot ranks
 	res, err := Estimator{}.Fit(context.Background(), s, 900, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -297,15 +243,4 @@ func TestSameEverywhere(t *testing.T) {
 
 // BenchmarkFit times a fit to k2 = 2000 on pilots of 100 and 500 classes
 // with 4 points each.
-func BenchmarkFit(b *testing.B) {
-	for _, k1 := range []int{100, 500} {
-		s := sampleOf(b, pilot(b, k1, 42), scores.Lower)
-		b.Run(fmt.Sprintf("k1=%d", k1), func(b *testing.B) {
-			for b.Loop() {
-				if _, err := (Estimator{}).Fit(context.Background(), s, 2000, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
+func BenchmarkFit(b *testing.B) { esttest.BenchmarkFit(b, Estimator{}) }
