@@ -189,7 +189,6 @@ func (c *Root) setK2(event vugu.DOMEvent) {
 	c.S.SetK2(event.PropString("target", "value"))
 }
 
-// setInt, setFloat and setUint store a number input's value when it parses.
 // setInt, setFloat and setUint read a simulation form field into dst; a
 // message about the settings before the change goes (State.ClearSimError).
 func (c *Root) setInt(dst *int, event vugu.DOMEvent) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -45,14 +46,15 @@ func runRecommendation(ctx context.Context, s *accuracy.Sample, k2 int, mf metho
 }
 
 // reuse returns the display curve of method name when the recommendation
-// already fitted it: regression (same seed), the pooled and the tail method, and CleaneX
-// with the fast preset as the mean of the seeds that
+// already fitted it: each of the estimate's members fitted once
+// (recommend.Methods: regression with the same seed, the pooled and the tail
+// method), and CleaneX with the fast preset as the mean of the seeds that
 // passed recommend.CheckFit. ok is false when the method must be fitted on
 // its own; err is set when the reused fit failed (its reason, to report the
 // method as failed).
 func (r *recommendation) reuse(name string) (m report.Method, ok bool, err error) {
 	switch {
-	case name == "regression" || name == "pooled" || name == "tail":
+	case name != "cleanex" && slices.Contains(recommend.Methods(), name):
 		for i, j := range r.jobs {
 			if j.Method == name {
 				if why, failed := r.out.Failed[j.Label()]; failed {

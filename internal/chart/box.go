@@ -143,8 +143,7 @@ func (bc *BoxChart) Draw(c Canvas) error {
 		c.SetTextAlign("center")
 		c.SetTextBaseline("top")
 		ly := p.y1 + tickLen + 3 + lineH*float64(i%rows)
-		half := c.MeasureText(b.Name) / 2
-		c.FillText(b.Name, math.Min(math.Max(cx, half+1), bc.Width-half-1), ly)
+		c.FillText(b.Name, insideCanvas(cx, c.MeasureText(b.Name), bc.Width), ly)
 	}
 	c.Restore()
 	return c.Err()

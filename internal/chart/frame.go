@@ -144,6 +144,13 @@ func (f *frame) drawBackground(c Canvas) {
 	c.FillRect(0, 0, f.w, f.h)
 }
 
+// insideCanvas returns where to centre a text w pixels wide that belongs
+// centred at x: x itself, or the nearest centre that keeps the whole text
+// at least 1 pixel inside a canvas width pixels wide.
+func insideCanvas(x, w, width float64) float64 {
+	return math.Min(math.Max(x, w/2+1), width-w/2-1)
+}
+
 // drawAxes draws grid lines, the plot frame, tick marks, tick labels and the
 // two axis titles.
 func (f *frame) drawAxes(c Canvas) {
@@ -187,8 +194,7 @@ func (f *frame) drawAxes(c Canvas) {
 		// centred under its tick, but kept inside the canvas (a long last
 		// label such as 10,000,000 would be cut at the right edge)
 		label := FormatTick(t)
-		half := c.MeasureText(label) / 2
-		c.FillText(label, math.Min(math.Max(f.xs.pix(t), half+1), f.w-half-1), p.y1+tickLen+3)
+		c.FillText(label, insideCanvas(f.xs.pix(t), c.MeasureText(label), f.w), p.y1+tickLen+3)
 	}
 	c.SetTextAlign("right")
 	c.SetTextBaseline("middle")

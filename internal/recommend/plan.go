@@ -137,14 +137,9 @@ func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (
 			failed[j.Label()] = err.Error()
 			continue
 		}
-		switch j.Method {
-		case "regression":
-			in.Regression = curves[i]
-		case "pooled":
-			in.Pooled = curves[i]
-		case "tail":
-			in.Tail = curves[i]
-		case "cleanex":
+		if c := in.single(j.Method); c != nil {
+			*c = curves[i]
+		} else if j.Method == "cleanex" {
 			in.CleaneX = append(in.CleaneX, curves[i])
 		}
 	}

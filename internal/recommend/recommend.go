@@ -71,6 +71,21 @@ type Fits struct {
 	TiedShare float64
 }
 
+// single returns the field of f that holds the curve of the method called
+// name, one of the estimate's members fitted once (regression, pooled,
+// tail); nil for CleaneX (f.CleaneX holds its fits) and any other name.
+func (f *Fits) single(name string) *accuracy.Curve {
+	switch name {
+	case "regression":
+		return &f.Regression
+	case "pooled":
+		return &f.Pooled
+	case "tail":
+		return &f.Tail
+	}
+	return nil
+}
+
 // MostlyTied is the share of tied points (Fits.TiedShare) from which the
 // answer mostly counts ties: the page warns of it under the headline.
 const MostlyTied = 0.5
@@ -254,13 +269,10 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	}
 	var parts []accuracy.Curve // the curves whose median is the estimate
 	var sources []string
-	for _, p := range []struct {
-		name string
-		c    accuracy.Curve
-	}{{"regression", f.Regression}, {"pooled", f.Pooled}, {"tail", f.Tail}} {
-		if p.c != nil && p.c.Max() >= k2 {
-			parts = append(parts, p.c)
-			sources = append(sources, p.name)
+	for _, m := range Methods() {
+		if c := f.single(m); c != nil && *c != nil && c.Max() >= k2 {
+			parts = append(parts, *c)
+			sources = append(sources, m)
 		}
 	}
 	if len(cx) > 0 {
