@@ -334,11 +334,13 @@ type Pilot struct {
 	// TiedShare is the share of its points tied with a wrong class
 	// (protocol.Summary.TiedShare).
 	TiedShare float64
+	// TailSpread is the pilot's tail.Spread (protocol.Summary.TailSpread).
+	TailSpread float64
 }
 
 // fits returns the pilot as recommend.Fits (without curves).
 func (pl Pilot) fits() recommend.Fits {
-	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare}
+	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare, TailSpread: pl.TailSpread}
 }
 
 // Outcome assembles the recommendation for k = 0..k2 from the jobs'

@@ -40,12 +40,15 @@ type Recommendation struct {
 	// why it could not be read, if it could not.
 	Table    recommend.Table
 	TableErr error
+	// TailSpread is the pilot's tail.Spread (recommend.Fits.TailSpread),
+	// which decides how many times CleaneX counts.
+	TailSpread float64
 }
 
 // NewRecommendation gathers what the page shows about a finished plan.
 func NewRecommendation(p *Plan, pilot Pilot, k2 int, out recommend.Outcome, table recommend.Table, tableErr error) *Recommendation {
 	r := &Recommendation{K1: pilot.K1, K2: k2, Outcome: out, ClassSE: pilot.ClassSE, Table: table, TableErr: tableErr,
-		Curves: map[string]accuracy.Curve{}}
+		TailSpread: pilot.TailSpread, Curves: map[string]accuracy.Curve{}}
 	r.Used, r.Fits = p.CleaneXUsed(out)
 	for i, t := range p.Tasks {
 		if t.Job < 0 {
@@ -386,46 +389,66 @@ func (s *State) WhySources() string {
 	}
 	how := "The estimate follows " + list(used)
 	if len(used) > 1 {
-		how = "The estimate is the middle value (on the logit scale, CleaneX counted twice) of " + list(used)
+		how = "The estimate is the middle value (on the logit scale) of " + list(used)
+		if r.Outcome.CleaneXVotes == 2 {
+			how = "The estimate is the middle value (on the logit scale, CleaneX counted twice) of " + list(used)
+		}
 	}
 	check := ", each checked first to give accuracies that never rise with k"
 	if len(fitted) > 0 {
 		check += ", and " + list(fitted) + " also to follow your pilot's own accuracy curve up to " + limits.Thousands(r.K1) + " classes"
 	}
-	return how + check + ". " + cx + s.whyAtK2()
+	return how + check + ". " + cx + s.whyVotes() + s.whyAtK2()
+}
+
+// whyVotes says, after WhySources, why CleaneX counts once or twice
+// (recommend.Fits.CleaneXVotes): "" when the pilot's tail spread is unknown
+// or there is no CleaneX or tail curve to weigh.
+func (s *State) whyVotes() string {
+	r := s.Rec
+	h := r.TailSpread
+	if !(h > 0) || r.Curves["tail"] == nil || r.Outcome.CleaneX == nil {
+		return ""
+	}
+	if r.Outcome.CleaneXVotes == 1 {
+		return fmt.Sprintf(" CleaneX counts once, not twice: your points' highest wrong-class scores vary from point to point about as much as draws of one shared shape would (spread %.2f, at most %.1f), which is what the pooled and the tail method assume, so they get as much say as CleaneX.", h, recommend.SharedTail)
+	}
+	return fmt.Sprintf(" CleaneX counts twice: your points' highest wrong-class scores differ in shape from point to point (spread %.2f, above %.1f), while the pooled and the tail method assume one shared shape.", h, recommend.SharedTail)
 }
 
 // whyAtK2 says, after WhySources, how the estimate at k2 came out of the
-// methods (recommend's median with CleaneX counted twice): CleaneX's value
-// when it lies between the others, else, with an odd number of others, the
-// nearest of them, and with an even number halfway (in logit) between
-// CleaneX and the nearest; "" when CleaneX or every other method is missing.
+// median: the method whose value is the middle one, or the two middle ones
+// it lies halfway between (CleaneX counted Outcome.CleaneXVotes times); ""
+// when CleaneX or every other method is missing.
 func (s *State) whyAtK2() string {
 	r := s.Rec
 	o, k2 := r.Outcome, r.K2
-	if o.CleaneX == nil || k2 > o.CleaneX.Max() || k2 > o.Estimate.Max() || len(o.Sources) < 2 {
+	if o.CleaneX == nil || k2 > o.CleaneX.Max() || k2 > o.Estimate.Max() || len(o.Sources) < 2 || o.CleaneXVotes < 1 {
 		return ""
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	others := 0
+	type entry struct {
+		label string
+		v     float64
+	}
+	var es []entry
 	for _, src := range o.Sources {
 		if c := r.Curves[src]; c != nil && k2 <= c.Max() {
-			lo, hi = math.Min(lo, c[k2]), math.Max(hi, c[k2])
-			others++
+			es = append(es, entry{s.Label(src), c[k2]})
 		}
 	}
-	at, cx := limits.Thousands(k2), o.CleaneX[k2]
-	switch {
-	case others == 0:
+	if len(es) == 0 {
 		return ""
-	case others == 1:
-		return " With only one other method, CleaneX (counted twice) is the middle value: the estimate follows CleaneX."
-	case lo <= cx && cx <= hi:
-		return " At " + at + " classes CleaneX lies between the other methods, so the estimate follows CleaneX there."
-	case others%2 == 1:
-		return " At " + at + " classes CleaneX lies beyond the other methods, so the estimate follows the nearest of them there."
 	}
-	return " At " + at + " classes CleaneX lies beyond the other methods, so the estimate is halfway between CleaneX and the nearest of them (on the logit scale)."
+	for range o.CleaneXVotes {
+		es = append(es, entry{"CleaneX", o.CleaneX[k2]})
+	}
+	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.v, b.v) })
+	a, b := es[(len(es)-1)/2], es[len(es)/2]
+	at := " At " + limits.Thousands(k2) + " classes "
+	if a.label == b.label {
+		return at + "the estimate follows " + a.label + ", whose value is the middle one."
+	}
+	return at + "the estimate lies halfway (on the logit scale) between " + a.label + " and " + b.label + ", the two middle values."
 }
 
 // list joins "a", "b" and "c" as "a, b and c".

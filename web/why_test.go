@@ -316,25 +316,33 @@ func TestWarningMostlyTied(t *testing.T) {
 	}
 }
 
-// TestWhyAtK2: the sentence on how the estimate at k2 came out of the median
-// with CleaneX counted twice: CleaneX when it lies between the others;
-// beyond them, the nearest of three others (the median of five is one
-// value) or halfway to the nearer of two (the median of four is the mean
-// of the middle two).
+// TestWhyAtK2: the sentences on how many times CleaneX counts and how the
+// estimate at k2 came out of the median: the method whose value is the
+// middle one (an odd count), or the two it lies halfway between (even).
 func TestWhyAtK2(t *testing.T) {
 	flat := func(v float64) accuracy.Curve { return accuracy.Curve{1, 1, v, v} }
+	three := map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}
 	for _, tc := range []struct {
 		name   string
 		others map[string]float64
 		cx     float64
-		want   string
+		votes  int
+		spread float64
+		want   []string
 	}{
-		{"between three", map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}, 0.4, "CleaneX lies between the other methods, so the estimate follows CleaneX there."},
-		{"beyond three", map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}, 0.7, "CleaneX lies beyond the other methods, so the estimate follows the nearest of them there."},
-		{"beyond two", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, "so the estimate is halfway between CleaneX and the nearest of them"},
-		{"one other", map[string]float64{"tail": 0.5}, 0.2, "With only one other method, CleaneX (counted twice) is the middle value"},
+		{"between three, twice", three, 0.4, 2, 1.5, []string{
+			"(on the logit scale, CleaneX counted twice) of",
+			"CleaneX counts twice: your points' highest wrong-class scores differ in shape from point to point (spread 1.50, above 1.1)",
+			"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
+		{"beyond three, twice", three, 0.7, 2, 1.5, []string{"At 3 classes the estimate follows tail (peaks over threshold), whose value is the middle one."}},
+		{"between three, once", three, 0.4, 1, 1.02, []string{
+			"The estimate is the middle value (on the logit scale) of regression",
+			"CleaneX counts once, not twice: your points' highest wrong-class scores vary from point to point about as much as draws of one shared shape would (spread 1.02, at most 1.1)",
+			"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and pooled (location-scale), the two middle values."}},
+		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 2, 0, []string{"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and regression (Zheng et al.), the two middle values."}},
+		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 2, 1.3, []string{"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
 	} {
-		r := &Recommendation{K1: 2, K2: 3, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4}
+		r := &Recommendation{K1: 2, K2: 3, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4, TailSpread: tc.spread}
 		for _, name := range recommend.Methods() {
 			if v, ok := tc.others[name]; ok {
 				r.Curves[name] = flat(v)
@@ -342,12 +350,17 @@ func TestWhyAtK2(t *testing.T) {
 			}
 		}
 		r.Outcome.Sources = append(r.Outcome.Sources, "cleanex ×2")
-		r.Outcome.CleaneX, r.Outcome.Estimate = flat(tc.cx), flat(tc.cx)
+		r.Outcome.CleaneX, r.Outcome.Estimate, r.Outcome.CleaneXVotes = flat(tc.cx), flat(tc.cx), tc.votes
 		s := NewState()
 		s.Rec = r
 		got := s.WhySources()
-		if !strings.Contains(got, tc.want) {
-			t.Errorf("%s: %q, want it to say %q", tc.name, got, tc.want)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q, want it to say %q", tc.name, got, w)
+			}
+		}
+		if tc.spread == 0 && strings.Contains(got, "CleaneX counts") {
+			t.Errorf("%s: %q: says how CleaneX counts with no spread known", tc.name, got)
 		}
 		// Only the fits held to the observed curve (recommend.FitsObserved)
 		// are said to follow it.

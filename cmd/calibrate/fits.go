@@ -12,6 +12,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/bank"
+	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 )
@@ -30,6 +31,9 @@ type Fits struct {
 	Truth []float64
 	// ClassSE is recommend.ClassSE of the pilot, k = 0..K1.
 	ClassSE []float64
+	// TailSpread is tail.Spread of the pilot (0 in a cache written before
+	// it was kept: fit then reloads the pilot to add it).
+	TailSpread float64
 	// Curves maps a fit's name ("plugin", "kde", "regression", "cleanex/1", ...)
 	// to its predicted curve for k = 0..K.
 	Curves map[string][]float64
@@ -61,7 +65,7 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*
 		}
 	}
 	f := &Fits{ID: p.ID, Family: p.Family, Setting: p.Setting, K1: p.K1, K: p.K, N: l.Sample.N(),
-		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample),
+		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample), TailSpread: tail.Spread(l.Sample),
 		Curves: map[string][]float64{}, Errors: map[string]string{}, Seconds: map[string]float64{}}
 	for _, m := range fitMethods {
 		if err := fitInto(ctx, f, fitName(m, 1), m, 1, l.Sample, p.K); err != nil {
@@ -129,7 +133,8 @@ func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *
 
 // refitPilot reloads p (rewritten by transformPilot when transform is not
 // ""), runs the named methods again (seed 1; "cleanex" means seeds
-// 1..seeds) and replaces their curves in the cached fits f.
+// 1..seeds) and replaces their curves in the cached fits f, and its
+// ClassSE and TailSpread.
 func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seeds int, transform string) error {
 	l, err := p.Load(ctx)
 	if err != nil {
@@ -140,7 +145,7 @@ func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seed
 			return err
 		}
 	}
-	f.ClassSE = recommend.ClassSE(l.Sample)
+	f.ClassSE, f.TailSpread = recommend.ClassSE(l.Sample), tail.Spread(l.Sample)
 	for _, m := range names {
 		ss := []uint64{1}
 		if m == "cleanex" {

@@ -28,6 +28,7 @@ func heldOutStudy(dir string, pilots []bank.Pilot, seeds int) error {
 	}
 	fmt.Printf("%d pilots cached; the embedded calibration was fitted on %d bank pilots\n\n", len(all), table.Pilots)
 	rmseTable(all, seeds)
+	spreadTable(all)
 	paperTable(all, seeds) // the published CleaneX (PyTorch) where `calibrate paper -heldout` ran it
 	fmt.Println("| group | n | coverage at K | coverage, all k | truth below / above at K | median width at K |")
 	fmt.Println("|---|---|---|---|---|---|")

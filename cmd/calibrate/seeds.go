@@ -85,7 +85,7 @@ func seedPilot(ctx context.Context, p bank.Pilot) (seedResult, error) {
 	if err != nil {
 		return r, err
 	}
-	f := recommend.Fits{K1: l.Sample.K, Observed: l.Sample.Observed, ClassSE: recommend.ClassSE(l.Sample), N: l.Sample.N()}
+	f := recommend.PilotFits(l.Sample)
 	atK := make([]float64, seedRuns+1) // by seed; NaN when the fit is not usable
 	ok := make([]bool, seedRuns+1)
 	for s := 1; s <= seedRuns; s++ {

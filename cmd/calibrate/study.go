@@ -52,7 +52,7 @@ func loadAll(dir string, pilots []bank.Pilot, seeds int) ([]pilotFits, error) {
 				errs[i] = fmt.Errorf("%s", f.Errors[name])
 			}
 		}
-		rf, failed := recommend.Usable(recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N}, jobs, curves, errs, f.K)
+		rf, failed := recommend.Usable(recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, TailSpread: f.TailSpread}, jobs, curves, errs, f.K)
 		for label, why := range failed {
 			fmt.Fprintf(os.Stderr, "%s: %s left out: %s\n", f.ID, label, why)
 		}
@@ -99,6 +99,7 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	}
 	fmt.Printf("%d pilots cached\n\n", len(all))
 	rmseTable(all, *seeds)
+	spreadTable(all)
 	biasTable(all)
 	paperTable(all, *seeds) // paper.go: published CleaneX vs estimate vs fast, where it was run
 	if o.dump {
@@ -257,6 +258,20 @@ func rmseTable(all []pilotFits, seeds int) {
 		}
 		return res.Estimate
 	}
+	// votes returns the estimate with CleaneX counted as if the pilot's
+	// tail spread were spread (0: twice; SharedTail: once when there is a
+	// tail curve).
+	votes := func(spread float64) func(p pilotFits) accuracy.Curve {
+		return func(p pilotFits) accuracy.Curve {
+			rf := p.rf
+			rf.TailSpread = spread
+			res, err := recommend.Recommend(rf, p.K, uncalibrated())
+			if err != nil {
+				return nil
+			}
+			return res.Estimate
+		}
+	}
 	cols := []col{
 		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
 		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
@@ -280,6 +295,8 @@ func rmseTable(all []pilotFits, seeds int) {
 			}
 			return out
 		}},
+		{"CleaneX always twice (tried)", votes(0)},
+		{"CleaneX always once (tried)", votes(recommend.SharedTail)},
 		{"estimate", estimate},
 		// paper.go: the published CleaneX (PyTorch), averaged over the pilots that have it.
 		{"published CleaneX (PyTorch), its pilots only", func(p pilotFits) accuracy.Curve { return p.Curves[paperName] }},
@@ -608,4 +625,25 @@ func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration,
 		return recommend.FitSidedScaleWith(obs, recommend.DefaultKnots(), recommend.ScaleFit(o.scale))
 	}
 	return recommend.FitSidedScale(obs, recommend.DefaultKnots())
+}
+
+// spreadTable prints, by family, the pilots' tail spread (tail.Spread: its
+// mean, least and largest) and how many of them count CleaneX once in the
+// estimate (recommend.Fits.CleaneXVotes).
+func spreadTable(all []pilotFits) {
+	fmt.Printf("Tail spread (CleaneX counted once at most %.2f), by family:\n\n", recommend.SharedTail)
+	fmt.Println("| family | n | mean spread | least | largest | CleaneX counted once |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, g := range append(groups(all, false), group{name: "all", ps: all}) {
+		sum, lo, hi, once := 0.0, math.Inf(1), math.Inf(-1), 0
+		for _, p := range g.ps {
+			sum += p.TailSpread
+			lo, hi = min(lo, p.TailSpread), max(hi, p.TailSpread)
+			if p.rf.CleaneXVotes() == 1 {
+				once++
+			}
+		}
+		fmt.Printf("| %s | %d | %.2f | %.2f | %.2f | %d |\n", g.name, len(g.ps), sum/float64(len(g.ps)), lo, hi, once)
+	}
+	fmt.Println()
 }

@@ -43,7 +43,7 @@ func nativeOutcome(t *testing.T, s *accuracy.Sample, k2 int, seed uint64) recomm
 		res, err := est.Fit(context.Background(), s, k2, nil)
 		curves[i], errs[i] = res.Curve, err
 	}
-	return recommend.Assemble(recommend.Fits{K1: s.K, N: len(s.Labels), Observed: s.Observed, ClassSE: recommend.ClassSE(s)}, jobs, curves, errs, k2, table.Calibration)
+	return recommend.Assemble(recommend.PilotFits(s), jobs, curves, errs, k2, table.Calibration)
 }
 
 // compareColumns checks the page's estimate, estimate_lo, estimate_hi and
@@ -112,12 +112,13 @@ var headlineRE = regexp.MustCompile(`^At ([0-9,]+) classes: (0\.\d{2,4}|1\.0{2,4
 // checkAnswer checks what a person sees once a run is done: the one-line
 // answer for k2 (announced politely to screen readers), the recommended
 // curve and its band on the chart, and the "Why this answer" panel with
-// its box plot, whose sources line says sources (by default: the middle
-// value of several methods); it returns the headline.
+// its box plot, whose sources line says each of sources (by default: the
+// middle value of several methods, and how many times CleaneX counts); it
+// returns the headline.
 func (p *page) checkAnswer(k2 string, sources ...string) string {
 	p.t.Helper()
 	if len(sources) == 0 {
-		sources = []string{"The estimate is the middle value (on the logit scale, CleaneX counted twice) of"}
+		sources = []string{"The estimate is the middle value (on the logit scale", "CleaneX counts "}
 	}
 	t := p.t
 	h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second)
@@ -167,10 +168,15 @@ func (p *page) checkAnswer(k2 string, sources ...string) string {
 	if why["visible"] != true || why["open"] != true || why["focus"] != true {
 		t.Errorf("the why panel: visible %v, open %v, summary focusable %v", why["visible"], why["open"], why["focus"])
 	}
-	for key, want := range map[string]string{"caption": "test pilots whose true accuracy is known", "sources": sources[0],
+	for key, want := range map[string]string{"caption": "test pilots whose true accuracy is known",
 		"parts": "classes are a sample", "check": "80% intervals contained the truth"} {
 		if s, _ := why[key].(string); !strings.Contains(s, want) {
 			t.Errorf("why panel %s %q lacks %q", key, s, want)
+		}
+	}
+	for _, want := range sources {
+		if s, _ := why["sources"].(string); !strings.Contains(s, want) {
+			t.Errorf("why panel sources %q lacks %q", s, want)
 		}
 	}
 	if ink, _ := why["ink"].(float64); ink < 500 {
@@ -259,9 +265,10 @@ func TestRecommendationSimulation(t *testing.T) {
 	var r struct {
 		Curves         map[string][]*float64 `json:"curves"`
 		Recommendation struct {
-			Sources []string          `json:"sources"`
-			Failed  map[string]string `json:"failed"`
-			Error   *string           `json:"error"`
+			Sources      []string          `json:"sources"`
+			CleaneXVotes int               `json:"cleanexVotes"`
+			Failed       map[string]string `json:"failed"`
+			Error        *string           `json:"error"`
 		} `json:"recommendation"`
 		Errors map[string]string `json:"errors"`
 	}
@@ -282,8 +289,10 @@ func TestRecommendationSimulation(t *testing.T) {
 	}
 	out := nativeOutcome(t, ds.Sample, cfg.K2, seed)
 	compareColumns(t, cols, out, cfg.K2)
-	if fmt.Sprint(out.Sources) != fmt.Sprint(r.Recommendation.Sources) || len(out.Failed) != len(r.Recommendation.Failed) {
-		t.Errorf("page: sources %v, failed %v; native: %v, %v", r.Recommendation.Sources, r.Recommendation.Failed, out.Sources, out.Failed)
+	if fmt.Sprint(out.Sources) != fmt.Sprint(r.Recommendation.Sources) || len(out.Failed) != len(r.Recommendation.Failed) ||
+		out.CleaneXVotes != r.Recommendation.CleaneXVotes || out.CleaneXVotes < 1 {
+		t.Errorf("page: sources %v, CleaneX votes %d, failed %v; native: %v, %d, %v", r.Recommendation.Sources, r.Recommendation.CleaneXVotes,
+			r.Recommendation.Failed, out.Sources, out.CleaneXVotes, out.Failed)
 	}
 }
 

@@ -103,6 +103,8 @@ type Summary struct {
 	// TiedShare is the share of the points that tie their true class with a
 	// wrong one (accuracy.Sample.TiedShare).
 	TiedShare float64
+	// TailSpread is tail.Spread of the pilot (recommend.Fits.TailSpread).
+	TailSpread float64
 	// Wins counts the points whose correct class has the best score (top-1 hits at K).
 	Wins int
 	// Top1 is the class-balanced top-1 accuracy at K, the observed curve at K.
@@ -346,6 +348,7 @@ func (m *Summary) fields(c codec) {
 	c.bool(&m.LogProbabilities)
 	c.str(&m.ScoresNote)
 	c.f(&m.TiedShare)
+	c.f(&m.TailSpread)
 	c.i(&m.Wins)
 	c.f(&m.Top1)
 	c.floats(&m.Observed)

@@ -9,10 +9,13 @@
 //	est_k = sigma(z_k),   z_k = median(logit reg_k, logit pool_k, logit tail_k, logit cx_k, logit cx_k),
 //
 // so the estimate is CleaneX itself when it lies between the lowest and the
-// highest of the other three, else the one of those two it lies beyond. A
-// method that failed drops out (with an even number of curves left, the
-// median is the mean of the middle two). No weight is fitted, and one method
-// that breaks down on a pilot cannot carry the estimate with it.
+// highest of the other three, else the one of those two it lies beyond.
+// When the pilot's tail spread is at most SharedTail (Fits.TailSpread: the
+// pool of standardised excesses that the tail method extrapolates
+// reproduces how far the points' largest scores reach), CleaneX counts once
+// and the estimate is the mean of the middle two of the four. A method that failed drops out (with an even number of curves left,
+// the median is the mean of the middle two). No weight is fitted, and one
+// method that breaks down on a pilot cannot carry the estimate with it.
 //
 // The interval is a location-scale model in logit space with a scale per side,
 //
@@ -69,6 +72,27 @@ type Fits struct {
 	// on, a low accuracy at 2 classes comes from the ties, so the warning
 	// about the score direction is left out.
 	TiedShare float64
+	// TailSpread is tail.Spread of the pilot: how much more the points'
+	// top standardised excesses vary than one shared tail shape allows
+	// (0 when unknown). See CleaneXVotes.
+	TailSpread float64
+}
+
+// SharedTail is the largest Fits.TailSpread at which the points count as
+// sharing one tail shape: their top excesses vary at most 10% more (in
+// variance) than draws from the pooled shape.
+const SharedTail = 1.1
+
+// CleaneXVotes returns how many times the CleaneX mean counts in the
+// median: once when the tail method has a curve and the points look as if
+// they share one tail shape (0 < TailSpread <= SharedTail), so that the
+// pooled and the tail method, whose assumption then looks right, have as
+// much say as CleaneX; twice otherwise.
+func (f Fits) CleaneXVotes() int {
+	if f.Tail != nil && f.TailSpread > 0 && f.TailSpread <= SharedTail {
+		return 1
+	}
+	return 2
 }
 
 // single returns the field of f that holds the curve of the method called
@@ -175,6 +199,9 @@ type Result struct {
 	// Sources names the methods that went into the estimate ("regression",
 	// "cleanex ×M").
 	Sources []string
+	// CleaneXVotes is how many times the CleaneX mean counted in the median
+	// (Fits.CleaneXVotes; 0 without CleaneX).
+	CleaneXVotes int
 	// Features holds the interval model's inputs at each k (for the evidence
 	// shown to the user).
 	Features []Features
@@ -275,16 +302,19 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			sources = append(sources, m)
 		}
 	}
+	votes := 0
 	if len(cx) > 0 {
-		// CleaneX counts twice
-		parts = append(parts, mean, mean)
+		votes = f.CleaneXVotes()
+		for range votes {
+			parts = append(parts, mean)
+		}
 		sources = append(sources, fmt.Sprintf("cleanex ×%d", len(cx)))
 	}
 	if len(parts) == 0 {
 		return Result{}, ErrNoFits
 	}
 	res := Result{Estimate: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
-		Hi: make(accuracy.Curve, k2+1), Sources: sources, Features: make([]Features, k2+1)}
+		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXVotes: votes, Features: make([]Features, k2+1)}
 	zs := make([]float64, len(parts))
 	ps := make([]float64, len(parts))
 	eps := featureClamp(f)

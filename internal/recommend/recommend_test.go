@@ -75,6 +75,55 @@ func TestRecommendMedian(t *testing.T) {
 	}
 }
 
+// TestCleaneXVotes: CleaneX counts once when the tail method has a curve
+// and the pilot's tail spread is known and at most SharedTail; then the
+// estimate is the mean in logit of the middle two of the four curves (tail
+// 0.985 and the CleaneX mean, about 0.99). Otherwise it counts twice and the
+// estimate is the CleaneX mean.
+func TestCleaneXVotes(t *testing.T) {
+	const k1, k2 = 20, 200
+	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
+		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
+	for _, tc := range []struct {
+		name   string
+		spread float64
+		noTail bool
+		votes  int
+	}{
+		{"unknown", 0, false, 2},
+		{"shared", 1.02, false, 1},
+		{"at the limit", SharedTail, false, 1},
+		{"above", 1.3, false, 2},
+		{"shared, no tail curve", 1.02, true, 2},
+	} {
+		f := testFits(k1, k2)
+		f.TailSpread = tc.spread
+		if tc.noTail {
+			f.Tail = nil
+		}
+		if got := f.CleaneXVotes(); got != tc.votes {
+			t.Errorf("%s: CleaneXVotes %d, want %d", tc.name, got, tc.votes)
+		}
+		res, err := Recommend(f, k2, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.CleaneXVotes != tc.votes {
+			t.Errorf("%s: Result.CleaneXVotes %d, want %d", tc.name, res.CleaneXVotes, tc.votes)
+		}
+		for _, k := range []int{2, 20, 200} {
+			cx := Logit((f.CleaneX[0][k] + f.CleaneX[1][k]) / 2)
+			want := cx
+			if tc.votes == 1 {
+				want = (Logit(f.Tail[k]) + cx) / 2
+			}
+			if math.Abs(Logit(res.Estimate[k])-want) > 1e-9 {
+				t.Errorf("%s, k = %d: estimate %v, want %v", tc.name, k, res.Estimate[k], sigmoid(want))
+			}
+		}
+	}
+}
+
 func TestRecommendFallbacks(t *testing.T) {
 	const k1, k2 = 20, 100
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}

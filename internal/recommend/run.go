@@ -7,6 +7,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/methods"
 )
 
@@ -79,8 +80,14 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 	if err := ctx.Err(); err != nil {
 		return Outcome{}, nil, err
 	}
-	f := Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare()}
-	return Assemble(f, jobs, curves, errs, k2, cal), curves, nil
+	return Assemble(PilotFits(s), jobs, curves, errs, k2, cal), curves, nil
+}
+
+// PilotFits returns what the recommendation knows of pilot s before any fit:
+// its size, observed curve, class-sampling standard errors, tied share and
+// tail spread (tail.Spread); no curves.
+func PilotFits(s *accuracy.Sample) Fits {
+	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), TailSpread: tail.Spread(s)}
 }
 
 // Name is the recommendation's name as a method ("estimate", its CSV column).

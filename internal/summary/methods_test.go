@@ -9,6 +9,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/benchcases"
+	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
@@ -50,8 +51,8 @@ func TestSummaryGivesTheMatrixCurves(t *testing.T) {
 
 // TestSummaryAbove130: on a pilot of 300 classes a summary with
 // summary.DefaultQuantiles keeps only its knot ranks, and the pooled and
-// the tail method read the matrix at those same ranks, so their curves from
-// the matrix and from its summary are equal bit for bit.
+// the tail method read the matrix at those same ranks, so their curves (and
+// the tail spread) from the matrix and from its summary are equal bit for bit.
 func TestSummaryAbove130(t *testing.T) {
 	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.1, K: 1200, R: 3, Seed: 11})
 	if err != nil {
@@ -85,5 +86,8 @@ func TestSummaryAbove130(t *testing.T) {
 		if !slices.Equal(a.Curve, b.Curve) {
 			t.Errorf("%s: the summary's curve differs from the matrix's (RMSE %.3g), want them equal", name, accuracy.RMSE(a.Curve, b.Curve))
 		}
+	}
+	if a, b := tail.Spread(s), tail.Spread(tab.Sample); a != b || !(a > 0) {
+		t.Errorf("tail spread %v from the matrix, %v from the summary; want them equal and positive", a, b)
 	}
 }

@@ -125,21 +125,13 @@ func excesses(ctx context.Context, s *accuracy.Sample, m int, ranks []int, weigh
 				return nil, nil, err
 			}
 		}
-		f := accuracy.PowerOfTwoBelow(maxAbs(s, x, m, ranks))
-		u := s.IncorrectAt(x, m) * f
-		sum, wsum := 0.0, 0.0
-		for j, r := range ranks {
-			ex[j] = s.IncorrectAt(x, r)*f - u
-			sum += weights[j] * ex[j]
-			wsum += weights[j]
-		}
-		sigma := sum / wsum
+		sigma, above := pointExcesses(s, x, m, ranks, weights, ex)
 		ys[x] = math.NaN()
 		if !(sigma > 0) {
 			continue // no excess: the plug-in share
 		}
-		if c := s.Correct[x] * f; c > u {
-			ys[x] = (c - u) / sigma
+		if above > 0 {
+			ys[x] = above / sigma
 		}
 		if x%every != 0 {
 			continue
@@ -149,6 +141,23 @@ func excesses(ctx context.Context, s *accuracy.Sample, m int, ranks []int, weigh
 		}
 	}
 	return ys, pool, nil
+}
+
+// pointExcesses fills ex with point x's incorrect scores at ranks minus its
+// threshold u_x (its incorrect score at rank m), all first scaled by the
+// power of two that brings the largest |score| it reads into [1/2, 1), and
+// returns their weighted mean σ_x and the correct score's c_x - u_x in the
+// same scale.
+func pointExcesses(s *accuracy.Sample, x, m int, ranks []int, weights, ex []float64) (sigma, above float64) {
+	f := accuracy.PowerOfTwoBelow(maxAbs(s, x, m, ranks))
+	u := s.IncorrectAt(x, m) * f
+	sum, wsum := 0.0, 0.0
+	for j, r := range ranks {
+		ex[j] = s.IncorrectAt(x, r)*f - u
+		sum += weights[j] * ex[j]
+		wsum += weights[j]
+	}
+	return sum / wsum, s.Correct[x]*f - u
 }
 
 // maxAbs returns the largest |score| among point x's correct score and its

@@ -1,0 +1,167 @@
+package tail
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/detmath"
+)
+
+// SpreadReplicates is how many draws from the pool give the spread's
+// reference variance (Spread).
+const SpreadReplicates = 16384
+
+// SpreadDraws is the most values a reference draw sums for its mean excess;
+// its largest value is drawn exactly for any number of excesses (Spread).
+const SpreadDraws = 256
+
+// SpreadPool is the most standardised excesses Spread pools: beyond it,
+// every j-th point's excesses are pooled (every point still counts in the
+// observed variance).
+const SpreadPool = 1 << 18
+
+// spreadSeed is the PCG stream of the reference draws: fixed, so a pilot
+// always gets the same spread.
+const spreadSeed = 0x7461696c_73707264 // "tailsprd"
+
+// Spread checks the tail method's assumption that the points' incorrect
+// scores share one tail shape above their thresholds. It compares how much
+// the top standardised excess varies from point to point with how much it
+// would vary if every point drew its excesses from the pool:
+//
+//	H = Var_x[ln t_x] / Var_b[ln t*_b],   t_x = e_x,1 / σ_x,
+//
+// where e_x,1 is point x's highest incorrect score minus its threshold u_x
+// and σ_x its mean excess (as in Fit), over the points with σ_x > 0; and
+// t*_b = max / mean of n = m - 1 values drawn from the pool of standardised
+// excesses (by weight), b = 1..SpreadReplicates. Near 1 the pool
+// reproduces how far the points' largest scores reach. H rises above 1
+// when the points' tails differ in shape (a pool of light and heavy tails)
+// and also when one shared tail is heavy (a Pareto tail of index 2 gives
+// about 1.5: standardising each point by its own mean excess damps its
+// largest values); either way the pooled shape, which the tail method
+// extrapolates, misstates how far a point's largest scores reach. Beyond
+// SpreadDraws values the reference mean is that of SpreadDraws of them,
+// while its largest value is still the largest of all n (the largest of the
+// rest drawn at once as the pool's quantile U^(1/(n - SpreadDraws))).
+//
+// It returns 0 when it cannot tell: fewer than two points with an excess,
+// one excess per point (K < 10), or a pool of one value. Like Fit it reads
+// only the knot ranks, so a score matrix and its summary give the same H.
+// The draws come from a fixed PCG stream and every sum runs in a fixed
+// order, so H is the same bits on every platform. (Written by hand: a
+// bootstrap of a weighted empirical distribution; no library has it.)
+func Spread(s *accuracy.Sample) float64 {
+	if s.K < 3 {
+		return 0
+	}
+	m, ranks, weights := excessRanks(s)
+	n := m - 1
+	if n < 2 || len(ranks) == 0 {
+		return 0
+	}
+	every := max(1, (s.N()*len(ranks)+SpreadPool-1)/SpreadPool)
+	var pool []float64 // rows of len(ranks) standardised excesses
+	var logT []float64
+	ex := make([]float64, len(ranks))
+	for x := range s.N() {
+		sigma, _ := pointExcesses(s, x, m, ranks, weights, ex)
+		if !(sigma > 0) {
+			continue
+		}
+		logT = append(logT, detmath.Log(ex[0]/sigma))
+		if x%every == 0 {
+			for j := range ranks {
+				pool = append(pool, ex[j]/sigma)
+			}
+		}
+	}
+	rows := len(pool) / len(ranks)
+	if len(logT) < 2 || len(pool) < 2 {
+		return 0
+	}
+	// A draw by weight: a rank by its weight, then a pooled row.
+	cumRank := make([]float64, len(ranks))
+	totalRank := 0.0
+	for j, w := range weights {
+		totalRank += w
+		cumRank[j] = totalRank
+	}
+	rng := rand.New(rand.NewPCG(spreadSeed, uint64(n)))
+	draw := func() float64 {
+		j, _ := slices.BinarySearch(cumRank, rng.Float64()*totalRank)
+		return pool[rng.IntN(rows)*len(ranks)+min(j, len(ranks)-1)]
+	}
+	d := min(n, SpreadDraws)
+	var largest func(rest int) float64
+	if n > d {
+		largest = largestOf(pool, weights)
+	}
+	var logRef []float64
+	for range SpreadReplicates {
+		sum, top := 0.0, 0.0
+		for range d {
+			v := draw()
+			sum += v
+			top = max(top, v)
+		}
+		if largest != nil {
+			top = max(top, largest(n-d))
+		}
+		if sum > 0 && top > 0 {
+			logRef = append(logRef, detmath.Log(top*float64(d)/sum))
+		}
+	}
+	if len(logRef) < 2 {
+		return 0
+	}
+	ref := variance(logRef)
+	if !(ref > 0) {
+		return 0
+	}
+	return variance(logT) / ref
+}
+
+// largestOf returns a draw of the largest of rest values drawn by weight
+// from pool (rows of len(weights) values, value j of a row of weight
+// weights[j]): the pool's weighted quantile at U^(1/rest). It sorts a copy
+// of the pool once; each draw is then a binary search.
+func largestOf(pool, weights []float64) func(rest int) float64 {
+	type value struct{ v, w float64 }
+	vs := make([]value, len(pool))
+	for i, v := range pool {
+		vs[i] = value{v, weights[i%len(weights)]}
+	}
+	slices.SortFunc(vs, func(a, b value) int { return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.w, b.w)) })
+	cum := make([]float64, len(vs))
+	total := 0.0
+	for i, v := range vs {
+		total += v.w
+		cum[i] = total
+	}
+	rng := rand.New(rand.NewPCG(spreadSeed, uint64(len(pool))))
+	return func(rest int) float64 {
+		q := detmath.Exp(detmath.Log(1-rng.Float64()) / float64(rest))
+		i, _ := slices.BinarySearch(cum, q*total)
+		return vs[min(i, len(vs)-1)].v
+	}
+}
+
+// variance returns the sample variance of v (divisor len(v) - 1), summed
+// in order. (Written by hand: gonum's stat.Variance sums with assembly on
+// amd64, in another order than in wasm, and the spread must be the same
+// bits everywhere.)
+func variance(v []float64) float64 {
+	mean := 0.0
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	ss := 0.0
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	return ss / float64(len(v)-1)
+}
