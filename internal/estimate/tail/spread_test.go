@@ -93,7 +93,8 @@ func bruteSpread(s *accuracy.Sample) float64 {
 // than pilots of either shape alone. One light tail (uniform, exponential)
 // gives a spread near or below 1; one heavy tail (Pareto of index 2) about
 // 1.5, since standardising each point by its own mean excess, as the pool
-// does, damps its largest values.
+// does, damps its largest values. Too few classes for two excesses per
+// point, or squashed scores, give 0.
 func TestSpread(t *testing.T) {
 	laws := map[string]func(*rand.Rand) float64{"uniform": uniform, "exponential": exponential, "pareto": pareto}
 	spread := map[string]float64{}
@@ -122,6 +123,12 @@ func TestSpread(t *testing.T) {
 	}
 	if h := Spread(tailPilot(t, 9, 100, 3, true, exponential)); h != 0 {
 		t.Errorf("9 classes (one excess per point): spread %v, want 0", h)
+	}
+	// Scores squashed as sharp probabilities are: the top excess is most
+	// of every point's excess sum, and the spread cannot tell.
+	squash := func(r *rand.Rand) float64 { return detmath.Exp(8 * r.NormFloat64()) }
+	if h := Spread(tailPilot(t, 101, 1000, 3, true, squash)); h != 0 {
+		t.Errorf("squashed scores: spread %v, want 0", h)
 	}
 }
 
