@@ -411,9 +411,9 @@ func (s *State) whyVotes() string {
 		return ""
 	}
 	if r.Outcome.CleaneXVotes == 1 {
-		return fmt.Sprintf(" CleaneX counts once, not twice: your points' highest wrong-class scores vary from point to point about as much as draws of one shared shape would (spread %.2f, at most %.1f), which is what the pooled and the tail method assume, so they get as much say as CleaneX.", h, recommend.SharedTail)
+		return fmt.Sprintf(" CleaneX counts once, not twice: the one shape that the pooled and the tail method give all your points' wrong-class scores matches how far each point's highest ones reach (spread %.2f, at most %.1f), so these methods get as much say as CleaneX.", h, recommend.SharedTail)
 	}
-	return fmt.Sprintf(" CleaneX counts twice: your points' highest wrong-class scores differ in shape from point to point (spread %.2f, above %.1f), while the pooled and the tail method assume one shared shape.", h, recommend.SharedTail)
+	return fmt.Sprintf(" CleaneX counts twice: the one shape that the pooled and the tail method give all your points' wrong-class scores does not match how far each point's highest ones reach (spread %.2f, above %.1f), so CleaneX, which does not rest on it, gets more say.", h, recommend.SharedTail)
 }
 
 // whyAtK2 says, after WhySources, how the estimate at k2 came out of the

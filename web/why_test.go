@@ -332,12 +332,12 @@ func TestWhyAtK2(t *testing.T) {
 	}{
 		{"between three, twice", three, 0.4, 2, 1.5, []string{
 			"(on the logit scale, CleaneX counted twice) of",
-			"CleaneX counts twice: your points' highest wrong-class scores differ in shape from point to point (spread 1.50, above 1.1)",
+			"CleaneX counts twice: the one shape that the pooled and the tail method give all your points' wrong-class scores does not match how far each point's highest ones reach (spread 1.50, above 1.1)",
 			"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
 		{"beyond three, twice", three, 0.7, 2, 1.5, []string{"At 3 classes the estimate follows tail (peaks over threshold), whose value is the middle one."}},
 		{"between three, once", three, 0.4, 1, 1.02, []string{
 			"The estimate is the middle value (on the logit scale) of regression",
-			"CleaneX counts once, not twice: your points' highest wrong-class scores vary from point to point about as much as draws of one shared shape would (spread 1.02, at most 1.1)",
+			"CleaneX counts once, not twice: the one shape that the pooled and the tail method give all your points' wrong-class scores matches how far each point's highest ones reach (spread 1.02, at most 1.1)",
 			"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and pooled (location-scale), the two middle values."}},
 		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 2, 0, []string{"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and regression (Zheng et al.), the two middle values."}},
 		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 2, 1.3, []string{"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},

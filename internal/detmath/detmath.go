@@ -7,7 +7,7 @@
 // notices that came with e_exp.c, e_log.c and s_erf.c are in the LICENSE file
 // of this folder.
 
-// Package detmath holds the elementary functions whose results must be
+// Package detmath holds the elementary functions (and a sample variance) whose results must be
 // bit-for-bit the same natively and in WebAssembly, so that an iterative fit
 // (CleaneX's training, KDE's bandwidth search) gives the same answer in the
 // command line and in the browser.

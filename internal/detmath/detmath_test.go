@@ -106,3 +106,21 @@ func BenchmarkExp(b *testing.B) {
 	}
 	_ = s
 }
+
+// TestVariance compares Variance with closed forms: {1, 2, 3, 4} has sample
+// variance 5/3; 1..n has n (n + 1) / 12; a constant has 0.
+func TestVariance(t *testing.T) {
+	if got := Variance([]float64{1, 2, 3, 4}); math.Abs(got-5.0/3) > 1e-15 {
+		t.Errorf("Variance(1..4) = %v, want 5/3", got)
+	}
+	x := make([]float64, 1000)
+	for i := range x {
+		x[i] = float64(i + 1)
+	}
+	if got, want := Variance(x), 1000.0*1001/12; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("Variance(1..1000) = %v, want %v", got, want)
+	}
+	if got := Variance([]float64{7, 7, 7}); got != 0 {
+		t.Errorf("Variance of a constant = %v, want 0", got)
+	}
+}

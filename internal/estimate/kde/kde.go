@@ -273,29 +273,11 @@ func oversmoothed(x []float64) float64 {
 	if n < 2 {
 		return 0
 	}
-	sd := sampleSD(x)
+	sd := math.Sqrt(detmath.Variance(x)) // the same bits natively and in wasm
 	if !(sd > 0) || math.IsInf(sd, 0) {
 		return 0
 	}
 	return osFactor * sd * detmath.Pow(float64(n), -0.2)
-}
-
-// sampleSD returns the sample standard deviation sqrt(sum (x - mean)^2 / (n-1)).
-// Written out rather than gonum's stat.StdDev, whose sums run assembly on
-// amd64 in another order than in wasm: the bandwidth must be the same bits in
-// the command line and in the browser.
-func sampleSD(x []float64) float64 {
-	mean := 0.0
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	ss := 0.0
-	for _, v := range x {
-		d := v - mean
-		ss += d * d
-	}
-	return math.Sqrt(ss / float64(len(x)-1))
 }
 
 // brentMax returns an argument in [lo, hi] at which f is (locally) largest,

@@ -119,11 +119,11 @@ func Spread(s *accuracy.Sample) float64 {
 	if len(logRef) < 2 {
 		return 0
 	}
-	ref := variance(logRef)
+	ref := detmath.Variance(logRef)
 	if !(ref > 0) {
 		return 0
 	}
-	return variance(logT) / ref
+	return detmath.Variance(logT) / ref
 }
 
 // largestOf returns a draw of the largest of rest values drawn by weight
@@ -166,21 +166,4 @@ func squashed(logT []float64, n int) bool {
 		}
 	}
 	return 2*above > len(logT)
-}
-
-// variance returns the sample variance of v (divisor len(v) - 1), summed
-// in order. (Written by hand: gonum's stat.Variance sums with assembly on
-// amd64, in another order than in wasm, and the spread must be the same
-// bits everywhere.)
-func variance(v []float64) float64 {
-	mean := 0.0
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return ss / float64(len(v)-1)
 }
