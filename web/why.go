@@ -402,13 +402,16 @@ func (s *State) WhySources() string {
 }
 
 // whyVotes says, after WhySources, why CleaneX counts once or twice
-// (recommend.Fits.CleaneXVotes): "" when the pilot's tail spread is unknown
-// or there is no CleaneX or tail curve to weigh.
+// (recommend.Fits.CleaneXVotes): "" when there is no CleaneX or tail curve
+// to weigh.
 func (s *State) whyVotes() string {
 	r := s.Rec
 	h := r.TailSpread
-	if !(h > 0) || r.Curves["tail"] == nil || r.Outcome.CleaneX == nil {
+	if r.Curves["tail"] == nil || r.Outcome.CleaneX == nil {
 		return ""
+	}
+	if !(h > 0) {
+		return " CleaneX counts twice: the spread that decides this could not be measured on your pilot (too few wrong classes per point, or scores squashed so that each point's highest wrong-class score dwarfs the rest)."
 	}
 	if r.Outcome.CleaneXVotes == 1 {
 		return fmt.Sprintf(" CleaneX counts once, not twice: the one shape that the pooled and the tail method give all your points' wrong-class scores matches how far each point's highest ones reach (spread %.2f, at most %.1f), so these methods get as much say as CleaneX.", h, recommend.SharedTail)

@@ -341,6 +341,7 @@ func TestWhyAtK2(t *testing.T) {
 			"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and pooled (location-scale), the two middle values."}},
 		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 2, 0, []string{"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and regression (Zheng et al.), the two middle values."}},
 		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 2, 1.3, []string{"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
+		{"between three, spread unknown", three, 0.4, 2, 0, []string{"(on the logit scale, CleaneX counted twice) of"}},
 	} {
 		r := &Recommendation{K1: 2, K2: 3, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4, TailSpread: tc.spread}
 		for _, name := range recommend.Methods() {
@@ -359,8 +360,10 @@ func TestWhyAtK2(t *testing.T) {
 				t.Errorf("%s: %q, want it to say %q", tc.name, got, w)
 			}
 		}
-		if tc.spread == 0 && strings.Contains(got, "CleaneX counts") {
-			t.Errorf("%s: %q: says how CleaneX counts with no spread known", tc.name, got)
+		if _, tail := tc.others["tail"]; !tail && strings.Contains(got, "CleaneX counts") {
+			t.Errorf("%s: %q: says how CleaneX counts without a tail curve", tc.name, got)
+		} else if tail && tc.spread == 0 && !strings.Contains(got, "CleaneX counts twice: the spread that decides this could not be measured on your pilot") {
+			t.Errorf("%s: %q: does not say the spread could not be measured", tc.name, got)
 		}
 		// Only the fits held to the observed curve (recommend.FitsObserved)
 		// are said to follow it.
