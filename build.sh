@@ -341,14 +341,17 @@ bench_probabilities() {
 # r = 5, d = 7 with r = 20, d = 5 with K = 5,000, and real, Hangul syllables rendered by
 # Korean fonts, scored by distance and as binary codes by Hamming distance: fits every method
 # on their 160 pilots (cached in build/heldout; about 8 minutes on 2 cores), then on 192
-# pilots of 10, 20 and 30 classes, smaller than the bank's (build/small; 2 minutes), and
-# prints every method's RMSE and the interval's coverage with the calibration the product
-# embeds (docs/recommendation.md).
+# pilots of 10, 20 and 30 classes, smaller than the bank's (build/small; 2 minutes), then
+# on 256 fresh pilots of the bank's own families drawn with new seeds (build/replicate; about
+# 10 minutes), and prints every method's RMSE and the interval's coverage with the calibration
+# the product embeds (docs/recommendation.md).
 bench_heldout() {
 	go run ./cmd/calibrate fit -heldout -dir "$BUILD_DIR/heldout" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate heldout -dir "$BUILD_DIR/heldout" | tee "$BUILD_DIR/bench-heldout.txt" &&
 		go run ./cmd/calibrate fit -small -dir "$BUILD_DIR/small" -j "${BENCH_BANK_JOBS:-2}" &&
-		go run ./cmd/calibrate heldout -small -dir "$BUILD_DIR/small" | tee "$BUILD_DIR/bench-small.txt"
+		go run ./cmd/calibrate heldout -small -dir "$BUILD_DIR/small" | tee "$BUILD_DIR/bench-small.txt" &&
+		go run ./cmd/calibrate fit -replicate -dir "$BUILD_DIR/replicate" -j "${BENCH_BANK_JOBS:-2}" &&
+		go run ./cmd/calibrate heldout -replicate -dir "$BUILD_DIR/replicate" | tee "$BUILD_DIR/bench-replicate.txt"
 }
 
 # bench_summary — the per-point summary (docs/summary.md): DuckDB (@duckdb/node-api from

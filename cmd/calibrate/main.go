@@ -6,6 +6,7 @@
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
 //	calibrate fit -heldout [-dir build/heldout] [-families ...] [-k1 ...] [-j 2]
 //	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
+//	calibrate fit -small|-replicate, calibrate heldout -small|-replicate
 //	calibrate embedded -dir D [-families ...] [-k1 ...] [-m 4]
 //	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
@@ -20,7 +21,9 @@
 // the per-family tables of docs/recommendation.md, and with -write writes the
 // calibration table that internal/recommend embeds; fit -heldout and heldout
 // do the same for simulated families outside the bank (bank.HeldOut) and
-// score them with the embedded calibration; fit -transform rewrites the
+// score them with the embedded calibration (-small: pilots smaller than the
+// bank's; -replicate: fresh pilots of the bank's own families, new seeds);
+// fit -transform rewrites the
 // bank's pilots as a user might hand them in (class probabilities, see
 // transform.go) and embedded scores any cached bank pilots as heldout does;
 // seeds fits CleaneX with
@@ -75,6 +78,7 @@ func run(ctx context.Context, args []string) error {
 	transform := fs.String("transform", "", "fit: rewrite each pilot's scores first: softmax:T (class probabilities of logits T x / sd, as the product reads them), rawsoftmax:T (read as they are) or logsoftmax:T")
 	heldOut := fs.Bool("heldout", false, "fit: the held-out simulated pilots (bank.HeldOut) instead of the bank's")
 	small := fs.Bool("small", false, "fit, heldout: pilots of 10, 20 and 30 classes from the worlds of the bank's 50-class pilots (bank.SmallPilots; cache build/small)")
+	replicate := fs.Bool("replicate", false, "fit, heldout: fresh pilots of the bank's families, new seeds (bank.Replicate; cache build/replicate)")
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
@@ -104,6 +108,9 @@ func run(ctx context.Context, args []string) error {
 	case *small:
 		pilots = bank.SmallPilots(famList, k1List)
 		defaultDir(fs, dir, "build/small")
+	case *replicate:
+		pilots = bank.Replicate(famList, k1List)
+		defaultDir(fs, dir, "build/replicate")
 	case *heldOut || args[0] == "heldout":
 		pilots = bank.HeldOut(famList, k1List)
 		defaultDir(fs, dir, "build/heldout")

@@ -68,3 +68,32 @@ func SmallPilots(families []string, k1s []int) []Pilot {
 	}
 	return out
 }
+
+// replicateSeeds is added to every bank seed to give Replicate's pilots.
+const replicateSeeds = 2_000_000_000
+
+// Replicate returns fresh pilots of the bank's own families: every family
+// drawn again as the bank draws it, with every world seed moved by
+// replicateSeeds (apart from the bank's and the held-out families' seeds),
+// and named "rep-" and the bank family. Nothing was designed or calibrated
+// on them: they measure how the estimate and its interval, chosen on the
+// bank's 256 pilots, do on new pilots of the same kinds of data (the real
+// families' populations are new draws from the same pools of classes).
+// Only families and k1s selected (all when empty) are returned.
+func Replicate(families []string, k1s []int) []Pilot {
+	var all []Pilot
+	for _, f := range simFamilies() {
+		f.name, f.seedBase = "rep-"+f.name, f.seedBase+replicateSeeds
+		all = append(all, f.pilots()...)
+	}
+	for fi, f := range realdata.Families() {
+		all = append(all, realFamilyPilots("rep-real-"+f, f, replicateSeeds+uint64(100_000_000*(fi+1)))...)
+	}
+	var out []Pilot
+	for _, p := range all {
+		if p.selected(families, k1s) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
