@@ -6,9 +6,9 @@
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
 //	calibrate fit -heldout [-dir build/heldout] [-families ...] [-k1 ...] [-j 2]
 //	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
-//	calibrate fit -small|-replicate, calibrate heldout -small|-replicate
+//	calibrate fit -small|-replicate n, calibrate heldout -small|-replicate n
 //	calibrate embedded -dir D [-families ...] [-k1 ...] [-m 4]
-//	calibrate study [-dir build/bank] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
+//	calibrate study [-dir build/bank] [-with-replicate] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
 //	calibrate paper-cases [-dir build/paper-cases] -- [-seed 1] [-threads 2] (see papercases.go)
@@ -22,7 +22,7 @@
 // calibration table that internal/recommend embeds; fit -heldout and heldout
 // do the same for simulated families outside the bank (bank.HeldOut) and
 // score them with the embedded calibration (-small: pilots smaller than the
-// bank's; -replicate: fresh pilots of the bank's own families, new seeds);
+// bank's; -replicate n: fresh pilots of the bank's own families, new seeds);
 // fit -transform rewrites the
 // bank's pilots as a user might hand them in (class probabilities, see
 // transform.go) and embedded scores any cached bank pilots as heldout does;
@@ -78,10 +78,11 @@ func run(ctx context.Context, args []string) error {
 	transform := fs.String("transform", "", "fit: rewrite each pilot's scores first: softmax:T (class probabilities of logits T x / sd, as the product reads them), rawsoftmax:T (read as they are) or logsoftmax:T")
 	heldOut := fs.Bool("heldout", false, "fit: the held-out simulated pilots (bank.HeldOut) instead of the bank's")
 	small := fs.Bool("small", false, "fit, heldout: pilots of 10, 20 and 30 classes from the worlds of the bank's 50-class pilots (bank.SmallPilots; cache build/small)")
-	replicate := fs.Bool("replicate", false, "fit, heldout: fresh pilots of the bank's families, new seeds (bank.Replicate; cache build/replicate)")
+	replicate := fs.Int("replicate", 0, "fit, heldout: fresh pilots of the bank's families, replicate n (bank.Replicate; cache build/replicate, build/replicate2, ...)")
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
+	withReplicate := fs.Bool("with-replicate", false, "study: the bank's pilots and its first replicate's (bank.Replicate(1), cache build/replicate), each in its bank family")
 	fs.BoolVar(&so.dump, "dump", false, "study: print each pilot's residual and interval features at K")
 	fs.BoolVar(&so.symmetric, "symmetric", false, "study: one scale for both sides of the interval (for comparison)")
 	fs.BoolVar(&so.stack, "stack", false, "study: the leave-one-family-out bias correction of the estimate beyond k1 (not used by the product)")
@@ -108,9 +109,9 @@ func run(ctx context.Context, args []string) error {
 	case *small:
 		pilots = bank.SmallPilots(famList, k1List)
 		defaultDir(fs, dir, "build/small")
-	case *replicate:
-		pilots = bank.Replicate(famList, k1List)
-		defaultDir(fs, dir, "build/replicate")
+	case *replicate > 0:
+		pilots = bank.Replicate(*replicate, famList, k1List)
+		defaultDir(fs, dir, replicateDir(*replicate))
 	case *heldOut || args[0] == "heldout":
 		pilots = bank.HeldOut(famList, k1List)
 		defaultDir(fs, dir, "build/heldout")
@@ -126,6 +127,9 @@ func run(ctx context.Context, args []string) error {
 		}
 		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force, names, *transform)
 	case "study":
+		if *withReplicate {
+			so.with, so.withDir = bank.Replicate(1, famList, k1List), replicateDir(1)
+		}
 		return study(*dir, pilots, so)
 	case "heldout", "embedded":
 		return heldOutStudy(*dir, pilots, so.seeds)
@@ -193,4 +197,13 @@ func defaultDir(fs *flag.FlagSet, dir *string, d string) {
 	if !set {
 		*dir = d
 	}
+}
+
+// replicateDir is the default cache of bank.Replicate(n): build/replicate,
+// build/replicate2, ...
+func replicateDir(n int) string {
+	if n == 1 {
+		return "build/replicate"
+	}
+	return fmt.Sprintf("build/replicate%d", n)
 }

@@ -89,6 +89,10 @@ type studyOptions struct {
 	// scale is the fit of the sided scale coefficients
 	// (recommend.FitSidedScaleWith; "" is the product's FitSidedScale).
 	scale string
+	// withDir and with are more pilots studied beside the bank's, each
+	// counted in its bank family (bank.ReplicateOf): bank.Replicate's.
+	withDir string
+	with    []bank.Pilot
 }
 
 func study(dir string, pilots []bank.Pilot, o studyOptions) error {
@@ -96,6 +100,16 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	all, err := loadAll(dir, pilots, *seeds)
 	if err != nil {
 		return err
+	}
+	if len(o.with) > 0 {
+		more, err := loadAll(o.withDir, o.with, *seeds)
+		if err != nil {
+			return err
+		}
+		for _, p := range more {
+			p.Family = bank.ReplicateOf(p.Family)
+		}
+		all = append(all, more...)
 	}
 	fmt.Printf("%d pilots cached\n\n", len(all))
 	rmseTable(all, *seeds)

@@ -15,25 +15,35 @@ func TestCalibratedK1s(t *testing.T) {
 	}
 }
 
-// The replicate has the bank's families and sizes, one pilot for each of
-// the bank's, with IDs and world seeds that no bank or held-out pilot uses.
+// Each replicate has the bank's families and sizes, one pilot for each of
+// the bank's, with IDs and world seeds that no bank, held-out or other
+// replicate pilot uses.
 func TestReplicateIsFresh(t *testing.T) {
-	bank, rep := Pilots(), Replicate(nil, nil)
-	if len(rep) != len(bank) {
-		t.Fatalf("%d replicate pilots, %d bank pilots", len(rep), len(bank))
-	}
+	bank := Pilots()
 	ids, seeds := map[string]bool{}, map[uint64]bool{}
 	for _, p := range append(bank, HeldOut(nil, nil)...) {
 		ids[p.ID], seeds[p.Seed] = true, true
 	}
-	for i, p := range rep {
-		b := bank[i]
-		if p.Family != "rep-"+b.Family || p.K1 != b.K1 || p.K != b.K || p.Setting != b.Setting {
-			t.Errorf("replicate pilot %d is %s %s k1 %d, bank's %s %s k1 %d", i, p.Family, p.Setting, p.K1, b.Family, b.Setting, b.K1)
+	for _, r := range []int{1, 2} {
+		rep := Replicate(r, nil, nil)
+		if len(rep) != len(bank) {
+			t.Fatalf("replicate %d: %d pilots, %d bank pilots", r, len(rep), len(bank))
 		}
-		if ids[p.ID] || seeds[p.Seed] {
-			t.Errorf("replicate pilot %s (seed %d) reuses a bank or held-out ID or seed", p.ID, p.Seed)
+		for i, p := range rep {
+			b := bank[i]
+			if ReplicateOf(p.Family) != b.Family || p.K1 != b.K1 || p.K != b.K || p.Setting != b.Setting {
+				t.Errorf("replicate %d pilot %d is %s %s k1 %d, bank's %s %s k1 %d", r, i, p.Family, p.Setting, p.K1, b.Family, b.Setting, b.K1)
+			}
+			if ids[p.ID] || seeds[p.Seed] {
+				t.Errorf("replicate %d pilot %s (seed %d) reuses an ID or seed", r, p.ID, p.Seed)
+			}
+			ids[p.ID], seeds[p.Seed] = true, true
 		}
-		ids[p.ID], seeds[p.Seed] = true, true
+	}
+	if got := Replicate(1, nil, nil)[0].Family; got != "rep-sim-d3" {
+		t.Errorf("replicate 1's first family %q", got)
+	}
+	if got := ReplicateOf("sim-d3"); got != "sim-d3" {
+		t.Errorf("ReplicateOf(sim-d3) = %q", got)
 	}
 }

@@ -69,25 +69,31 @@ func SmallPilots(families []string, k1s []int) []Pilot {
 	return out
 }
 
-// replicateSeeds is added to every bank seed to give Replicate's pilots.
+// replicateSeeds is added to every bank seed, once per replicate, to give
+// Replicate's pilots.
 const replicateSeeds = 2_000_000_000
 
 // Replicate returns fresh pilots of the bank's own families: every family
-// drawn again as the bank draws it, with every world seed moved by
+// drawn again as the bank draws it, with every world seed moved by i times
 // replicateSeeds (apart from the bank's and the held-out families' seeds),
-// and named "rep-" and the bank family. Nothing was designed or calibrated
-// on them: they measure how the estimate and its interval, chosen on the
-// bank's 256 pilots, do on new pilots of the same kinds of data (the real
-// families' populations are new draws from the same pools of classes).
-// Only families and k1s selected (all when empty) are returned.
-func Replicate(families []string, k1s []int) []Pilot {
+// and named "rep-" (i = 1) or "rep<i>-" and the bank family. They measure
+// how the estimate and its interval, chosen on the bank's 256 pilots, do on
+// new pilots of the same kinds of data (the real families' populations are
+// new draws from the same pools of classes). Only families and k1s selected
+// (all when empty) are returned.
+func Replicate(i int, families []string, k1s []int) []Pilot {
+	prefix := "rep-"
+	if i != 1 {
+		prefix = fmt.Sprintf("rep%d-", i)
+	}
+	shift := uint64(i) * replicateSeeds
 	var all []Pilot
 	for _, f := range simFamilies() {
-		f.name, f.seedBase = "rep-"+f.name, f.seedBase+replicateSeeds
+		f.name, f.seedBase = prefix+f.name, f.seedBase+shift
 		all = append(all, f.pilots()...)
 	}
 	for fi, f := range realdata.Families() {
-		all = append(all, realFamilyPilots("rep-real-"+f, f, replicateSeeds+uint64(100_000_000*(fi+1)))...)
+		all = append(all, realFamilyPilots(prefix+"real-"+f, f, shift+uint64(100_000_000*(fi+1)))...)
 	}
 	var out []Pilot
 	for _, p := range all {
@@ -96,4 +102,15 @@ func Replicate(families []string, k1s []int) []Pilot {
 		}
 	}
 	return out
+}
+
+// ReplicateOf returns the bank family of a Replicate family name ("rep-sim-d3",
+// "rep2-sim-d3": "sim-d3"), and the name itself for any other.
+func ReplicateOf(family string) string {
+	if strings.HasPrefix(family, "rep") {
+		if _, base, ok := strings.Cut(family, "-"); ok {
+			return base
+		}
+	}
+	return family
 }
