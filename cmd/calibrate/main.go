@@ -45,6 +45,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -82,7 +83,7 @@ func run(ctx context.Context, args []string) error {
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
-	withReplicate := fs.Bool("with-replicate", false, "study: the bank's pilots and its first replicate's (bank.Replicate(1), cache build/replicate), each in its bank family")
+	withReplicate := fs.Bool("with-replicate", false, "study: the bank's pilots and its first replicate's (bank.Replicate(1), cached in replicate beside -dir), each in its bank family")
 	fs.BoolVar(&so.dump, "dump", false, "study: print each pilot's residual and interval features at K")
 	fs.BoolVar(&so.symmetric, "symmetric", false, "study: one scale for both sides of the interval (for comparison)")
 	fs.BoolVar(&so.stack, "stack", false, "study: the leave-one-family-out bias correction of the estimate beyond k1 (not used by the product)")
@@ -128,7 +129,8 @@ func run(ctx context.Context, args []string) error {
 		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force, names, *transform)
 	case "study":
 		if *withReplicate {
-			so.with, so.withDir = bank.Replicate(1, famList, k1List), replicateDir(1)
+			// beside the bank's cache: build/bank, build/replicate
+			so.with, so.withDir = bank.Replicate(1, famList, k1List), filepath.Join(filepath.Dir(*dir), filepath.Base(replicateDir(1)))
 		}
 		return study(*dir, pilots, so)
 	case "heldout", "embedded":
