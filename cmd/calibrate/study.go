@@ -208,13 +208,7 @@ func biasTable(all []pilotFits) {
 		}
 		cols = append(cols, col{m, func(p pilotFits) accuracy.Curve { return p.Curves[m] }})
 	}
-	cols = append(cols, col{"estimate", func(p pilotFits) accuracy.Curve {
-		res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
-		if err != nil {
-			return nil
-		}
-		return res.Estimate
-	}})
+	cols = append(cols, col{"estimate", func(p pilotFits) accuracy.Curve { return estimateOf(p.rf, p.K) }})
 	fmt.Printf("Mean signed error at K (prediction - truth), by family:\n\n| family | truth at K |")
 	for _, c := range cols {
 		fmt.Printf(" %s |", c.name)
@@ -265,13 +259,7 @@ func rmseTable(all []pilotFits, seeds int) {
 		name  string
 		curve func(p pilotFits) accuracy.Curve
 	}
-	estimate := func(p pilotFits) accuracy.Curve {
-		res, err := recommend.Recommend(p.rf, p.K, uncalibrated())
-		if err != nil {
-			return nil
-		}
-		return res.Estimate
-	}
+	estimate := func(p pilotFits) accuracy.Curve { return estimateOf(p.rf, p.K) }
 	// votes returns the estimate with CleaneX counted as if the pilot's
 	// tail spread were spread (0: twice; SharedTail: once when there is a
 	// tail curve).
@@ -279,11 +267,7 @@ func rmseTable(all []pilotFits, seeds int) {
 		return func(p pilotFits) accuracy.Curve {
 			rf := p.rf
 			rf.TailSpread = spread
-			res, err := recommend.Recommend(rf, p.K, uncalibrated())
-			if err != nil {
-				return nil
-			}
-			return res.Estimate
+			return estimateOf(rf, p.K)
 		}
 	}
 	cols := []col{
@@ -344,6 +328,16 @@ func rmseTable(all []pilotFits, seeds int) {
 		}
 		fmt.Println()
 	}
+}
+
+// estimateOf is the recommended curve of the fits f up to k, without an
+// interval (nil when there is no recommendation).
+func estimateOf(f recommend.Fits, k int) accuracy.Curve {
+	res, err := recommend.Recommend(f, k, uncalibrated())
+	if err != nil {
+		return nil
+	}
+	return res.Estimate
 }
 
 // meanOf is recommend.MeanCurve, nil for no curves.

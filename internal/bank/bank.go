@@ -114,9 +114,13 @@ func Pilots() []Pilot {
 
 // Select returns the pilots whose family is one of families (all when empty)
 // and whose k1 is one of k1s (all when empty).
-func Select(families []string, k1s []int) []Pilot {
+func Select(families []string, k1s []int) []Pilot { return selectFrom(Pilots(), families, k1s) }
+
+// selectFrom returns the pilots of all whose family is one of families (all
+// when empty) and whose k1 is one of k1s (all when empty).
+func selectFrom(all []Pilot, families []string, k1s []int) []Pilot {
 	var out []Pilot
-	for _, p := range Pilots() {
+	for _, p := range all {
 		if p.selected(families, k1s) {
 			out = append(out, p)
 		}

@@ -36,13 +36,7 @@ func HeldOut(families []string, k1s []int) []Pilot {
 	for i, f := range realdata.HeldOutFamilies() {
 		all = append(all, realFamilyPilots("out-"+f, f, uint64(900_000_000+100_000_000*i))...)
 	}
-	var out []Pilot
-	for _, p := range all {
-		if p.selected(families, k1s) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return selectFrom(all, families, k1s)
 }
 
 // SmallK1s are the pilot sizes of SmallPilots, below the bank's smallest.
@@ -95,13 +89,7 @@ func Replicate(i int, families []string, k1s []int) []Pilot {
 	for fi, f := range realdata.Families() {
 		all = append(all, realFamilyPilots(prefix+"real-"+f, f, shift+uint64(100_000_000*(fi+1)))...)
 	}
-	var out []Pilot
-	for _, p := range all {
-		if p.selected(families, k1s) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return selectFrom(all, families, k1s)
 }
 
 // ReplicateOf returns the bank family of a Replicate family name ("rep-sim-d3",

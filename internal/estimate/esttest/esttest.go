@@ -1,11 +1,15 @@
 // Package esttest holds what the tests of the score-based methods
 // (internal/estimate/pooled, .../tail) share: a small simulated pilot, its
-// Sample, a check of scale invariance and a fit benchmark.
+// Sample, checks of scale invariance, of refusals and of pinned bits, and a
+// fit benchmark.
 package esttest
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"testing"
@@ -93,5 +97,39 @@ func ScaleDoesNotMatter(t *testing.T, e estimate.Estimator) {
 		if tc.exact && d != 0 || d > 1e-9 {
 			t.Errorf("%s: the curve moved by RMSE %.3g", tc.name, d)
 		}
+	}
+}
+
+// TooFewClassesAndCancel checks that e refuses a pilot of 2 classes with
+// tooFew and stops with context.Canceled when its context is done.
+func TooFewClassesAndCancel(t *testing.T, e estimate.Estimator, tooFew error) {
+	t.Helper()
+	two := &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 1}, Scores: []float64{1, 0, 0, 1}}
+	if _, err := e.Fit(context.Background(), Sample(t, two, scores.Higher), 5, nil); !errors.Is(err, tooFew) {
+		t.Errorf("2 classes: %v, want %v", err, tooFew)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Fit(ctx, Sample(t, Pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// SameBits checks e's fit on the Pilot of 150 classes (above 130: the knot
+// ranks) to k2 = 900 against want, the FNV-1a hash of the bits of its C_x
+// and curve: a method meant to give the same bits natively and in wasm
+// (the wasm tests run it under node) pins them with it.
+func SameBits(t *testing.T, e estimate.Estimator, want uint64) {
+	t.Helper()
+	res, err := e.Fit(context.Background(), Sample(t, Pilot(t, 150, 4), scores.Lower), 900, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	for _, v := range append(res.C, res.Curve...) {
+		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
+	}
+	if got := h.Sum64(); got != want {
+		t.Errorf("hash of the fit = %#x, want %#x (platform-dependent arithmetic crept in)", got, want)
 	}
 }

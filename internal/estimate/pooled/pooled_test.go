@@ -2,10 +2,7 @@ package pooled
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"slices"
 	"testing"
@@ -160,15 +157,7 @@ func TestFlatRows(t *testing.T) {
 }
 
 func TestTooFewClassesAndCancel(t *testing.T) {
-	two := &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 1}, Scores: []float64{1, 0, 0, 1}}
-	if _, err := (Estimator{}).Fit(context.Background(), esttest.Sample(t, two, scores.Higher), 5, nil); !errors.Is(err, ErrTooFewClasses) {
-		t.Errorf("2 classes: %v, want ErrTooFewClasses", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := (Estimator{}).Fit(ctx, esttest.Sample(t, esttest.Pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
+	esttest.TooFewClassesAndCancel(t, Estimator{}, ErrTooFewClasses)
 }
 
 // fullPoolC returns C_x from the pool of every incorrect score of every
@@ -237,21 +226,7 @@ func ExampleEstimator_Fit() {
 // arithmetic in a fixed order, math.Sqrt, Frexp and Ldexp (exact) and a
 // deterministic sort, so it gives the same bits natively and in wasm (the
 // wasm tests run this test under node).
-func TestSameEverywhere(t *testing.T) {
-	s := esttest.Sample(t, esttest.Pilot(t, 150, 4), scores.Lower) // above 130 classes: the knot pool
-	res, err := Estimator{}.Fit(context.Background(), s, 900, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := fnv.New64a()
-	for _, v := range append(res.C, res.Curve...) {
-		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
-	}
-	const want = 0xebc9f14202ac5f76
-	if got := h.Sum64(); got != want {
-		t.Errorf("hash of the fit = %#x, want %#x (platform-dependent arithmetic crept in)", got, uint64(want))
-	}
-}
+func TestSameEverywhere(t *testing.T) { esttest.SameBits(t, Estimator{}, 0xebc9f14202ac5f76) }
 
 // BenchmarkFit times a fit to k2 = 2000 on pilots of 100 and 500 classes
 // with 4 points each.

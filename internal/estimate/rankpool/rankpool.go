@@ -61,7 +61,7 @@ type group struct {
 // Weights), with room for rows values at every rank.
 func New(weights []float64, rows int) *Pool {
 	p := &Pool{groupOf: make([]int, len(weights))}
-	count := map[int]int{}
+	count := make([]int, len(weights)) // values per rank, by group
 	for j, w := range weights {
 		i := slices.IndexFunc(p.groups, func(g group) bool { return g.weight == w })
 		if i < 0 {

@@ -49,29 +49,16 @@ func exponential(r *rand.Rand) float64 { return r.ExpFloat64() }
 func uniform(r *rand.Rand) float64     { return r.Float64() }
 func pareto(r *rand.Rand) float64      { return detmath.Pow(1-r.Float64(), -1.0/2) } // tail index 2
 
-// bruteSpread computes the spread the plain way for a pilot whose every
-// rank is a knot (K <= 130): each row's incorrect scores sorted from the
-// highest, u its m-th, the m-1 excesses above u over their mean σ pooled
-// and t = top excess / σ; the reference is 20,000 draws of m-1 pooled
-// values (uniformly: every weight is 1), max / mean, from a generator of
-// its own.
+// bruteSpread computes the spread the plain way (bruteExcesses), t = top
+// excess / σ for every point with σ > 0; the reference is 20,000 draws of
+// m-1 pooled values (uniformly: every weight is 1), max / mean, from a
+// generator of its own.
 func bruteSpread(s *accuracy.Sample) float64 {
-	m := max(2, int(math.Ceil(float64(s.K-1)/4)))
-	var pool, logT []float64
-	for i := range s.N() {
-		row := slices.Clone(s.IncorrectRow(i))
-		slices.Sort(row)
-		slices.Reverse(row)
-		u := row[m-1]
-		sigma := 0.0
-		for _, v := range row[:m-1] {
-			sigma += (v - u) / float64(m-1)
-		}
-		if sigma > 0 {
-			for _, v := range row[:m-1] {
-				pool = append(pool, (v-u)/sigma)
-			}
-			logT = append(logT, math.Log((row[0]-u)/sigma))
+	m, points, pool := bruteExcesses(s)
+	var logT []float64
+	for _, p := range points {
+		if p.sigma > 0 {
+			logT = append(logT, math.Log(p.top/p.sigma))
 		}
 	}
 	rng := rand.New(rand.NewPCG(99, 98))

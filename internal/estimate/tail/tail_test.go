@@ -2,10 +2,7 @@ package tail
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"slices"
 	"testing"
@@ -15,17 +12,16 @@ import (
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
-// bruteC computes C_x the plain way, for a pilot whose every rank is a knot
-// (K <= 130): each row's incorrect scores sorted from the highest, u its
-// m-th (m = max(2, ceil((K-1)/4))), σ the mean of the m-1 scores above u
-// minus u, every excess over σ pooled; a correct score c above u has
-// 1 - C = m/(K-1) (#pool above y + #equal/2 + 1/2)/(#pool + 1), y = (c-u)/σ,
-// any other point R_x/(K-1).
-func bruteC(s *accuracy.Sample) []float64 {
-	n := s.K - 1
-	m := max(2, int(math.Ceil(float64(n)/4)))
-	var pool []float64
-	y := make([]float64, s.N())
+// brutePoint is a point's threshold u, mean excess σ and top excess, read
+// the plain way (bruteExcesses).
+type brutePoint struct{ u, sigma, top float64 }
+
+// bruteExcesses reads every point the plain way, for a pilot whose every
+// rank is a knot (K <= 130): its incorrect scores sorted from the highest,
+// u its m-th (m = max(2, ceil((K-1)/4))), σ the mean of the m-1 scores above
+// u minus u; the excesses over σ of the points with σ > 0 are pooled.
+func bruteExcesses(s *accuracy.Sample) (m int, points []brutePoint, pool []float64) {
+	m = max(2, int(math.Ceil(float64(s.K-1)/4)))
 	for i := range s.N() {
 		row := slices.Clone(s.IncorrectRow(i))
 		slices.Sort(row)
@@ -36,14 +32,27 @@ func bruteC(s *accuracy.Sample) []float64 {
 			sigma += v - u
 		}
 		sigma /= float64(m - 1)
-		y[i] = math.NaN()
 		if sigma > 0 {
 			for _, v := range row[:m-1] {
 				pool = append(pool, (v-u)/sigma)
 			}
-			if s.Correct[i] > u {
-				y[i] = (s.Correct[i] - u) / sigma
-			}
+		}
+		points = append(points, brutePoint{u, sigma, row[0] - u})
+	}
+	return m, points, pool
+}
+
+// bruteC computes C_x the plain way (bruteExcesses): a correct score c
+// above u has 1 - C = m/(K-1) (#pool above y + #equal/2 + 1/2)/(#pool + 1),
+// y = (c-u)/σ, any other point R_x/(K-1).
+func bruteC(s *accuracy.Sample) []float64 {
+	n := s.K - 1
+	m, points, pool := bruteExcesses(s)
+	y := make([]float64, s.N())
+	for i, p := range points {
+		y[i] = math.NaN()
+		if p.sigma > 0 && s.Correct[i] > p.u {
+			y[i] = (s.Correct[i] - p.u) / p.sigma
 		}
 	}
 	c := make([]float64, s.N())
@@ -190,15 +199,7 @@ func TestKnotExcesses(t *testing.T) {
 }
 
 func TestTooFewClassesAndCancel(t *testing.T) {
-	two := &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 1}, Scores: []float64{1, 0, 0, 1}}
-	if _, err := (Estimator{}).Fit(context.Background(), esttest.Sample(t, two, scores.Higher), 5, nil); !errors.Is(err, ErrTooFewClasses) {
-		t.Errorf("2 classes: %v, want ErrTooFewClasses", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := (Estimator{}).Fit(ctx, esttest.Sample(t, esttest.Pilot(t, 10, 1), scores.Lower), 20, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
+	esttest.TooFewClassesAndCancel(t, Estimator{}, ErrTooFewClasses)
 }
 
 func ExampleEstimator_Fit() {
@@ -225,21 +226,7 @@ func ExampleEstimator_Fit() {
 // arithmetic in a fixed order, Frexp and Ldexp (exact) and a deterministic
 // sort, so it gives the same bits natively and in wasm (the wasm tests run
 // this test under node).
-func TestSameEverywhere(t *testing.T) {
-	s := esttest.Sample(t, esttest.Pilot(t, 150, 4), scores.Lower) // above 130 classes: knot ranks
-	res, err := Estimator{}.Fit(context.Background(), s, 900, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := fnv.New64a()
-	for _, v := range append(res.C, res.Curve...) {
-		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
-	}
-	const want = 0xdddbbe3ae23bedbb
-	if got := h.Sum64(); got != want {
-		t.Errorf("hash of the fit = %#x, want %#x (platform-dependent arithmetic crept in)", got, uint64(want))
-	}
-}
+func TestSameEverywhere(t *testing.T) { esttest.SameBits(t, Estimator{}, 0xdddbbe3ae23bedbb) }
 
 // BenchmarkFit times a fit to k2 = 2000 on pilots of 100 and 500 classes
 // with 4 points each.
