@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -50,6 +51,9 @@ type Fit struct {
 	// C and Losses are the per-point C_x and training losses, when the
 	// method has them.
 	C, Losses []float64
+	// TailSpread is the tail method's tail.Spread of the pilot
+	// (protocol.Result.TailSpread; 0 from the other methods).
+	TailSpread float64
 	// Seconds is the fit's time in the worker.
 	Seconds float64
 }
@@ -334,13 +338,11 @@ type Pilot struct {
 	// TiedShare is the share of its points tied with a wrong class
 	// (protocol.Summary.TiedShare).
 	TiedShare float64
-	// TailSpread is the pilot's tail.Spread (protocol.Summary.TailSpread).
-	TailSpread float64
 }
 
 // fits returns the pilot as recommend.Fits (without curves).
 func (pl Pilot) fits() recommend.Fits {
-	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare, TailSpread: pl.TailSpread}
+	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare}
 }
 
 // Outcome assembles the recommendation for k = 0..k2 from the jobs'
@@ -353,7 +355,7 @@ func (p *Plan) Outcome(pilot Pilot, k2 int, table recommend.Table, tableErr erro
 
 // outcome is Outcome with the error of the jobs that have not ended.
 func (p *Plan) outcome(pilot Pilot, k2 int, table recommend.Table, tableErr error, pending string) recommend.Outcome {
-	curves := make([]accuracy.Curve, len(p.Jobs))
+	fits := make([]estimate.Result, len(p.Jobs))
 	errs := make([]error, len(p.Jobs))
 	for i := range p.Jobs {
 		errs[i] = errors.New(pending)
@@ -367,17 +369,17 @@ func (p *Plan) outcome(pilot Pilot, k2 int, table recommend.Table, tableErr erro
 		case err != nil:
 			errs[t.Job] = err
 		case f != nil:
-			curves[t.Job], errs[t.Job] = f.Curve, nil
+			fits[t.Job], errs[t.Job] = estimate.Result{Curve: f.Curve, TailSpread: f.TailSpread}, nil
 		}
 	}
 	f := pilot.fits()
 	if tableErr != nil {
-		out := recommend.Assemble(f, p.Jobs, curves, errs, k2, recommend.Calibration{})
+		out := recommend.Assemble(f, p.Jobs, fits, errs, k2, recommend.Calibration{})
 		out.Result = recommend.Result{}
 		out.Err = fmt.Errorf("this build's calibration table cannot be used (%v)", tableErr)
 		return out
 	}
-	return recommend.Assemble(f, p.Jobs, curves, errs, k2, table.Calibration)
+	return recommend.Assemble(f, p.Jobs, fits, errs, k2, table.Calibration)
 }
 
 // Curves returns base with the run's results: each display method that has

@@ -48,7 +48,7 @@ type Recommendation struct {
 // NewRecommendation gathers what the page shows about a finished plan.
 func NewRecommendation(p *Plan, pilot Pilot, k2 int, out recommend.Outcome, table recommend.Table, tableErr error) *Recommendation {
 	r := &Recommendation{K1: pilot.K1, K2: k2, Outcome: out, ClassSE: pilot.ClassSE, Table: table, TableErr: tableErr,
-		TailSpread: pilot.TailSpread, Curves: map[string]accuracy.Curve{}}
+		TailSpread: out.TailSpread, Curves: map[string]accuracy.Curve{}}
 	r.Used, r.Fits = p.CleaneXUsed(out)
 	for i, t := range p.Tasks {
 		if t.Job < 0 {

@@ -65,7 +65,7 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*
 		}
 	}
 	f := &Fits{ID: p.ID, Family: p.Family, Setting: p.Setting, K1: p.K1, K: p.K, N: l.Sample.N(),
-		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample), TailSpread: tail.Spread(l.Sample),
+		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample),
 		Curves: map[string][]float64{}, Errors: map[string]string{}, Seconds: map[string]float64{}}
 	for _, m := range fitMethods {
 		if err := fitInto(ctx, f, fitName(m, 1), m, 1, l.Sample, p.K); err != nil {
@@ -108,7 +108,8 @@ func missing(f *Fits, seeds int) []string {
 }
 
 // fitInto fits the method called method with seed on s up to k2 and keeps,
-// under name in f, its curve or its error, and its time. It returns an error
+// under name in f, its curve or its error, and its time (and, for the tail
+// method, f.TailSpread from its result). It returns an error
 // only when the method is unknown or ctx is done.
 func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *accuracy.Sample, k2 int) error {
 	e, err := methods.New(method, methods.Options{Seed: seed})
@@ -128,6 +129,9 @@ func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *
 		return nil
 	}
 	f.Curves[name] = res.Curve
+	if method == tail.Name {
+		f.TailSpread = res.TailSpread
+	}
 	return nil
 }
 

@@ -21,7 +21,6 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/embed"
 	"github.com/cleanex/cleanex/internal/estimate"
-	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/inputs"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
@@ -123,7 +122,6 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 		LogProbabilities: s.LogProbabilities,
 		ScoresNote:       joinNotes(s.ScoresNote, accuracy.TiesNote(tied)),
 		TiedShare:        tied,
-		TailSpread:       tail.Spread(s),
 		Wins:             s.Top1Hits(),
 		Top1:             s.Observed[s.K],
 		Observed:         s.Observed,
@@ -405,7 +403,7 @@ func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.
 	}
 	t.flush()
 	return protocol.Result{Run: m.Run, Method: m.Method, Curve: res.Curve, C: res.C, Losses: res.Losses,
-		Seconds: s.now().Sub(start).Seconds()}
+		TailSpread: res.TailSpread, Seconds: s.now().Sub(start).Seconds()}
 }
 
 // throttle turns an estimator's progress calls into Progress messages at

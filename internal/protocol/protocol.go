@@ -103,8 +103,6 @@ type Summary struct {
 	// TiedShare is the share of the points that tie their true class with a
 	// wrong one (accuracy.Sample.TiedShare).
 	TiedShare float64
-	// TailSpread is tail.Spread of the pilot (recommend.Fits.TailSpread).
-	TailSpread float64
 	// Wins counts the points whose correct class has the best score (top-1 hits at K).
 	Wins int
 	// Top1 is the class-balanced top-1 accuracy at K, the observed curve at K.
@@ -255,6 +253,9 @@ type Result struct {
 	C []float64
 	// Losses holds the training loss per step, when the method has one.
 	Losses []float64
+	// TailSpread is the tail method's tail.Spread of the pilot
+	// (estimate.Result.TailSpread; 0 from the other methods).
+	TailSpread float64
 	// Seconds is the fit's wall time in the worker.
 	Seconds float64
 }
@@ -348,7 +349,6 @@ func (m *Summary) fields(c codec) {
 	c.bool(&m.LogProbabilities)
 	c.str(&m.ScoresNote)
 	c.f(&m.TiedShare)
-	c.f(&m.TailSpread)
 	c.i(&m.Wins)
 	c.f(&m.Top1)
 	c.floats(&m.Observed)
@@ -418,6 +418,7 @@ func (m *Result) fields(c codec) {
 	c.floats(&m.Curve)
 	c.floats(&m.C)
 	c.floats(&m.Losses)
+	c.f(&m.TailSpread)
 	c.f(&m.Seconds)
 }
 func (m *Error) fields(c codec) {

@@ -73,9 +73,10 @@ type Fits struct {
 	// on, a low accuracy at 2 classes comes from the ties, so the warning
 	// about the score direction is left out.
 	TiedShare float64
-	// TailSpread is tail.Spread of the pilot: how much more the points'
-	// top standardised excesses vary than one shared tail shape allows
-	// (0 when unknown). See CleaneXVotes.
+	// TailSpread is tail.Spread of the pilot, which the tail method's fit
+	// returns (estimate.Result.TailSpread): how much more the points' top
+	// standardised excesses vary than one shared tail shape allows (0 when
+	// unknown). See CleaneXVotes.
 	TailSpread float64
 }
 
@@ -203,6 +204,8 @@ type Result struct {
 	// CleaneXVotes is how many times the CleaneX mean counted in the median
 	// (Fits.CleaneXVotes; 0 without CleaneX).
 	CleaneXVotes int
+	// TailSpread is the Fits.TailSpread that decided CleaneXVotes.
+	TailSpread float64
 	// Features holds the interval model's inputs at each k (for the evidence
 	// shown to the user).
 	Features []Features
@@ -315,7 +318,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		return Result{}, ErrNoFits
 	}
 	res := Result{Estimate: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
-		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXVotes: votes, Features: make([]Features, k2+1)}
+		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXVotes: votes, TailSpread: f.TailSpread, Features: make([]Features, k2+1)}
 	zs := make([]float64, len(parts))
 	ps := make([]float64, len(parts))
 	eps := featureClamp(f)

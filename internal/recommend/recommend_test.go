@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -218,7 +219,11 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 	curves := []accuracy.Curve{f.Regression, f.Pooled, f.Tail, f.CleaneX[0], flat, f.CleaneX[1], nil}
 	errs := []error{nil, nil, nil, nil, nil, nil, errors.New("cancelled by a test")}
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
-	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, curves, errs, k2, cal)
+	fits := make([]estimate.Result, len(curves))
+	for i, c := range curves {
+		fits[i].Curve = c
+	}
+	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, fits, errs, k2, cal)
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}

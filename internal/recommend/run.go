@@ -7,7 +7,6 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
-	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/methods"
 )
 
@@ -20,7 +19,7 @@ import (
 func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calibration,
 	progress func(estimate.Progress)) (Outcome, []accuracy.Curve, error) {
 	jobs := Jobs(seed)
-	curves := make([]accuracy.Curve, len(jobs))
+	fits := make([]estimate.Result, len(jobs))
 	errs := make([]error, len(jobs))
 	type step struct {
 		job  int
@@ -37,14 +36,12 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 			for i := range next {
 				e, err := methods.New(jobs[i].Method, methods.Options{Seed: jobs[i].Seed})
 				if err == nil {
-					var res estimate.Result
-					res, err = e.Fit(ctx, s, k2, func(p estimate.Progress) {
+					fits[i], err = e.Fit(ctx, s, k2, func(p estimate.Progress) {
 						select {
 						case ch <- step{job: i, p: p}:
 						default: // the caller is busy: skip this report
 						}
 					})
-					curves[i] = res.Curve
 				}
 				errs[i] = err
 				ch <- step{job: i, done: true}
@@ -80,14 +77,18 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 	if err := ctx.Err(); err != nil {
 		return Outcome{}, nil, err
 	}
-	return Assemble(PilotFits(s), jobs, curves, errs, k2, cal), curves, nil
+	curves := make([]accuracy.Curve, len(jobs))
+	for i, r := range fits {
+		curves[i] = r.Curve
+	}
+	return Assemble(PilotFits(s), jobs, fits, errs, k2, cal), curves, nil
 }
 
 // PilotFits returns what the recommendation knows of pilot s before any fit:
-// its size, observed curve, class-sampling standard errors, tied share and
-// tail spread (tail.Spread); no curves.
+// its size, observed curve, class-sampling standard errors and tied share;
+// no curves, and no tail spread (the tail method's fit returns it).
 func PilotFits(s *accuracy.Sample) Fits {
-	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), TailSpread: tail.Spread(s)}
+	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare()}
 }
 
 // Name is the recommendation's name as a method ("estimate", its CSV column).

@@ -452,7 +452,7 @@ func (a *app) onResult(s *slot, m protocol.Result) {
 		return
 	}
 	r.active--
-	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
+	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, TailSpread: m.TailSpread, Seconds: m.Seconds})
 	r.results = web.KeepPreview(r.plan.Partial(r.base, a.pilot(), r.k2), r.preview)
 	a.st.Results = r.results
 	a.charts.dirty = true
@@ -557,7 +557,7 @@ func (a *app) finishRun(r *runState) {
 
 // pilot returns what the recommendation needs of the current data set.
 func (a *app) pilot() web.Pilot {
-	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE, TiedShare: a.summary.TiedShare, TailSpread: a.summary.TailSpread}
+	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE, TiedShare: a.summary.TiedShare}
 }
 
 // joinByKey returns every message of errs, in the order of their keys,

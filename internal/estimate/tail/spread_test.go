@@ -1,6 +1,7 @@
 package tail
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -97,6 +98,9 @@ func TestSpread(t *testing.T) {
 		t.Logf("%s: spread %.3f, brute force %.3f", name, h, b)
 		if math.Abs(h/b-1) > 0.05 {
 			t.Errorf("%s: spread %.3f, brute force %.3f: want them within 5%%", name, h, b)
+		}
+		if res, err := (Estimator{}).Fit(context.Background(), s, 200, nil); err != nil || res.TailSpread != h {
+			t.Errorf("%s: the fit returns TailSpread %v (%v), want Spread's %v", name, res.TailSpread, err, h)
 		}
 	}
 	for _, mix := range [][2]string{{"uniform", "exponential"}, {"exponential", "pareto"}} {
