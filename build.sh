@@ -305,17 +305,18 @@ bench_memory() {
 }
 
 # bench_bank — the benchmark bank (internal/bank: simulated and real families with exact
-# truth): fits every method on every pilot of the bank and of its first replicate (fresh
-# pilots of the same families, bank.Replicate(1); cached per pilot in build/bank and
-# build/replicate, so a rerun resumes; about an hour on 2 cores from scratch), prints the
-# per-family tables of docs/recommendation.md, writes the calibration fitted on both (512
-# pilots) to build/calibration.json and fails when it differs from the one internal/recommend
-# embeds (regenerate that with
-# `go run ./cmd/calibrate study -with-replicate -write internal/recommend/calibration.json`).
+# truth): fits every method on every pilot of the bank and of its first two replicates
+# (fresh pilots of the same families, bank.Replicate(1) and (2); cached per pilot in
+# build/bank, build/replicate and build/replicate2, so a rerun resumes; about 25 minutes on
+# 2 cores from scratch), prints the per-family tables of docs/recommendation.md, writes the
+# calibration fitted on all three (768 pilots) to build/calibration.json and fails when it
+# differs from the one internal/recommend embeds (regenerate that with
+# `go run ./cmd/calibrate study -with-replicates 2 -write internal/recommend/calibration.json`).
 bench_bank() {
 	go run ./cmd/calibrate fit -dir "$BUILD_DIR/bank" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate fit -replicate 1 -dir "$BUILD_DIR/replicate" -j "${BENCH_BANK_JOBS:-2}" &&
-		go run ./cmd/calibrate study -dir "$BUILD_DIR/bank" -with-replicate -write "$BUILD_DIR/calibration.json" | tee "$BUILD_DIR/bench-bank.txt" &&
+		go run ./cmd/calibrate fit -replicate 2 -dir "$BUILD_DIR/replicate2" -j "${BENCH_BANK_JOBS:-2}" &&
+		go run ./cmd/calibrate study -dir "$BUILD_DIR/bank" -with-replicates 2 -write "$BUILD_DIR/calibration.json" | tee "$BUILD_DIR/bench-bank.txt" &&
 		if ! cmp -s "$BUILD_DIR/calibration.json" internal/recommend/calibration.json; then
 			echo "the bank's calibration differs from internal/recommend/calibration.json:" >&2
 			diff "$BUILD_DIR/calibration.json" internal/recommend/calibration.json | head -20 >&2
@@ -345,16 +346,16 @@ bench_probabilities() {
 # Korean fonts, scored by distance and as binary codes by Hamming distance: fits every method
 # on their 160 pilots (cached in build/heldout; about 8 minutes on 2 cores), then on 192
 # pilots of 10, 20 and 30 classes, smaller than the bank's (build/small; 2 minutes), then
-# on 256 fresh pilots of the bank's own families drawn with new seeds (bank.Replicate(2),
-# build/replicate2; about 8 minutes), and prints every method's RMSE and the interval's
+# on 256 fresh pilots of the bank's own families drawn with new seeds (bank.Replicate(3),
+# build/replicate3; about 6 minutes), and prints every method's RMSE and the interval's
 # coverage with the calibration the product embeds (docs/recommendation.md).
 bench_heldout() {
 	go run ./cmd/calibrate fit -heldout -dir "$BUILD_DIR/heldout" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate heldout -dir "$BUILD_DIR/heldout" | tee "$BUILD_DIR/bench-heldout.txt" &&
 		go run ./cmd/calibrate fit -small -dir "$BUILD_DIR/small" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate heldout -small -dir "$BUILD_DIR/small" | tee "$BUILD_DIR/bench-small.txt" &&
-		go run ./cmd/calibrate fit -replicate 2 -dir "$BUILD_DIR/replicate2" -j "${BENCH_BANK_JOBS:-2}" &&
-		go run ./cmd/calibrate heldout -replicate 2 -dir "$BUILD_DIR/replicate2" | tee "$BUILD_DIR/bench-replicate2.txt"
+		go run ./cmd/calibrate fit -replicate 3 -dir "$BUILD_DIR/replicate3" -j "${BENCH_BANK_JOBS:-2}" &&
+		go run ./cmd/calibrate heldout -replicate 3 -dir "$BUILD_DIR/replicate3" | tee "$BUILD_DIR/bench-replicate3.txt"
 }
 
 # bench_summary — the per-point summary (docs/summary.md): DuckDB (@duckdb/node-api from

@@ -8,7 +8,7 @@
 //	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
 //	calibrate fit -small|-replicate n, calibrate heldout -small|-replicate n
 //	calibrate embedded -dir D [-families ...] [-k1 ...] [-m 4]
-//	calibrate study [-dir build/bank] [-with-replicate] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
+//	calibrate study [-dir build/bank] [-with-replicates n] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
 //	calibrate paper-cases [-dir build/paper-cases] -- [-seed 1] [-threads 2] (see papercases.go)
@@ -83,7 +83,7 @@ func run(ctx context.Context, args []string) error {
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
 	fs.StringVar(&so.write, "write", "", "study: write the calibration table (JSON) to this file")
-	withReplicate := fs.Bool("with-replicate", false, "study: the bank's pilots and its first replicate's (bank.Replicate(1), cached in replicate beside -dir), each in its bank family")
+	withReplicates := fs.Int("with-replicates", 0, "study: the bank's pilots and those of its replicates 1..n (bank.Replicate, cached in replicate, replicate2, ... beside -dir), each in its bank family")
 	fs.BoolVar(&so.dump, "dump", false, "study: print each pilot's residual and interval features at K")
 	fs.BoolVar(&so.symmetric, "symmetric", false, "study: one scale for both sides of the interval (for comparison)")
 	fs.BoolVar(&so.stack, "stack", false, "study: the leave-one-family-out bias correction of the estimate beyond k1 (not used by the product)")
@@ -128,9 +128,9 @@ func run(ctx context.Context, args []string) error {
 		}
 		return fitAll(ctx, *dir, pilots, *seeds, *jobs, *force, names, *transform)
 	case "study":
-		if *withReplicate {
-			// beside the bank's cache: build/bank, build/replicate
-			so.with, so.withDir = bank.Replicate(1, famList, k1List), filepath.Join(filepath.Dir(*dir), filepath.Base(replicateDir(1)))
+		for i := 1; i <= *withReplicates; i++ {
+			// beside the bank's cache: build/bank, build/replicate, build/replicate2, ...
+			so.with = append(so.with, pilotSet{dir: filepath.Join(filepath.Dir(*dir), filepath.Base(replicateDir(i))), pilots: bank.Replicate(i, famList, k1List)})
 		}
 		return study(*dir, pilots, so)
 	case "heldout", "embedded":

@@ -89,10 +89,15 @@ type studyOptions struct {
 	// scale is the fit of the sided scale coefficients
 	// (recommend.FitSidedScaleWith; "" is the product's FitSidedScale).
 	scale string
-	// withDir and with are more pilots studied beside the bank's, each
-	// counted in its bank family (bank.ReplicateOf): bank.Replicate's.
-	withDir string
-	with    []bank.Pilot
+	// with holds more pilots studied beside the bank's, each counted in
+	// its bank family (bank.ReplicateOf): bank.Replicate's.
+	with []pilotSet
+}
+
+// pilotSet is a list of pilots and the folder that caches their fits.
+type pilotSet struct {
+	dir    string
+	pilots []bank.Pilot
 }
 
 func study(dir string, pilots []bank.Pilot, o studyOptions) error {
@@ -101,8 +106,8 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	if err != nil {
 		return err
 	}
-	if len(o.with) > 0 {
-		more, err := loadAll(o.withDir, o.with, *seeds)
+	for _, set := range o.with {
+		more, err := loadAll(set.dir, set.pilots, *seeds)
 		if err != nil {
 			return err
 		}

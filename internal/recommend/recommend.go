@@ -35,7 +35,7 @@
 // pilot's own accuracy at k1. The logits of the features clamp probabilities
 // to [0.5/N, 1 - 0.5/N] as well. The coefficients (one set per side) and the
 // quantiles come from a Calibration fitted on the benchmark bank and its
-// first replicate (internal/bank; 512 pilots) by cmd/calibrate and embedded
+// first two replicates (internal/bank; 768 pilots) by cmd/calibrate and embedded
 // in the package
 // (calibration.json). The interval is never narrower than the Wilson interval
 // of the pilot's own accuracy, and at k <= k1 it holds that Wilson interval.
