@@ -31,9 +31,11 @@ type Fits struct {
 	Truth []float64
 	// ClassSE is recommend.ClassSE of the pilot, k = 0..K1.
 	ClassSE []float64
-	// TailSpread is tail.Spread of the pilot (0 in a cache written before
-	// it was kept: fit then reloads the pilot to add it).
-	TailSpread float64
+	// TailSpread is tail.Spread of the pilot, and SpreadKnown says it was
+	// measured (a cache written before the spread was kept lacks it: fit
+	// then reloads the pilot to add it).
+	TailSpread  float64
+	SpreadKnown bool
 	// Curves maps a fit's name ("plugin", "kde", "regression", "cleanex/1", ...)
 	// to its predicted curve for k = 0..K.
 	Curves map[string][]float64
@@ -130,7 +132,7 @@ func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *
 	}
 	f.Curves[name] = res.Curve
 	if method == tail.Name {
-		f.TailSpread = res.TailSpread
+		f.TailSpread, f.SpreadKnown = res.TailSpread, true
 	}
 	return nil
 }
@@ -149,7 +151,7 @@ func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seed
 			return err
 		}
 	}
-	f.ClassSE, f.TailSpread = recommend.ClassSE(l.Sample), tail.Spread(l.Sample)
+	f.ClassSE, f.TailSpread, f.SpreadKnown = recommend.ClassSE(l.Sample), tail.Spread(l.Sample), true
 	for _, m := range names {
 		ss := []uint64{1}
 		if m == "cleanex" {

@@ -169,7 +169,7 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 				// cache lacks (and reloaded for a tail spread it lacks).
 				if f, err = loadFits(dir, p.ID); err == nil {
 					m := missing(f, seeds)
-					if len(m) == 0 && f.TailSpread != 0 {
+					if len(m) == 0 && f.SpreadKnown {
 						return errSkip
 					}
 					if err := refitPilot(ctx, p, f, m, seeds, transform); err != nil {
