@@ -238,6 +238,37 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 	}
 }
 
+// TestAssembleTakesTheTailSpread: Assemble reads the pilot's tail spread
+// from the tail job's result, so CleaneX counts once with a spread at most
+// SharedTail; when the tail job failed there is neither its curve nor its
+// spread, and CleaneX counts twice.
+func TestAssembleTakesTheTailSpread(t *testing.T) {
+	const k1, k2 = 20, 100
+	f := testFits(k1, k2)
+	jobs := Jobs(1)
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	for _, tc := range []struct {
+		name   string
+		err    error
+		spread float64
+		votes  int
+	}{{"tail fitted", nil, 1.02, 1}, {"tail failed", errors.New("failed in a test"), 0, 2}} {
+		fits := []estimate.Result{{Curve: f.Regression}, {Curve: f.Pooled}, {Curve: f.Tail, TailSpread: 1.02}}
+		for _, c := range f.CleaneX {
+			fits = append(fits, estimate.Result{Curve: c}, estimate.Result{Curve: c})
+		}
+		errs := make([]error, len(jobs))
+		errs[2] = tc.err
+		out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, fits, errs, k2, cal)
+		if out.Err != nil {
+			t.Fatal(out.Err)
+		}
+		if out.TailSpread != tc.spread || out.CleaneXVotes != tc.votes {
+			t.Errorf("%s: tail spread %v, CleaneX votes %d; want %v, %d", tc.name, out.TailSpread, out.CleaneXVotes, tc.spread, tc.votes)
+		}
+	}
+}
+
 // TestClassSEBruteForce compares ClassSE with a direct computation of each
 // class's accuracy a_y(k) as a product over i, on a random pilot with unequal
 // class sizes and ties.
