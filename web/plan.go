@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
-	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -51,9 +50,6 @@ type Fit struct {
 	// C and Losses are the per-point C_x and training losses, when the
 	// method has them.
 	C, Losses []float64
-	// TailSpread is the tail method's tail.Spread of the pilot
-	// (protocol.Result.TailSpread; 0 from the other methods).
-	TailSpread float64
 	// Seconds is the fit's time in the worker.
 	Seconds float64
 }
@@ -355,7 +351,7 @@ func (p *Plan) Outcome(pilot Pilot, k2 int, table recommend.Table, tableErr erro
 
 // outcome is Outcome with the error of the jobs that have not ended.
 func (p *Plan) outcome(pilot Pilot, k2 int, table recommend.Table, tableErr error, pending string) recommend.Outcome {
-	fits := make([]estimate.Result, len(p.Jobs))
+	curves := make([]accuracy.Curve, len(p.Jobs))
 	errs := make([]error, len(p.Jobs))
 	for i := range p.Jobs {
 		errs[i] = errors.New(pending)
@@ -369,17 +365,17 @@ func (p *Plan) outcome(pilot Pilot, k2 int, table recommend.Table, tableErr erro
 		case err != nil:
 			errs[t.Job] = err
 		case f != nil:
-			fits[t.Job], errs[t.Job] = estimate.Result{Curve: f.Curve, TailSpread: f.TailSpread}, nil
+			curves[t.Job], errs[t.Job] = f.Curve, nil
 		}
 	}
 	f := pilot.fits()
 	if tableErr != nil {
-		out := recommend.Assemble(f, p.Jobs, fits, errs, k2, recommend.Calibration{})
+		out := recommend.Assemble(f, p.Jobs, curves, errs, k2, recommend.Calibration{})
 		out.Result = recommend.Result{}
 		out.Err = fmt.Errorf("this build's calibration table cannot be used (%v)", tableErr)
 		return out
 	}
-	return recommend.Assemble(f, p.Jobs, fits, errs, k2, table.Calibration)
+	return recommend.Assemble(f, p.Jobs, curves, errs, k2, table.Calibration)
 }
 
 // Curves returns base with the run's results: each display method that has

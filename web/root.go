@@ -174,7 +174,7 @@ func (c *Root) k2Key(event vugu.DOMEvent) {
 	c.B.Run()
 }
 
-// seedKey runs the methods with the typed CleaneX seed when Enter is
+// seedKey runs the methods with the typed random seed when Enter is
 // pressed in its box, as Enter in the k2 box does.
 func (c *Root) seedKey(event vugu.DOMEvent) {
 	if event.PropString("key") == "Enter" {

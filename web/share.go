@@ -22,7 +22,7 @@ type Share struct {
 	K2 int
 	// Methods are the methods shown, by registry name.
 	Methods []string
-	// Seed is the CleaneX seed; Preset is "fast" or "paper".
+	// Seed is the random seed of CleaneX and regression; Preset is "fast" or "paper".
 	Seed   uint64
 	Preset string
 }

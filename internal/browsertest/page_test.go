@@ -724,6 +724,22 @@ func TestPrint(t *testing.T) {
 	if n, _ := strconv.Atoi(got["rows"]); n < 5 {
 		t.Errorf("printed, the table has %s rows", got["rows"])
 	}
+	// Dark text on light ground everywhere, though the screen is dark: the
+	// headline, the table's cells and the "Why this answer" text.
+	inks := mustEval[map[string][]float64](p, `(() => {
+		const rgb = s => (s.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
+		const ground = el => { for (; el; el = el.parentElement) { const c = getComputedStyle(el).backgroundColor; if (!/rgba\(.*, 0\)$|transparent/.test(c)) return rgb(c); } return [255, 255, 255]; };
+		const out = {};
+		for (const [name, sel] of [["headline", "#headline"], ["table cell", "#results td"], ["why", "details.why"]]) {
+			const el = document.querySelector(sel);
+			if (el) out[name] = [...rgb(getComputedStyle(el).color), ...ground(el)];
+		}
+		return out; })()`, 5*time.Second)
+	for name, c := range inks {
+		if len(c) != 6 || c[0]+c[1]+c[2] > 300 || c[3]+c[4]+c[5] < 600 {
+			t.Errorf("printed, the %s has text rgb %v on ground rgb %v: want dark on light", name, c[:min(3, len(c))], c[min(3, len(c)):])
+		}
+	}
 	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
 	defer cancel()
 	pdf, err := chromedp.Call(ctx, cdppage.PrintToPDF, cdppage.PrintToPDFParams{})

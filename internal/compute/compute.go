@@ -403,7 +403,7 @@ func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.
 	}
 	t.flush()
 	return protocol.Result{Run: m.Run, Method: m.Method, Curve: res.Curve, C: res.C, Losses: res.Losses,
-		TailSpread: res.TailSpread, Seconds: s.now().Sub(start).Seconds()}
+		Seconds: s.now().Sub(start).Seconds()}
 }
 
 // throttle turns an estimator's progress calls into Progress messages at

@@ -13,7 +13,6 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/plugin"
-	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 )
@@ -273,30 +272,5 @@ func TestWarmUp(t *testing.T) {
 func TestLoadRefusesConstantScores(t *testing.T) {
 	if _, _, err := Load([]byte("label,a,b,c\na,.5,.5,.5\nb,.5,.5,.5\nc,.5,.5,.5\n"), "auto"); !errors.Is(err, accuracy.ErrConstantScores) {
 		t.Errorf("Load of constant scores: %v, want ErrConstantScores", err)
-	}
-}
-
-// TestRunTailSpread: a tail run's Result carries the pilot's tail spread
-// (tail.Spread), which the recommendation needs; other runs carry 0.
-func TestRunTailSpread(t *testing.T) {
-	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 5, K1: 60, K2: 200, Seed: 3}
-	s := newCollector()
-	srv := NewServer(s.post, Options{})
-	srv.Handle(protocol.Simulate{Dataset: 1, Config: cfg, WantSummary: true})
-	s.wait(t, protocol.KindSummary)
-	ds, _, err := Simulate(cfg, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := tail.Spread(ds.Sample)
-	for run, method := range map[uint64]string{1: "tail", 2: "pooled"} {
-		srv.Handle(protocol.Run{Dataset: 1, Run: run, Method: method, K2: cfg.K2})
-		r, ok := s.wait(t, protocol.KindResult).(protocol.Result)
-		if !ok || r.Run != run {
-			t.Fatalf("%s: got %#v", method, r)
-		}
-		if method == "tail" && (r.TailSpread != want || !(want > 0)) || method != "tail" && r.TailSpread != 0 {
-			t.Errorf("%s: TailSpread %v; the pilot's spread is %v", method, r.TailSpread, want)
-		}
 	}
 }

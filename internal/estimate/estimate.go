@@ -35,9 +35,6 @@ type Result struct {
 	// Lo and Hi bound an 80% interval around Curve for k = 0..k2, where the
 	// method gives one (nil otherwise).
 	Lo, Hi accuracy.Curve
-	// TailSpread is the tail method's check of its own assumption
-	// (tail.Spread of the pilot; 0 from the other methods).
-	TailSpread float64
 }
 
 // Estimator predicts the accuracy curve up to k2 classes from a pilot Sample.

@@ -253,9 +253,6 @@ type Result struct {
 	C []float64
 	// Losses holds the training loss per step, when the method has one.
 	Losses []float64
-	// TailSpread is the tail method's tail.Spread of the pilot
-	// (estimate.Result.TailSpread; 0 from the other methods).
-	TailSpread float64
 	// Seconds is the fit's wall time in the worker.
 	Seconds float64
 }
@@ -418,7 +415,6 @@ func (m *Result) fields(c codec) {
 	c.floats(&m.Curve)
 	c.floats(&m.C)
 	c.floats(&m.Losses)
-	c.f(&m.TailSpread)
 	c.f(&m.Seconds)
 }
 func (m *Error) fields(c codec) {

@@ -6,8 +6,6 @@ import (
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
-	"github.com/cleanex/cleanex/internal/estimate"
-	"github.com/cleanex/cleanex/internal/estimate/tail"
 )
 
 // Job is one fit that the recommendation needs.
@@ -108,19 +106,11 @@ func (j Job) Label() string {
 	return j.Method
 }
 
-// Assemble checks each job's curve (errs[i] is the error of jobs[i], fits[i]
-// its fit when errs[i] is nil) with CheckFit against the pilot (f.K1,
+// Assemble checks each job's curve (errs[i] is the error of jobs[i], curves[i]
+// its curve when errs[i] is nil) with CheckFit against the pilot (f.K1,
 // f.Observed, f.ClassSE, f.N; f's curves are ignored), and recommends from the
-// fits that pass (see Usable). The tail job's fit gives f.TailSpread
-// (estimate.Result.TailSpread).
-func Assemble(f Fits, jobs []Job, fits []estimate.Result, errs []error, k2 int, cal Calibration) Outcome {
-	curves := make([]accuracy.Curve, len(fits))
-	for i, r := range fits {
-		curves[i] = r.Curve
-		if jobs[i].Method == tail.Name && errs[i] == nil {
-			f.TailSpread = r.TailSpread
-		}
-	}
+// fits that pass (see Usable).
+func Assemble(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int, cal Calibration) Outcome {
 	in, failed := Usable(f, jobs, curves, errs, k2)
 	out := Outcome{Failed: failed}
 	if len(in.CleaneX) > 0 { // Usable keeps only curves that reach k2
@@ -135,8 +125,7 @@ func Assemble(f Fits, jobs []Job, fits []estimate.Result, errs []error, k2 int, 
 // left out.
 func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (Fits, map[string]string) {
 	failed := map[string]string{}
-	in := f // the pilot's fields; its curves come from the jobs
-	in.Regression, in.Pooled, in.Tail, in.CleaneX = nil, nil, nil, nil
+	in := Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, TiedShare: f.TiedShare}
 	for i, j := range jobs {
 		err := errs[i]
 		if err == nil {

@@ -452,7 +452,7 @@ func (a *app) onResult(s *slot, m protocol.Result) {
 		return
 	}
 	r.active--
-	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, TailSpread: m.TailSpread, Seconds: m.Seconds})
+	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
 	r.results = web.KeepPreview(r.plan.Partial(r.base, a.pilot(), r.k2), r.preview)
 	a.st.Results = r.results
 	a.charts.dirty = true
