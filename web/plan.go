@@ -334,11 +334,14 @@ type Pilot struct {
 	// TiedShare is the share of its points tied with a wrong class
 	// (protocol.Summary.TiedShare).
 	TiedShare float64
+	// Squashed reports scores squashed for the pooled and the tail method
+	// (protocol.Summary.Squashed).
+	Squashed bool
 }
 
 // fits returns the pilot as recommend.Fits (without curves).
 func (pl Pilot) fits() recommend.Fits {
-	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare}
+	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare, Squashed: pl.Squashed}
 }
 
 // Outcome assembles the recommendation for k = 0..k2 from the jobs'

@@ -40,15 +40,15 @@ type Recommendation struct {
 	// why it could not be read, if it could not.
 	Table    recommend.Table
 	TableErr error
-	// TailSpread is the pilot's tail.Spread (recommend.Fits.TailSpread),
-	// which decides how many times CleaneX counts.
-	TailSpread float64
+	// Squashed reports the pilot's scores squashed for the pooled and the
+	// tail method (Pilot.Squashed), which makes CleaneX count twice.
+	Squashed bool
 }
 
 // NewRecommendation gathers what the page shows about a finished plan.
 func NewRecommendation(p *Plan, pilot Pilot, k2 int, out recommend.Outcome, table recommend.Table, tableErr error) *Recommendation {
 	r := &Recommendation{K1: pilot.K1, K2: k2, Outcome: out, ClassSE: pilot.ClassSE, Table: table, TableErr: tableErr,
-		TailSpread: out.TailSpread, Curves: map[string]accuracy.Curve{}}
+		Squashed: pilot.Squashed, Curves: map[string]accuracy.Curve{}}
 	r.Used, r.Fits = p.CleaneXUsed(out)
 	for i, t := range p.Tasks {
 		if t.Job < 0 {
@@ -390,43 +390,54 @@ func (s *State) WhySources() string {
 	how := "The estimate follows " + list(used)
 	if len(used) > 1 {
 		how = "The estimate is the middle value (on the logit scale) of " + list(used)
-		if r.Outcome.CleaneXVotes == 2 {
+		switch c := r.Outcome.CleaneXCount; {
+		case c == 2:
 			how = "The estimate is the middle value (on the logit scale, CleaneX counted twice) of " + list(used)
+		case c > 1:
+			how = fmt.Sprintf("The estimate is the middle value (on the logit scale, CleaneX counted %.2f times) of %s", c, list(used))
 		}
 	}
 	check := ", each checked first to give accuracies that never rise with k"
 	if len(fitted) > 0 {
 		check += ", and " + list(fitted) + " also to follow your pilot's own accuracy curve up to " + limits.Thousands(r.K1) + " classes"
 	}
-	return how + check + ". " + cx + s.whyVotes() + s.whyAtK2()
+	return how + check + ". " + cx + s.whyCount() + s.whyAtK2()
 }
 
-// whyVotes says, after WhySources, why CleaneX counts once or twice
-// (recommend.Fits.CleaneXVotes): "" when there is no CleaneX or tail curve
-// to weigh.
-func (s *State) whyVotes() string {
+// whyCount says, after WhySources, why CleaneX counts as many times as it
+// does (recommend.CleaneXCount): "" when there is no CleaneX curve or no
+// other to weigh it against.
+func (s *State) whyCount() string {
 	r := s.Rec
-	h := r.TailSpread
-	if r.Curves["tail"] == nil || r.Outcome.CleaneX == nil {
+	o := r.Outcome
+	if o.CleaneX == nil || len(o.Sources) < 2 {
 		return ""
 	}
-	if !(h > 0) {
-		return " CleaneX counts twice: the spread that decides this could not be measured on your pilot (too few wrong classes per point, or scores squashed so that each point's highest wrong-class score dwarfs the rest)."
+	if r.Squashed && o.CleaneXCount == 2 {
+		return " CleaneX counts twice: on most of your points the highest wrong-class score stands far above the other high ones (as with sharp probabilities), so the pooled and the tail method, which model how those scores spread, have little to go on."
 	}
-	if r.Outcome.CleaneXVotes == 1 {
-		return fmt.Sprintf(" CleaneX counts once, not twice: the one shape that the pooled and the tail method give all your points' wrong-class scores matches how far each point's highest ones reach (spread %.2f, at most %.1f), so these methods get as much say as CleaneX.", h, recommend.SharedTail)
+	rule := fmt.Sprintf("CleaneX counts once for a pilot of at most %d classes and twice from %d classes on: it is fitted to your pilot's own accuracy curve and learns more from a longer one, while the pooled and the tail method rest on a model of the scores whose error does not shrink with the pilot's size.",
+		recommend.SmallPilot, recommend.LargePilot)
+	switch c := o.CleaneXCount; {
+	case c <= 1:
+		return " " + rule + " With " + limits.Thousands(r.K1) + " classes, it counts once."
+	case c >= 2:
+		return " " + rule + " With " + limits.Thousands(r.K1) + " classes, it counts twice."
+	default:
+		return fmt.Sprintf(" %s With %s classes it counts %.2f times: the estimate lies %.0f%% of the way (on the logit scale) from the middle value with CleaneX counted once to the middle value with CleaneX counted twice.",
+			rule, limits.Thousands(r.K1), c, 100*(c-1))
 	}
-	return fmt.Sprintf(" CleaneX counts twice: the one shape that the pooled and the tail method give all your points' wrong-class scores does not match how far each point's highest ones reach (spread %.2f, above %.1f), so CleaneX, which does not rest on it, gets more say.", h, recommend.SharedTail)
 }
 
 // whyAtK2 says, after WhySources, how the estimate at k2 came out of the
 // median: the method whose value is the middle one, or the two middle ones
-// it lies halfway between (CleaneX counted Outcome.CleaneXVotes times); ""
-// when CleaneX or every other method is missing.
+// it lies halfway between, with CleaneX counted once, twice, or (a count in
+// between) both and how far between them; "" when CleaneX or every other
+// method is missing.
 func (s *State) whyAtK2() string {
 	r := s.Rec
 	o, k2 := r.Outcome, r.K2
-	if o.CleaneX == nil || k2 > o.CleaneX.Max() || k2 > o.Estimate.Max() || len(o.Sources) < 2 || o.CleaneXVotes < 1 {
+	if o.CleaneX == nil || k2 > o.CleaneX.Max() || k2 > o.Estimate.Max() || len(o.Sources) < 2 || o.CleaneXCount < 1 {
 		return ""
 	}
 	type entry struct {
@@ -442,16 +453,37 @@ func (s *State) whyAtK2() string {
 	if len(es) == 0 {
 		return ""
 	}
-	for range o.CleaneXVotes {
-		es = append(es, entry{"CleaneX", o.CleaneX[k2]})
+	// middle names the middle value(s) with CleaneX counted n times.
+	middle := func(n int) (phrase string, one bool) {
+		all := slices.Clone(es)
+		for range n {
+			all = append(all, entry{"CleaneX", o.CleaneX[k2]})
+		}
+		slices.SortStableFunc(all, func(a, b entry) int { return cmp.Compare(a.v, b.v) })
+		a, b := all[(len(all)-1)/2], all[len(all)/2]
+		if a.label == b.label {
+			return a.label, true
+		}
+		return a.label + " and " + b.label, false
 	}
-	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.v, b.v) })
-	a, b := es[(len(es)-1)/2], es[len(es)/2]
 	at := " At " + limits.Thousands(k2) + " classes "
-	if a.label == b.label {
-		return at + "the estimate follows " + a.label + ", whose value is the middle one."
+	c := o.CleaneXCount
+	if c == 1 || c == 2 {
+		m, one := middle(int(c))
+		if one {
+			return at + "the estimate follows " + m + ", whose value is the middle one."
+		}
+		return at + "the estimate lies halfway (on the logit scale) between " + m + ", the two middle values."
 	}
-	return at + "the estimate lies halfway (on the logit scale) between " + a.label + " and " + b.label + ", the two middle values."
+	describe := func(n int) string {
+		m, one := middle(n)
+		if one {
+			return m
+		}
+		return "halfway between " + m
+	}
+	return fmt.Sprintf("%sthe estimate lies %.0f%% of the way (on the logit scale) from %s, the middle with CleaneX counted once, to %s, the middle with CleaneX counted twice.",
+		at, 100*(c-1), describe(1), describe(2))
 }
 
 // list joins "a", "b" and "c" as "a, b and c".
@@ -595,7 +627,7 @@ func (s *State) WhyParts() []string {
 		out = append(out, fmt.Sprintf("%s classes is within your pilot's %s: its accuracy there is measured directly (%.4f), not extrapolated; the interval is how much it would change with other classes in the pilot.",
 			limits.Thousands(k2), limits.Thousands(r.K1), obs[k2]))
 	}
-	if sh.Floor >= 0.05 {
+	if sh.Floor >= 0.005 {
 		out = append(out, fmt.Sprintf("A floor that every estimate has, whatever the data%s.", share(sh.Floor)))
 	}
 	return out

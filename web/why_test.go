@@ -225,8 +225,8 @@ func TestRowsWithAFailedMethod(t *testing.T) {
 func TestWarningShown(t *testing.T) {
 	s := &State{Rec: &Recommendation{K1: 50, K2: 100, Outcome: recommend.Outcome{Result: recommend.Result{
 		Estimate: make(accuracy.Curve, 101), Lo: make(accuracy.Curve, 101), Hi: make(accuracy.Curve, 101),
-		Warnings: []string{"Your pilot misclassifies only about 2 of its 400 test points at 50 classes."}}}}}
-	if got := s.Warning(); !strings.Contains(got, "misclassifies only about 2") {
+		Warnings: []string{"Your pilot misclassifies about 2 of its 400 test points at 50 classes."}}}}}
+	if got := s.Warning(); !strings.Contains(got, "misclassifies about 2") {
 		t.Errorf("Warning() = %q", got)
 	}
 	s.Running = true
@@ -318,7 +318,8 @@ func TestWarningMostlyTied(t *testing.T) {
 
 // TestWhyAtK2: the sentences on how many times CleaneX counts and how the
 // estimate at k2 came out of the median: the method whose value is the
-// middle one (an odd count), or the two it lies halfway between (even).
+// middle one (an odd count), the two it lies halfway between (even), or for
+// a count between 1 and 2 both, and how far between them.
 func TestWhyAtK2(t *testing.T) {
 	flat := func(v float64) accuracy.Curve { return accuracy.Curve{1, 1, v, v} }
 	three := map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}
@@ -326,24 +327,31 @@ func TestWhyAtK2(t *testing.T) {
 		name   string
 		others map[string]float64
 		cx     float64
-		votes  int
-		spread float64
+		k1     int
+		count  float64
 		want   []string
 	}{
-		{"between three, twice", three, 0.4, 2, 1.5, []string{
+		{"between three, twice", three, 0.4, 800, 2, []string{
 			"(on the logit scale, CleaneX counted twice) of",
-			"CleaneX counts twice: the one shape that the pooled and the tail method give all your points' wrong-class scores does not match how far each point's highest ones reach (spread 1.50, above 1.1)",
+			"CleaneX counts once for a pilot of at most 50 classes and twice from 500 classes on: it is fitted to your pilot's own accuracy curve and learns more from a longer one",
+			"With 800 classes, it counts twice.",
 			"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
-		{"beyond three, twice", three, 0.7, 2, 1.5, []string{"At 3 classes the estimate follows tail (peaks over threshold), whose value is the middle one."}},
-		{"between three, once", three, 0.4, 1, 1.02, []string{
+		{"beyond three, twice", three, 0.7, 800, 2, []string{"At 3 classes the estimate follows tail (peaks over threshold), whose value is the middle one."}},
+		{"between three, once", three, 0.4, 40, 1, []string{
 			"The estimate is the middle value (on the logit scale) of regression",
-			"CleaneX counts once, not twice: the one shape that the pooled and the tail method give all your points' wrong-class scores matches how far each point's highest ones reach (spread 1.02, at most 1.1)",
+			"With 40 classes, it counts once.",
 			"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and pooled (location-scale), the two middle values."}},
-		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 2, 0, []string{"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and regression (Zheng et al.), the two middle values."}},
-		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 2, 1.3, []string{"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
-		{"between three, spread unknown", three, 0.4, 2, 0, []string{"(on the logit scale, CleaneX counted twice) of"}},
+		{"between three, 1.6 times", three, 0.4, 200, 1.6, []string{
+			"(on the logit scale, CleaneX counted 1.60 times) of",
+			"With 200 classes it counts 1.60 times: the estimate lies 60% of the way (on the logit scale) from the middle value with CleaneX counted once to the middle value with CleaneX counted twice.",
+			"At 3 classes the estimate lies 60% of the way (on the logit scale) from halfway between CleaneX and pooled (location-scale), the middle with CleaneX counted once, to CleaneX, the middle with CleaneX counted twice."}},
+		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 500, 2, []string{"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and regression (Zheng et al.), the two middle values."}},
+		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 500, 2, []string{"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
+		{"between three, squashed scores", three, 0.4, 100, 2, []string{
+			"(on the logit scale, CleaneX counted twice) of",
+			"CleaneX counts twice: on most of your points the highest wrong-class score stands far above the other high ones"}},
 	} {
-		r := &Recommendation{K1: 2, K2: 3, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4, TailSpread: tc.spread}
+		r := &Recommendation{K1: tc.k1, K2: 3, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4, Squashed: strings.Contains(tc.name, "squashed")}
 		for _, name := range recommend.Methods() {
 			if v, ok := tc.others[name]; ok {
 				r.Curves[name] = flat(v)
@@ -351,7 +359,7 @@ func TestWhyAtK2(t *testing.T) {
 			}
 		}
 		r.Outcome.Sources = append(r.Outcome.Sources, "cleanex ×2")
-		r.Outcome.CleaneX, r.Outcome.Estimate, r.Outcome.CleaneXVotes = flat(tc.cx), flat(tc.cx), tc.votes
+		r.Outcome.CleaneX, r.Outcome.Estimate, r.Outcome.CleaneXCount = flat(tc.cx), flat(tc.cx), tc.count
 		s := NewState()
 		s.Rec = r
 		got := s.WhySources()
@@ -360,18 +368,13 @@ func TestWhyAtK2(t *testing.T) {
 				t.Errorf("%s: %q, want it to say %q", tc.name, got, w)
 			}
 		}
-		if _, tail := tc.others["tail"]; !tail && strings.Contains(got, "CleaneX counts") {
-			t.Errorf("%s: %q: says how CleaneX counts without a tail curve", tc.name, got)
-		} else if tail && tc.spread == 0 && !strings.Contains(got, "CleaneX counts twice: the spread that decides this could not be measured on your pilot") {
-			t.Errorf("%s: %q: does not say the spread could not be measured", tc.name, got)
-		}
 		// Only the fits held to the observed curve (recommend.FitsObserved)
 		// are said to follow it.
 		fitted := "CleaneX"
 		if _, ok := tc.others["regression"]; ok {
 			fitted = "regression (Zheng et al.) and CleaneX"
 		}
-		if want := ", each checked first to give accuracies that never rise with k, and " + fitted + " also to follow your pilot's own accuracy curve up to 2 classes."; !strings.Contains(got, want) {
+		if want := ", each checked first to give accuracies that never rise with k, and " + fitted + " also to follow your pilot's own accuracy curve up to " + limits.Thousands(tc.k1) + " classes."; !strings.Contains(got, want) {
 			t.Errorf("%s: %q, want it to say %q", tc.name, got, want)
 		}
 	}

@@ -31,11 +31,12 @@ type Fits struct {
 	Truth []float64
 	// ClassSE is recommend.ClassSE of the pilot, k = 0..K1.
 	ClassSE []float64
-	// TailSpread is tail.Spread of the pilot, and SpreadKnown says it was
-	// measured (a cache written before the spread was kept lacks it: fit
-	// then reloads the pilot to add it).
+	// TailSpread is tail.Spread of the pilot and Squashed its tail.Squashed;
+	// ChecksKnown says they were measured (a cache written before they were
+	// kept lacks them: fit then reloads the pilot to add them).
 	TailSpread  float64
-	SpreadKnown bool
+	Squashed    bool
+	ChecksKnown bool
 	// Curves maps a fit's name ("plugin", "kde", "regression", "cleanex/1", ...)
 	// to its predicted curve for k = 0..K.
 	Curves map[string][]float64
@@ -68,6 +69,7 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*
 	}
 	f := &Fits{ID: p.ID, Family: p.Family, Setting: p.Setting, K1: p.K1, K: p.K, N: l.Sample.N(),
 		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample),
+		TailSpread: tail.Spread(l.Sample), Squashed: tail.Squashed(l.Sample), ChecksKnown: true,
 		Curves: map[string][]float64{}, Errors: map[string]string{}, Seconds: map[string]float64{}}
 	for _, m := range fitMethods {
 		if err := fitInto(ctx, f, fitName(m, 1), m, 1, l.Sample, p.K); err != nil {
@@ -110,8 +112,7 @@ func missing(f *Fits, seeds int) []string {
 }
 
 // fitInto fits the method called method with seed on s up to k2 and keeps,
-// under name in f, its curve or its error, and its time (and, for the tail
-// method, f.TailSpread from its result). It returns an error
+// under name in f, its curve or its error, and its time. It returns an error
 // only when the method is unknown or ctx is done.
 func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *accuracy.Sample, k2 int) error {
 	e, err := methods.New(method, methods.Options{Seed: seed})
@@ -131,16 +132,13 @@ func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *
 		return nil
 	}
 	f.Curves[name] = res.Curve
-	if method == tail.Name {
-		f.TailSpread, f.SpreadKnown = res.TailSpread, true
-	}
 	return nil
 }
 
 // refitPilot reloads p (rewritten by transformPilot when transform is not
 // ""), runs the named methods again (seed 1; "cleanex" means seeds
 // 1..seeds) and replaces their curves in the cached fits f, and its
-// ClassSE and TailSpread.
+// ClassSE, TailSpread and Squashed.
 func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seeds int, transform string) error {
 	l, err := p.Load(ctx)
 	if err != nil {
@@ -151,7 +149,7 @@ func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seed
 			return err
 		}
 	}
-	f.ClassSE, f.TailSpread, f.SpreadKnown = recommend.ClassSE(l.Sample), tail.Spread(l.Sample), true
+	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = recommend.ClassSE(l.Sample), tail.Spread(l.Sample), tail.Squashed(l.Sample), true
 	for _, m := range names {
 		ss := []uint64{1}
 		if m == "cleanex" {

@@ -166,10 +166,10 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 		} else {
 			if !force {
 				// A cached pilot is fitted again only for the methods its
-				// cache lacks (and reloaded for a tail spread it lacks).
+				// cache lacks (and reloaded for the tail checks it lacks).
 				if f, err = loadFits(dir, p.ID); err == nil {
 					m := missing(f, seeds)
-					if len(m) == 0 && f.SpreadKnown {
+					if len(m) == 0 && f.ChecksKnown {
 						return errSkip
 					}
 					if err := refitPilot(ctx, p, f, m, seeds, transform); err != nil {

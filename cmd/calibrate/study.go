@@ -52,7 +52,7 @@ func loadAll(dir string, pilots []bank.Pilot, seeds int) ([]pilotFits, error) {
 				errs[i] = fmt.Errorf("%s", f.Errors[name])
 			}
 		}
-		rf, failed := recommend.Usable(recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, TailSpread: f.TailSpread}, jobs, curves, errs, f.K)
+		rf, failed := recommend.Usable(recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, Squashed: f.Squashed}, jobs, curves, errs, f.K)
 		for label, why := range failed {
 			fmt.Fprintf(os.Stderr, "%s: %s left out: %s\n", f.ID, label, why)
 		}
@@ -265,16 +265,16 @@ func rmseTable(all []pilotFits, seeds int) {
 		curve func(p pilotFits) accuracy.Curve
 	}
 	estimate := func(p pilotFits) accuracy.Curve { return estimateOf(p.rf, p.K) }
-	// votes returns the estimate with CleaneX counted as if the pilot's
-	// tail spread were spread (0: twice; SharedTail: once when there is a
-	// tail curve).
-	votes := func(spread float64) func(p pilotFits) accuracy.Curve {
+	// counted returns the estimate with CleaneX counted count(p) times
+	// instead of recommend.CleaneXCount(k1).
+	counted := func(count func(p pilotFits) float64) func(p pilotFits) accuracy.Curve {
 		return func(p pilotFits) accuracy.Curve {
 			rf := p.rf
-			rf.TailSpread = spread
+			rf.CleaneXCount = count(p)
 			return estimateOf(rf, p.K)
 		}
 	}
+	fixed := func(c float64) func(pilotFits) float64 { return func(pilotFits) float64 { return c } }
 	cols := []col{
 		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
 		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
@@ -298,8 +298,9 @@ func rmseTable(all []pilotFits, seeds int) {
 			}
 			return out
 		}},
-		{"CleaneX always twice (tried)", votes(0)},
-		{"CleaneX always once (tried)", votes(recommend.SharedTail)},
+		{"CleaneX always twice (tried)", counted(fixed(2))},
+		{"CleaneX always once (tried)", counted(fixed(1))},
+		{"tail-spread rule (tried)", counted(spreadRule)},
 		{"estimate", estimate},
 		// paper.go: the published CleaneX (PyTorch), averaged over the pilots that have it.
 		{"published CleaneX (PyTorch), its pilots only", func(p pilotFits) accuracy.Curve { return p.Curves[paperName] }},
@@ -640,19 +641,35 @@ func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration,
 	return recommend.FitSidedScale(obs, recommend.DefaultKnots())
 }
 
+// sharedTail is the largest tail spread at which the tail-spread rule
+// (spreadRule) counts CleaneX once.
+const sharedTail = 1.1
+
+// spreadRule is a rule the estimate used before recommend.CleaneXCount:
+// CleaneX counts once when the tail method has a curve and the pilot's tail
+// spread (tail.Spread) is known and at most sharedTail (the points look as
+// if they share the one tail shape the pooled and the tail method
+// assume), twice otherwise.
+func spreadRule(p pilotFits) float64 {
+	if p.rf.Tail != nil && p.TailSpread > 0 && p.TailSpread <= sharedTail {
+		return 1
+	}
+	return 2
+}
+
 // spreadTable prints, by family, the pilots' tail spread (tail.Spread: its
-// mean, least and largest) and how many of them count CleaneX once in the
-// estimate (recommend.Fits.CleaneXVotes).
+// mean, least and largest) and how many of them the tail-spread rule
+// (spreadRule) counts CleaneX once on.
 func spreadTable(all []pilotFits) {
-	fmt.Printf("Tail spread (CleaneX counted once at most %.2f), by family:\n\n", recommend.SharedTail)
-	fmt.Println("| family | n | mean spread | least | largest | CleaneX counted once |")
+	fmt.Printf("Tail spread (the tail-spread rule counts CleaneX once at most %.2f), by family:\n\n", sharedTail)
+	fmt.Println("| family | n | mean spread | least | largest | CleaneX once under the rule |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, g := range append(groups(all, false), group{name: "all", ps: all}) {
 		sum, lo, hi, once := 0.0, math.Inf(1), math.Inf(-1), 0
 		for _, p := range g.ps {
 			sum += p.TailSpread
 			lo, hi = min(lo, p.TailSpread), max(hi, p.TailSpread)
-			if p.rf.CleaneXVotes() == 1 {
+			if spreadRule(p) == 1 {
 				once++
 			}
 		}

@@ -18,7 +18,6 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/chart"
 	"github.com/cleanex/cleanex/internal/compute"
-	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
@@ -34,16 +33,17 @@ func nativeOutcome(t *testing.T, s *accuracy.Sample, k2 int, seed uint64) recomm
 		t.Fatal(err)
 	}
 	jobs := recommend.Jobs(seed)
-	fits := make([]estimate.Result, len(jobs))
+	curves := make([]accuracy.Curve, len(jobs))
 	errs := make([]error, len(jobs))
 	for i, j := range jobs {
 		est, err := methods.New(j.Method, methods.Options{Seed: j.Seed, Preset: "fast"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		fits[i], errs[i] = est.Fit(context.Background(), s, k2, nil)
+		res, err := est.Fit(context.Background(), s, k2, nil)
+		curves[i], errs[i] = res.Curve, err
 	}
-	return recommend.Assemble(recommend.PilotFits(s), jobs, fits, errs, k2, table.Calibration)
+	return recommend.Assemble(recommend.PilotFits(s), jobs, curves, errs, k2, table.Calibration)
 }
 
 // compareColumns checks the page's estimate, estimate_lo, estimate_hi and
@@ -266,8 +266,7 @@ func TestRecommendationSimulation(t *testing.T) {
 		Curves         map[string][]*float64 `json:"curves"`
 		Recommendation struct {
 			Sources      []string          `json:"sources"`
-			CleaneXVotes int               `json:"cleanexVotes"`
-			TailSpread   float64           `json:"tailSpread"`
+			CleaneXCount float64           `json:"cleanexCount"`
 			Failed       map[string]string `json:"failed"`
 			Error        *string           `json:"error"`
 		} `json:"recommendation"`
@@ -291,9 +290,9 @@ func TestRecommendationSimulation(t *testing.T) {
 	out := nativeOutcome(t, ds.Sample, cfg.K2, seed)
 	compareColumns(t, cols, out, cfg.K2)
 	if fmt.Sprint(out.Sources) != fmt.Sprint(r.Recommendation.Sources) || len(out.Failed) != len(r.Recommendation.Failed) ||
-		out.CleaneXVotes != r.Recommendation.CleaneXVotes || out.CleaneXVotes < 1 || out.TailSpread != r.Recommendation.TailSpread || !(out.TailSpread > 0) {
-		t.Errorf("page: sources %v, CleaneX votes %d, tail spread %v, failed %v; native: %v, %d, %v, %v", r.Recommendation.Sources, r.Recommendation.CleaneXVotes,
-			r.Recommendation.TailSpread, r.Recommendation.Failed, out.Sources, out.CleaneXVotes, out.TailSpread, out.Failed)
+		out.CleaneXCount != r.Recommendation.CleaneXCount || out.CleaneXCount != recommend.CleaneXCount(cfg.K1) {
+		t.Errorf("page: sources %v, CleaneX counted %v times, failed %v; native: %v, %v, %v", r.Recommendation.Sources, r.Recommendation.CleaneXCount,
+			r.Recommendation.Failed, out.Sources, out.CleaneXCount, out.Failed)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/embed"
 	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/inputs"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
@@ -122,6 +123,7 @@ func fromSample(s *accuracy.Sample, used, detected scores.Direction) (*Dataset, 
 		LogProbabilities: s.LogProbabilities,
 		ScoresNote:       joinNotes(s.ScoresNote, accuracy.TiesNote(tied)),
 		TiedShare:        tied,
+		Squashed:         tail.Squashed(s),
 		Wins:             s.Top1Hits(),
 		Top1:             s.Observed[s.K],
 		Observed:         s.Observed,

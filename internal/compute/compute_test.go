@@ -3,7 +3,9 @@ package compute
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -272,5 +274,51 @@ func TestWarmUp(t *testing.T) {
 func TestLoadRefusesConstantScores(t *testing.T) {
 	if _, _, err := Load([]byte("label,a,b,c\na,.5,.5,.5\nb,.5,.5,.5\nc,.5,.5,.5\n"), "auto"); !errors.Is(err, accuracy.ErrConstantScores) {
 		t.Errorf("Load of constant scores: %v, want ErrConstantScores", err)
+	}
+}
+
+// TestLoadSquashed: the summary says when a pilot's scores are squashed for
+// the pooled and the tail method (tail.Squashed), as sharp probabilities
+// read as they are (each row's scores e^(8 z), z standard normal, halved so
+// that they are not read as probabilities), and not for the same pilot's z.
+func TestLoadSquashed(t *testing.T) {
+	const k, perClass = 60, 3
+	rng := rand.New(rand.NewPCG(5, 6))
+	var raw, squashed strings.Builder
+	for _, b := range []*strings.Builder{&raw, &squashed} {
+		b.WriteString("label")
+		for j := range k {
+			fmt.Fprintf(b, ",c%d", j)
+		}
+		b.WriteString("\n")
+	}
+	for y := range k {
+		for range perClass {
+			fmt.Fprintf(&raw, "c%d", y)
+			fmt.Fprintf(&squashed, "c%d", y)
+			for j := range k {
+				z := rng.NormFloat64()
+				if j == y {
+					z += 1.5
+				}
+				fmt.Fprintf(&raw, ",%.6g", z)
+				fmt.Fprintf(&squashed, ",%.6g", math.Exp(8*z)/2)
+			}
+			raw.WriteString("\n")
+			squashed.WriteString("\n")
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		csv  string
+		want bool
+	}{{"z", raw.String(), false}, {"e^(8z) / 2", squashed.String(), true}} {
+		_, sum, err := Load([]byte(tc.csv), "higher")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Squashed != tc.want {
+			t.Errorf("%s: Squashed %v, want %v", tc.name, sum.Squashed, tc.want)
+		}
 	}
 }

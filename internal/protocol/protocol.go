@@ -103,6 +103,9 @@ type Summary struct {
 	// TiedShare is the share of the points that tie their true class with a
 	// wrong one (accuracy.Sample.TiedShare).
 	TiedShare float64
+	// Squashed reports scores squashed for the pooled and the tail method
+	// (tail.Squashed; recommend.Fits.Squashed).
+	Squashed bool
 	// Wins counts the points whose correct class has the best score (top-1 hits at K).
 	Wins int
 	// Top1 is the class-balanced top-1 accuracy at K, the observed curve at K.
@@ -346,6 +349,7 @@ func (m *Summary) fields(c codec) {
 	c.bool(&m.LogProbabilities)
 	c.str(&m.ScoresNote)
 	c.f(&m.TiedShare)
+	c.bool(&m.Squashed)
 	c.i(&m.Wins)
 	c.f(&m.Top1)
 	c.floats(&m.Observed)

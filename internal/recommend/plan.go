@@ -125,7 +125,8 @@ func Assemble(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int,
 // left out.
 func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (Fits, map[string]string) {
 	failed := map[string]string{}
-	in := Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, TiedShare: f.TiedShare}
+	in := f // the pilot's fields; its curves come from the jobs
+	in.Regression, in.Pooled, in.Tail, in.CleaneX = nil, nil, nil, nil
 	for i, j := range jobs {
 		err := errs[i]
 		if err == nil {

@@ -4,18 +4,22 @@
 // The estimate is, at every k, a median in logit space of the regression of
 // Zheng et al., the pooled method (internal/estimate/pooled), the tail
 // method (internal/estimate/tail) and the mean curve of several CleaneX fits
-// (different seeds), cx_k = (1/M) sum_m E_k^(m), with CleaneX counted twice:
+// (different seeds), cx_k = (1/M) sum_m E_k^(m), with CleaneX counted once
+// for a pilot of at most SmallPilot classes,
 //
-//	est_k = sigma(z_k),   z_k = median(logit reg_k, logit pool_k, logit tail_k, logit cx_k, logit cx_k),
+//	z1_k = median(logit reg_k, logit pool_k, logit tail_k, logit cx_k)
 //
-// so the estimate is CleaneX itself when it lies between the lowest and the
-// highest of the other three, else the one of those two it lies beyond.
-// When the pilot's tail spread is at most SharedTail (Fits.TailSpread: the
-// pool of standardised excesses that the tail method extrapolates
-// reproduces how far the points' largest scores reach), CleaneX counts once
-// and the estimate is the mean of the middle two of the four. A method that failed drops out (with an even number of curves left,
-// the median is the mean of the middle two). No weight is fitted, and one
-// method that breaks down on a pilot cannot carry the estimate with it.
+// (the mean of the middle two), twice for a pilot of at least LargePilot,
+//
+//	z2_k = median(logit reg_k, logit pool_k, logit tail_k, logit cx_k, logit cx_k)
+//
+// (CleaneX itself when it lies between the lowest and the highest of the
+// other three, else the one of those two it lies beyond), and in between
+// est_k = sigma((2 - c) z1_k + (c - 1) z2_k) with c = CleaneXCount(k1). A
+// method that failed drops out (with an even number of curves left, the
+// median is the mean of the middle two). No weight is fitted to the curves,
+// and one method that breaks down on a pilot cannot carry the estimate with
+// it.
 //
 // The interval is a location-scale model in logit space with a scale per side,
 //
@@ -73,28 +77,53 @@ type Fits struct {
 	// on, a low accuracy at 2 classes comes from the ties, so the warning
 	// about the score direction is left out.
 	TiedShare float64
-	// TailSpread is tail.Spread of the pilot, which the tail method's fit
-	// returns (estimate.Result.TailSpread): how much more the points' top
-	// standardised excesses vary than one shared tail shape allows (0 when
-	// unknown). See CleaneXVotes.
-	TailSpread float64
+	// Squashed reports scores squashed for the pooled and the tail method
+	// (tail.Squashed: each point's top wrong-class excess carries most of its
+	// excess sum, as with sharp probabilities read as they are): their models
+	// then have little to go on, and CleaneX counts twice.
+	Squashed bool
+	// CleaneXCount, when not 0, is how many times the CleaneX mean counts
+	// in the median instead of CleaneXCount(K1) (or 2 when Squashed), from
+	// 1 to 2 (cmd/calibrate sets it to compare rules).
+	CleaneXCount float64
 }
 
-// SharedTail is the largest Fits.TailSpread at which the points count as
-// sharing one tail shape: their top excesses vary at most 10% more (in
-// variance) than draws from the pooled shape.
-const SharedTail = 1.1
+// SmallPilot and LargePilot are the pilot sizes, in classes, at or below
+// which CleaneX counts once in the estimate's median and at or above which it
+// counts twice: the smallest and the largest pilots of the benchmark bank
+// (internal/bank), where the rule was measured.
+const (
+	SmallPilot = 50
+	LargePilot = 500
+)
 
-// CleaneXVotes returns how many times the CleaneX mean counts in the
-// median: once when the tail method has a curve and the points look as if
-// they share one tail shape (0 < TailSpread <= SharedTail), so that the
-// pooled and the tail method, whose assumption then looks right, have as
-// much say as CleaneX; twice otherwise.
-func (f Fits) CleaneXVotes() int {
-	if f.Tail != nil && f.TailSpread > 0 && f.TailSpread <= SharedTail {
-		return 1
+// CleaneXCount returns how many times the CleaneX mean counts in the
+// estimate's median for a pilot of k1 classes,
+//
+//	c(k1) = 1 + min(1, max(0, ln(k1 / SmallPilot) / ln(LargePilot / SmallPilot))):
+//
+// 1 up to 50 classes, 2 from 500, 1.30 at 100 and 1.60 at 200. CleaneX is
+// fitted to the pilot's observed curve and learns more from a longer one,
+// while the pooled and the tail method rest on a model of the scores whose
+// error does not shrink with k1: on every set of pilots measured (the bank,
+// three fresh replicates of it, the held-out families and pilots of 10-30
+// classes) counting CleaneX once was the better choice at k1 = 50 and
+// twice at k1 = 500 (docs/recommendation.md).
+func CleaneXCount(k1 int) float64 {
+	w := math.Log(float64(k1)/SmallPilot) / math.Log(float64(LargePilot)/SmallPilot)
+	return 1 + min(1, max(0, w))
+}
+
+// cleanexCount returns f.CleaneXCount when it is not 0, else 2 for squashed
+// scores and CleaneXCount(f.K1) otherwise.
+func (f Fits) cleanexCount() float64 {
+	switch {
+	case f.CleaneXCount != 0:
+		return f.CleaneXCount
+	case f.Squashed:
+		return 2
 	}
-	return 2
+	return CleaneXCount(f.K1)
 }
 
 // single returns the field of f that holds the curve of the method called
@@ -201,11 +230,9 @@ type Result struct {
 	// Sources names the methods that went into the estimate ("regression",
 	// "cleanex ×M").
 	Sources []string
-	// CleaneXVotes is how many times the CleaneX mean counted in the median
-	// (Fits.CleaneXVotes; 0 without CleaneX).
-	CleaneXVotes int
-	// TailSpread is the Fits.TailSpread that decided CleaneXVotes.
-	TailSpread float64
+	// CleaneXCount is how many times the CleaneX mean counted in the median,
+	// from 1 to 2 (CleaneXCount; 0 without CleaneX).
+	CleaneXCount float64
 	// Features holds the interval model's inputs at each k (for the evidence
 	// shown to the user).
 	Features []Features
@@ -298,7 +325,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	if f.K1 < 2 || f.Observed.Max() < f.K1 || f.ClassSE.Max() < f.K1 {
 		return Result{}, fmt.Errorf("recommend: the pilot's observed curve and its standard errors must cover k = 0..k1 = %d", f.K1)
 	}
-	var parts []accuracy.Curve // the curves whose median is the estimate
+	var parts []accuracy.Curve // the other methods' curves, then CleaneX's mean (once)
 	var sources []string
 	for _, m := range Methods() {
 		if c := f.single(m); c != nil && *c != nil && c.Max() >= k2 {
@@ -306,21 +333,22 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			sources = append(sources, m)
 		}
 	}
-	votes := 0
+	count := 0.0
 	if len(cx) > 0 {
-		votes = f.CleaneXVotes()
-		for range votes {
-			parts = append(parts, mean)
-		}
+		count = f.cleanexCount()
+		parts = append(parts, mean)
 		sources = append(sources, fmt.Sprintf("cleanex ×%d", len(cx)))
 	}
 	if len(parts) == 0 {
 		return Result{}, ErrNoFits
 	}
 	res := Result{Estimate: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
-		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXVotes: votes, TailSpread: f.TailSpread, Features: make([]Features, k2+1)}
-	zs := make([]float64, len(parts))
-	ps := make([]float64, len(parts))
+		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXCount: count, Features: make([]Features, k2+1)}
+	// The medians with CleaneX once (ps1) and twice (ps2), blended with
+	// weight count - 1 on the second.
+	w2 := max(0, count-1)
+	ps1 := make([]float64, len(parts))
+	ps2 := make([]float64, 0, len(parts)+1)
 	eps := featureClamp(f)
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
@@ -328,17 +356,17 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			continue
 		}
 		for i, c := range parts {
-			ps[i] = c[k]
+			ps1[i] = c[k]
 		}
-		slices.Sort(ps)
-		for i, p := range ps {
-			zs[i] = Logit(p) // sorted too: Logit is non-decreasing
-		}
-		z := (zs[(len(zs)-1)/2] + zs[len(zs)/2]) / 2
+		ps2 = append(append(ps2[:0], ps1...), ps1[len(ps1)-1])
+		slices.Sort(ps1)
+		slices.Sort(ps2)
+		z := (1-w2)*medianLogit(ps1) + w2*medianLogit(ps2)
+		lowest, highest := Logit(ps1[0]), Logit(ps1[len(ps1)-1])
 		ft := features(f, cx, k)
 		zc := clampedLogit(sigmoid(z), eps)
-		ft.DUp = clampedLogit(sigmoid(zs[len(zs)-1]), eps) - zc
-		ft.DDown = zc - clampedLogit(sigmoid(zs[0]), eps)
+		ft.DUp = clampedLogit(sigmoid(highest), eps) - zc
+		ft.DDown = zc - clampedLogit(sigmoid(lowest), eps)
 		ft.D = ft.DUp + ft.DDown
 		if k > f.K1 {
 			ft.G = math.Max(0, clampedLogit(f.Observed[f.K1], eps)-zc)
@@ -346,7 +374,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		sLo, sHi := cal.scales(ft)
 		res.Features[k] = ft
 		res.Estimate[k] = sigmoid(z)
-		if a := ps[(len(ps)-1)/2]; a == ps[len(ps)/2] && (a < logitClamp || a > 1-logitClamp) {
+		if a, ok := middleAgrees(ps1, ps2, w2); ok && (a < logitClamp || a > 1-logitClamp) {
 			// the middle curves agree on an accuracy the clamped logit
 			// cannot hold (an exact 0 or 1): keep it
 			res.Estimate[k] = a
@@ -379,7 +407,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		// n is a class-balanced count (a whole number when every class has
 		// as many points), so it is rounded, and tiny float remainders of
 		// a pilot right on every point read as none.
-		few := fmt.Sprintf("only about %.0f", n)
+		few := fmt.Sprintf("about %.0f", n)
 		switch {
 		case n < 0.5:
 			few = "none"
@@ -387,7 +415,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			few = "all"
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot misclassifies %s of its %s test points at %s classes, so what happens beyond %s classes is barely seen: treat the estimate and its interval as rough, and add test points or classes to the pilot if you can.",
+			"Your pilot misclassifies %s of its %s test points at %s classes, too few errors to show what happens beyond %s classes: treat the estimate and its interval as rough; more test points would show more errors.",
 			few, limits.Thousands(f.N), limits.Thousands(f.K1), limits.Thousands(f.K1)))
 	}
 	if f.K1 < SmallestCalibratedK1 && k2 > f.K1 {
@@ -477,6 +505,33 @@ func features(f Fits, cx []accuracy.Curve, k int) Features {
 		ft.S = math.Sqrt(max(0, (m2-n*m*m)/(n-1)))
 	}
 	return ft
+}
+
+// medianLogit returns the median of the sorted accuracies ps in logit
+// space: the logit of the middle one, or the mean of the logits of the
+// middle two (Logit is non-decreasing, so the order is kept).
+func medianLogit(ps []float64) float64 {
+	n := len(ps)
+	return (Logit(ps[(n-1)/2]) + Logit(ps[n/2])) / 2
+}
+
+// middleAgrees reports whether the middle values of the sorted ps1 and, when
+// w2 > 0, of the sorted ps2 (those the blended median uses) are all one value
+// a (and w2 < 1 leaves ps1's in use).
+func middleAgrees(ps1, ps2 []float64, w2 float64) (a float64, ok bool) {
+	var mids []float64
+	if w2 < 1 {
+		mids = append(mids, ps1[(len(ps1)-1)/2], ps1[len(ps1)/2])
+	}
+	if w2 > 0 {
+		mids = append(mids, ps2[(len(ps2)-1)/2], ps2[len(ps2)/2])
+	}
+	for _, m := range mids {
+		if m != mids[0] {
+			return 0, false
+		}
+	}
+	return mids[0], true
 }
 
 // wilsonZ is the standard normal quantile of 90%, for a two-sided 80% interval.

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
-	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -36,6 +35,7 @@ func testFits(k1, k2 int) Fits {
 func TestRecommendMedian(t *testing.T) {
 	const k1, k2 = 20, 200
 	f := testFits(k1, k2)
+	f.CleaneXCount = 2 // the median of five
 	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
 		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
 	res, err := Recommend(f, k2, cal)
@@ -76,48 +76,57 @@ func TestRecommendMedian(t *testing.T) {
 	}
 }
 
-// TestCleaneXVotes: CleaneX counts once when the tail method has a curve
-// and the pilot's tail spread is known and at most SharedTail; then the
-// estimate is the mean in logit of the middle two of the four curves (tail
-// 0.985 and the CleaneX mean, about 0.99). Otherwise it counts twice and the
-// estimate is the CleaneX mean.
-func TestCleaneXVotes(t *testing.T) {
-	const k1, k2 = 20, 200
+// TestCleaneXCount: CleaneX counts once up to SmallPilot classes, twice
+// from LargePilot, and c(k1) = 1 + ln(k1/50)/ln(10) times in between.
+func TestCleaneXCount(t *testing.T) {
+	for _, tc := range []struct {
+		k1   int
+		want float64
+	}{{2, 1}, {20, 1}, {50, 1}, {100, 1 + math.Log(2)/math.Log(10)}, {158, 1 + math.Log(3.16)/math.Log(10)}, {200, 1 + math.Log(4)/math.Log(10)}, {500, 2}, {5000, 2}} {
+		if got := CleaneXCount(tc.k1); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("CleaneXCount(%d) = %v, want %v", tc.k1, got, tc.want)
+		}
+	}
+}
+
+// TestCleaneXCountInTheMedian: on the test fits (pooled 0.98 < tail 0.985
+// < CleaneX mean about 0.99 < regression 0.9915 at every k), CleaneX
+// counted once gives the mean in logit of the middle two, tail and
+// CleaneX; twice gives CleaneX itself; a count in between blends the two
+// in logit, (2 - c) z1 + (c - 1) z2. The pilot's k1 sets the count unless
+// its scores are squashed (twice) or Fits.CleaneXCount sets it, and
+// Result.CleaneXCount reports it.
+func TestCleaneXCountInTheMedian(t *testing.T) {
+	const k2 = 1000
 	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
 		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
 	for _, tc := range []struct {
-		name   string
-		spread float64
-		noTail bool
-		votes  int
+		name  string
+		k1    int
+		set   float64
+		count float64
 	}{
-		{"unknown", 0, false, 2},
-		{"shared", 1.02, false, 1},
-		{"at the limit", SharedTail, false, 1},
-		{"above", 1.3, false, 2},
-		{"shared, no tail curve", 1.02, true, 2},
+		{"k1 = 50: once", 50, 0, 1},
+		{"k1 = 500: twice", 500, 0, 2},
+		{"k1 = 200: in between", 200, 0, CleaneXCount(200)},
+		{"k1 = 500, set to once", 500, 1, 1},
+		{"k1 = 50, set to 1.5", 50, 1.5, 1.5},
+		{"k1 = 50, squashed scores: twice", 50, 0, 2},
 	} {
-		f := testFits(k1, k2)
-		f.TailSpread = tc.spread
-		if tc.noTail {
-			f.Tail = nil
-		}
-		if got := f.CleaneXVotes(); got != tc.votes {
-			t.Errorf("%s: CleaneXVotes %d, want %d", tc.name, got, tc.votes)
-		}
+		f := testFits(tc.k1, k2)
+		f.CleaneXCount = tc.set
+		f.Squashed = strings.Contains(tc.name, "squashed")
 		res, err := Recommend(f, k2, cal)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.CleaneXVotes != tc.votes {
-			t.Errorf("%s: Result.CleaneXVotes %d, want %d", tc.name, res.CleaneXVotes, tc.votes)
+		if res.CleaneXCount != tc.count {
+			t.Errorf("%s: Result.CleaneXCount %v, want %v", tc.name, res.CleaneXCount, tc.count)
 		}
-		for _, k := range []int{2, 20, 200} {
+		for _, k := range []int{2, 20, 200, 1000} {
 			cx := Logit((f.CleaneX[0][k] + f.CleaneX[1][k]) / 2)
-			want := cx
-			if tc.votes == 1 {
-				want = (Logit(f.Tail[k]) + cx) / 2
-			}
+			z1, z2 := (Logit(f.Tail[k])+cx)/2, cx
+			want := (2-tc.count)*z1 + (tc.count-1)*z2
 			if math.Abs(Logit(res.Estimate[k])-want) > 1e-9 {
 				t.Errorf("%s, k = %d: estimate %v, want %v", tc.name, k, res.Estimate[k], sigmoid(want))
 			}
@@ -129,6 +138,7 @@ func TestRecommendFallbacks(t *testing.T) {
 	const k1, k2 = 20, 100
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	f := testFits(k1, k2)
+	f.CleaneXCount = 2 // CleaneX twice, the rule's median at k1 >= 500
 	f.Regression = nil
 	res, err := Recommend(f, k2, cal)
 	if err != nil {
@@ -141,6 +151,7 @@ func TestRecommendFallbacks(t *testing.T) {
 	}
 	// CleaneX the lowest: the median of five is the pooled method, the second lowest of the others
 	f = testFits(k1, k2)
+	f.CleaneXCount = 2
 	f.CleaneX = []accuracy.Curve{geometric(0.97, k2)}
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
@@ -149,6 +160,7 @@ func TestRecommendFallbacks(t *testing.T) {
 		t.Errorf("CleaneX lowest: estimate %v, want the pooled method's %v", res.Estimate[k2], f.Pooled[k2])
 	}
 	f = testFits(k1, k2)
+	f.CleaneXCount = 2
 	f.CleaneX = nil
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
@@ -157,6 +169,7 @@ func TestRecommendFallbacks(t *testing.T) {
 		t.Errorf("without CleaneX: estimate %v, want the middle of regression, pooled and tail, the tail method's %v", res.Estimate[k2], f.Tail[k2])
 	}
 	f = testFits(k1, k2)
+	f.CleaneXCount = 2
 	f.Regression, f.Pooled = nil, nil
 	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-cx) > 1e-12 {
 		t.Errorf("tail and CleaneX: %v (%v), want CleaneX %v (the median of tail, CleaneX, CleaneX)", res.Estimate[k2], err, cx)
@@ -166,6 +179,7 @@ func TestRecommendFallbacks(t *testing.T) {
 		t.Errorf("CleaneX alone: %v (%v), want %v", res.Estimate[k2], err, cx)
 	}
 	f = testFits(k1, k2)
+	f.CleaneXCount = 2
 	f.CleaneX, f.Pooled, f.Tail = nil, nil, nil
 	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-f.Regression[k2]) > 1e-12 {
 		t.Errorf("regression alone: %v (%v), want %v", res.Estimate[k2], err, f.Regression[k2])
@@ -219,11 +233,7 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 	curves := []accuracy.Curve{f.Regression, f.Pooled, f.Tail, f.CleaneX[0], flat, f.CleaneX[1], nil}
 	errs := []error{nil, nil, nil, nil, nil, nil, errors.New("cancelled by a test")}
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
-	fits := make([]estimate.Result, len(curves))
-	for i, c := range curves {
-		fits[i].Curve = c
-	}
-	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, fits, errs, k2, cal)
+	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, curves, errs, k2, cal)
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}
@@ -236,36 +246,13 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 	if out.Sources[3] != "cleanex ×2" {
 		t.Errorf("sources %v", out.Sources)
 	}
-}
-
-// TestAssembleTakesTheTailSpread: Assemble reads the pilot's tail spread
-// from the tail job's result, so CleaneX counts once with a spread at most
-// SharedTail; when the tail job failed there is neither its curve nor its
-// spread, and CleaneX counts twice.
-func TestAssembleTakesTheTailSpread(t *testing.T) {
-	const k1, k2 = 20, 100
-	f := testFits(k1, k2)
-	jobs := Jobs(1)
-	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
-	for _, tc := range []struct {
-		name   string
-		err    error
-		spread float64
-		votes  int
-	}{{"tail fitted", nil, 1.02, 1}, {"tail failed", errors.New("failed in a test"), 0, 2}} {
-		fits := []estimate.Result{{Curve: f.Regression}, {Curve: f.Pooled}, {Curve: f.Tail, TailSpread: 1.02}}
-		for _, c := range f.CleaneX {
-			fits = append(fits, estimate.Result{Curve: c}, estimate.Result{Curve: c})
-		}
-		errs := make([]error, len(jobs))
-		errs[2] = tc.err
-		out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, fits, errs, k2, cal)
-		if out.Err != nil {
-			t.Fatal(out.Err)
-		}
-		if out.TailSpread != tc.spread || out.CleaneXVotes != tc.votes {
-			t.Errorf("%s: tail spread %v, CleaneX votes %d; want %v, %d", tc.name, out.TailSpread, out.CleaneXVotes, tc.spread, tc.votes)
-		}
+	if out.CleaneXCount != 1 {
+		t.Errorf("k1 = %d: CleaneX counted %v times, want once", k1, out.CleaneXCount)
+	}
+	// The pilot's own fields go through: squashed scores count CleaneX twice.
+	squashed := Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE, Squashed: true}
+	if out := Assemble(squashed, jobs, curves, errs, k2, cal); out.CleaneXCount != 2 {
+		t.Errorf("squashed scores: CleaneX counted %v times, want twice", out.CleaneXCount)
 	}
 }
 
@@ -459,8 +446,8 @@ func TestWarnsOnFewErrors(t *testing.T) {
 		observed accuracy.Curve
 		want     string
 	}{
-		{"0.76 errors", geometric(0.9999, k1), "misclassifies only about 1 of its 400 test points at 20 classes"},
-		{"3 errors", geometric(math.Pow(1-3.0/400, 1.0/19), k1), "misclassifies only about 3 of its 400"},
+		{"0.76 errors", geometric(0.9999, k1), "misclassifies about 1 of its 400 test points at 20 classes, too few errors to show"},
+		{"3 errors", geometric(math.Pow(1-3.0/400, 1.0/19), k1), "misclassifies about 3 of its 400"},
 		// right on every point, up to a float remainder of the class-balanced sum
 		{"none", geometric(1-1e-16, k1), "misclassifies none of its 400 test points"},
 	} {

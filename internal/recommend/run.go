@@ -7,6 +7,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
+	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/methods"
 )
 
@@ -19,7 +20,7 @@ import (
 func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calibration,
 	progress func(estimate.Progress)) (Outcome, []accuracy.Curve, error) {
 	jobs := Jobs(seed)
-	fits := make([]estimate.Result, len(jobs))
+	curves := make([]accuracy.Curve, len(jobs))
 	errs := make([]error, len(jobs))
 	type step struct {
 		job  int
@@ -36,12 +37,14 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 			for i := range next {
 				e, err := methods.New(jobs[i].Method, methods.Options{Seed: jobs[i].Seed})
 				if err == nil {
-					fits[i], err = e.Fit(ctx, s, k2, func(p estimate.Progress) {
+					var res estimate.Result
+					res, err = e.Fit(ctx, s, k2, func(p estimate.Progress) {
 						select {
 						case ch <- step{job: i, p: p}:
 						default: // the caller is busy: skip this report
 						}
 					})
+					curves[i] = res.Curve
 				}
 				errs[i] = err
 				ch <- step{job: i, done: true}
@@ -77,18 +80,14 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 	if err := ctx.Err(); err != nil {
 		return Outcome{}, nil, err
 	}
-	curves := make([]accuracy.Curve, len(jobs))
-	for i, r := range fits {
-		curves[i] = r.Curve
-	}
-	return Assemble(PilotFits(s), jobs, fits, errs, k2, cal), curves, nil
+	return Assemble(PilotFits(s), jobs, curves, errs, k2, cal), curves, nil
 }
 
 // PilotFits returns what the recommendation knows of pilot s before any fit:
-// its size, observed curve, class-sampling standard errors and tied share;
-// no curves, and no tail spread (the tail method's fit returns it).
+// its size, observed curve, class-sampling standard errors, tied share and
+// whether its scores are squashed (tail.Squashed); no curves.
 func PilotFits(s *accuracy.Sample) Fits {
-	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare()}
+	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), Squashed: tail.Squashed(s)}
 }
 
 // Name is the recommendation's name as a method ("estimate", its CSV column).

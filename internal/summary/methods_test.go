@@ -90,4 +90,7 @@ func TestSummaryAbove130(t *testing.T) {
 	if a, b := tail.Spread(s), tail.Spread(tab.Sample); a != b || !(a > 0) {
 		t.Errorf("tail spread %v from the matrix, %v from the summary; want them equal and positive", a, b)
 	}
+	if a, b := tail.Squashed(s), tail.Squashed(tab.Sample); a != b {
+		t.Errorf("squashed %v from the matrix, %v from the summary; want them equal", a, b)
+	}
 }

@@ -325,7 +325,7 @@ func summaryJS(s protocol.Summary) map[string]any {
 // estimate_hi, <method>..., truth}, seconds, rmse, errors, skipped,
 // recommendation}
 // with the columns of docs/formats.md §3 (null where a column is empty);
-// recommendation is {sources, cleanexVotes, tailSpread, failed: {label: reason}, error}.
+// recommendation is {sources, cleanexCount, failed: {label: reason}, error}.
 func runResultJS(r *runState) (any, error) {
 	c := r.results
 	if c.Truth != nil && c.Truth.Max() < c.K2 {
@@ -368,7 +368,7 @@ func runResultJS(r *runState) (any, error) {
 	return out, nil
 }
 
-// recommendationJS returns {sources: [...], cleanexVotes: n, tailSpread: h, failed:
+// recommendationJS returns {sources: [...], cleanexCount: c, failed:
 // {label: reason}, error: string or null} of a run's recommendation.
 func recommendationJS(o recommend.Outcome) map[string]any {
 	sources := make([]any, len(o.Sources))
@@ -383,7 +383,7 @@ func recommendationJS(o recommend.Outcome) map[string]any {
 	if o.Err != nil {
 		msg = o.Err.Error()
 	}
-	return map[string]any{"sources": sources, "cleanexVotes": o.CleaneXVotes, "tailSpread": o.TailSpread, "failed": failed, "error": msg}
+	return map[string]any{"sources": sources, "cleanexCount": o.CleaneXCount, "failed": failed, "error": msg}
 }
 
 // rmseJS returns each curve's RMSE against the truth over k = 2..k2, by

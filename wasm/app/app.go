@@ -557,7 +557,7 @@ func (a *app) finishRun(r *runState) {
 
 // pilot returns what the recommendation needs of the current data set.
 func (a *app) pilot() web.Pilot {
-	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE, TiedShare: a.summary.TiedShare}
+	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE, TiedShare: a.summary.TiedShare, Squashed: a.summary.Squashed}
 }
 
 // joinByKey returns every message of errs, in the order of their keys,

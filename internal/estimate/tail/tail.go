@@ -63,8 +63,7 @@ type Estimator struct{}
 // Name returns "tail".
 func (Estimator) Name() string { return Name }
 
-// Fit returns the tail curve for k = 0..k2, the C_x of every point and the
-// pilot's Spread, the check of the shape the curve assumes.
+// Fit returns the tail curve for k = 0..k2 and the C_x of every point.
 func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress func(estimate.Progress)) (estimate.Result, error) {
 	if s.K < 3 {
 		return estimate.Result{}, ErrTooFewClasses
@@ -85,10 +84,6 @@ func (e Estimator) Fit(ctx context.Context, s *accuracy.Sample, k2 int, progress
 	report(2)
 	c := cOf(s, m, ys, pool)
 	res := estimate.Result{Curve: accuracy.Expected(c, s.Weight, k2), C: c}
-	if err := ctx.Err(); err != nil {
-		return estimate.Result{}, err
-	}
-	res.TailSpread = Spread(s)
 	report(3)
 	return res, nil
 }
