@@ -1366,8 +1366,9 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
 										vgparent.AppendChild(vgn)
 										if c.S.HasTruth() && r.Failed == "" {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rmse"}}}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("class", r.RMSEClass())
 											vgn.SetInnerHTML(r.RMSE)
 										}
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}

@@ -260,12 +260,24 @@ type TableRow struct {
 	Cells []string
 	// RMSE and Time are formatted (empty when unknown).
 	RMSE, Time string
+	// Best marks the row with the lowest RMSE against the truth among the
+	// estimate and the methods (none without a truth).
+	Best bool
 	// Failed, when not "", is why the method has no curve ("failed: …",
 	// or "skipped: …" when Skipped).
 	Failed string
 	// Skipped is whether the method did not run because it cannot run on
 	// this pilot.
 	Skipped bool
+}
+
+// RMSEClass is the class of the row's RMSE cell: "rmse", and "rmse best"
+// for the lowest (shown in bold).
+func (r TableRow) RMSEClass() string {
+	if r.Best {
+		return "rmse best"
+	}
+	return "rmse"
 }
 
 // FailClass is the class of the cell that says why a method has no curve.
@@ -346,6 +358,15 @@ func (s *State) Rows() []TableRow {
 		if r.Name == "truth" {
 			out = append(out, row(r))
 		}
+	}
+	best, lowest := "", math.Inf(1)
+	for _, r := range rows {
+		if r.Name != "truth" && r.Name != "observed" && r.RMSE < lowest {
+			best, lowest = r.Name, r.RMSE
+		}
+	}
+	for i := range out {
+		out[i].Best = out[i].Name == best && out[i].Failed == ""
 	}
 	return out
 }

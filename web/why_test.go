@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -199,6 +200,26 @@ func TestRowsWithAFailedMethod(t *testing.T) {
 	wantK2 := fmt.Sprintf("%s (%s–%s)", Cell(o.Estimate[100]), Cell(o.Lo[100]), Cell(o.Hi[100]))
 	if last := est.Cells[len(est.Cells)-1]; last != wantK2 {
 		t.Errorf("estimate's k2 cell %q, want %q", last, wantK2)
+	}
+	// Only the lowest RMSE against the truth is marked (and bold).
+	var marked []string
+	lowest := ""
+	low := math.Inf(1)
+	for _, r := range st.Results.Table() {
+		if r.Name != "truth" && r.Name != "observed" && r.RMSE < low {
+			lowest, low = r.Name, r.RMSE
+		}
+	}
+	if lowest == "" {
+		t.Fatal("the test's table has no RMSE against a truth")
+	}
+	for _, r := range rows {
+		if r.Best {
+			marked = append(marked, r.Name)
+		}
+	}
+	if len(marked) != 1 || marked[0] != lowest {
+		t.Errorf("rows marked best %v, want only %q (the lowest RMSE)", marked, lowest)
 	}
 	reg := rows[3]
 	if !strings.HasPrefix(reg.Failed, "failed: at k = 2 it gives 1.000 where the pilot's exact accuracy is") || len(reg.Cells) != 0 || reg.RMSE != "" {
