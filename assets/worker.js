@@ -8,5 +8,5 @@ fetch("../worker.wasm")
   .then((r) => WebAssembly.instantiateStreaming ? WebAssembly.instantiateStreaming(r, go.importObject)
     : r.arrayBuffer().then((b) => WebAssembly.instantiate(b, go.importObject)))
   .then((r) => go.run(r.instance))
-  .then(() => self.postMessage("the Go program ended"))
+  .then(() => self.postMessage("its program ended unexpectedly"))
   .catch((e) => self.postMessage(String(e && e.message || e)));
