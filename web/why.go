@@ -97,7 +97,7 @@ func (s *State) Headline() string {
 	lo, hi := o.Lo[r.K2], o.Hi[r.K2]
 	line := HeadlineText(r.K2, o.Estimate[r.K2], lo, hi) + "."
 	if obs := s.Results.Observed; r.K2 <= r.K1 && r.K2 <= obs.Max() {
-		line += fmt.Sprintf(" %s classes is within your pilot's %s, where its accuracy is measured (%.*f): the estimate follows it, and the interval is how much it would change with other classes.",
+		line += fmt.Sprintf(" %s classes is within your pilot's %s, where its accuracy is measured (%.*f): the estimate, which comes from the methods' curves, stays near it, and the interval is how much it would change with other classes.",
 			limits.Thousands(r.K2), limits.Thousands(r.K1), Decimals(lo, hi)+1, obs[r.K2])
 	}
 	switch t := s.Results.Truth; {

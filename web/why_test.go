@@ -85,7 +85,7 @@ func TestHeadlineWithinPilot(t *testing.T) {
 	st := finishedStateAt(t, 6)
 	o := st.Rec.Outcome
 	d := Decimals(o.Lo[6], o.Hi[6])
-	want := HeadlineText(6, o.Estimate[6], o.Lo[6], o.Hi[6]) + fmt.Sprintf(". 6 classes is within your pilot's 10, where its accuracy is measured (%.*f): the estimate follows it", d+1, st.Results.Observed[6])
+	want := HeadlineText(6, o.Estimate[6], o.Lo[6], o.Hi[6]) + fmt.Sprintf(". 6 classes is within your pilot's 10, where its accuracy is measured (%.*f): the estimate, which comes from the methods' curves, stays near it", d+1, st.Results.Observed[6])
 	if got := st.Headline(); !strings.HasPrefix(got, want) {
 		t.Errorf("headline %q\nwant %q…", got, want)
 	}
