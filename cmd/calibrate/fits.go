@@ -46,6 +46,23 @@ type Fits struct {
 	Seconds map[string]float64
 }
 
+// loadPilot loads p, its scores rewritten by transformPilot when transform
+// is not "".
+func loadPilot(ctx context.Context, p bank.Pilot, transform string) (*bank.Loaded, error) {
+	l, err := p.Load(ctx)
+	if err != nil || transform == "" {
+		return l, err
+	}
+	l.Sample, err = transformPilot(l.Sample, transform)
+	return l, err
+}
+
+// measure sets what f keeps of pilot s besides the fits: its ClassSE, tail
+// spread and squashed check (ChecksKnown).
+func (f *Fits) measure(s *accuracy.Sample) {
+	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = recommend.ClassSE(s), tail.Spread(s), tail.Squashed(s), true
+}
+
 // fitName returns the cache key of method m with seed seed.
 func fitName(m string, seed uint64) string {
 	if m == "cleanex" {
@@ -58,19 +75,14 @@ func fitName(m string, seed uint64) string {
 // with seeds 1..seeds, on the pilot's scores rewritten by transformPilot
 // when transform is not "".
 func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*Fits, error) {
-	l, err := p.Load(ctx)
+	l, err := loadPilot(ctx, p, transform)
 	if err != nil {
 		return nil, err
 	}
-	if transform != "" {
-		if l.Sample, err = transformPilot(l.Sample, transform); err != nil {
-			return nil, err
-		}
-	}
 	f := &Fits{ID: p.ID, Family: p.Family, Setting: p.Setting, K1: p.K1, K: p.K, N: l.Sample.N(),
-		Observed: l.Sample.Observed, Truth: l.Truth, ClassSE: recommend.ClassSE(l.Sample),
-		TailSpread: tail.Spread(l.Sample), Squashed: tail.Squashed(l.Sample), ChecksKnown: true,
+		Observed: l.Sample.Observed, Truth: l.Truth,
 		Curves: map[string][]float64{}, Errors: map[string]string{}, Seconds: map[string]float64{}}
+	f.measure(l.Sample)
 	for _, m := range fitMethods {
 		if err := fitInto(ctx, f, fitName(m, 1), m, 1, l.Sample, p.K); err != nil {
 			return nil, err
@@ -140,16 +152,11 @@ func fitInto(ctx context.Context, f *Fits, name, method string, seed uint64, s *
 // 1..seeds) and replaces their curves in the cached fits f, and its
 // ClassSE, TailSpread and Squashed.
 func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seeds int, transform string) error {
-	l, err := p.Load(ctx)
+	l, err := loadPilot(ctx, p, transform)
 	if err != nil {
 		return err
 	}
-	if transform != "" {
-		if l.Sample, err = transformPilot(l.Sample, transform); err != nil {
-			return err
-		}
-	}
-	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = recommend.ClassSE(l.Sample), tail.Spread(l.Sample), tail.Squashed(l.Sample), true
+	f.measure(l.Sample)
 	for _, m := range names {
 		ss := []uint64{1}
 		if m == "cleanex" {
