@@ -104,8 +104,14 @@ func ungroup(text string) (string, bool) {
 	return strings.Join(groups, ""), true
 }
 
-// tooLarge is the message of a k2 above MaxK2, given as text.
+// tooLarge is the message of a k2 above MaxK2, given as text. Just above
+// MaxK2 the memory the request needs rounds to that of MaxK2, so there the
+// message names the limit's memory only.
 func tooLarge(name, text string, k2 float64) error {
+	if k2 < 2*MaxK2 {
+		return fmt.Errorf("%s %s: too large: the largest %s accepted is %s (every curve keeps %d bytes per k, so at that k2 the %d curves of a run already take ~%s)",
+			name, text, name, Thousands(MaxK2), CurveBytesPerK, CurvesPerRun, HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
+	}
 	return fmt.Errorf("%s %s: too large: every curve keeps %d bytes per k, so %d curves need ~%s; the largest %s accepted is %s (~%s)",
 		name, text, CurveBytesPerK, CurvesPerRun, HumanBytes(k2*CurveBytesPerK*CurvesPerRun), name, Thousands(MaxK2), HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
 }
