@@ -42,7 +42,8 @@
 // first two replicates (internal/bank; 768 pilots) by cmd/calibrate and embedded
 // in the package
 // (calibration.json). The interval is never narrower than the Wilson interval
-// of the pilot's own accuracy, and at k <= k1 it holds that Wilson interval.
+// of the pilot's own accuracy, at k <= k1 it holds that Wilson interval, and
+// from k1 to 2 k1 that hold fades out linearly in log k (no step at k1).
 package recommend
 
 import (
@@ -350,6 +351,9 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	ps1 := make([]float64, len(parts))
 	ps2 := make([]float64, 0, len(parts)+1)
 	eps := featureClamp(f)
+	// k1Lo and k1Hi are the interval at k1 (it holds the pilot's Wilson
+	// interval there); unset (lo > hi) until k reaches k1.
+	k1Lo, k1Hi := 1.0, 0.0
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
 			res.Estimate[k], res.Lo[k], res.Hi[k] = 1, 1, 1
@@ -395,6 +399,16 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 				// within the pilot, the Wilson interval of its own accuracy
 				// at k is inside the interval too
 				res.Lo[k], res.Hi[k] = min(res.Lo[k], wlo), max(res.Hi[k], whi)
+			} else if fade := 1 - ft.L/math.Ln2; fade > 0 && k1Lo <= k1Hi {
+				// from k1 to 2 k1 that hold fades out linearly in log k:
+				// the interval reaches as far beyond the estimate as
+				// fade times the Wilson interval at k1 reached beyond the
+				// estimate at k1, so the band has no step at k1
+				res.Lo[k] = max(0, min(res.Lo[k], res.Estimate[k]-fade*(res.Estimate[f.K1]-k1Lo)))
+				res.Hi[k] = min(1, max(res.Hi[k], res.Estimate[k]+fade*(k1Hi-res.Estimate[f.K1])))
+			}
+			if k == f.K1 {
+				k1Lo, k1Hi = res.Lo[k], res.Hi[k]
 			}
 		}
 	}

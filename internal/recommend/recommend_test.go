@@ -613,6 +613,48 @@ func TestIntervalHoldsWilsonWithinPilot(t *testing.T) {
 	}
 }
 
+// Beyond k1 the hold of the pilot's Wilson interval fades out linearly in
+// log k until 2 k1, so the band has no step at k1: on a pilot whose own
+// accuracy lies well above every method's curve, the upper bound falls from
+// k1 to k1 + 1 by no more than the estimate does plus the faded share, and
+// from 2 k1 on it is back at the calibrated interval.
+func TestWilsonHoldFadesBeyondPilot(t *testing.T) {
+	const k1, k2 = 100, 400
+	cal := Calibration{Coef: [NumCoef]float64{0.01}, CoefUp: [NumCoef]float64{0.01}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	curve := func(shift float64) accuracy.Curve {
+		c := make(accuracy.Curve, k2+1)
+		for k := range c {
+			c[k] = 0.95 - 0.0004*float64(k) - shift
+		}
+		return c
+	}
+	f := Fits{K1: k1, N: 2000, Observed: curve(0)[:k1+1], ClassSE: make(accuracy.Curve, k1+1),
+		Regression: curve(0.05), Pooled: curve(0.06), Tail: curve(0.055), CleaneX: []accuracy.Curve{curve(0.05)}}
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, whi := wilson(f.Observed[k1], f.N)
+	reach := res.Hi[k1] - res.Estimate[k1]
+	if res.Hi[k1] < whi || reach < 0.04 {
+		t.Fatalf("at k1 the interval reaches %v above the estimate %v, want it to hold the Wilson bound %v", reach, res.Estimate[k1], whi)
+	}
+	for k := k1 + 1; k < 2*k1; k++ {
+		fade := 1 - math.Log(float64(k)/k1)/math.Ln2
+		if got := res.Hi[k] - res.Estimate[k]; got < fade*reach-1e-12 {
+			t.Errorf("k = %d: upper bound %v above the estimate, want at least %v (the faded hold)", k, got, fade*reach)
+		}
+	}
+	if step, most := res.Hi[k1]-res.Hi[k1+1], res.Estimate[k1]-res.Estimate[k1+1]+reach*math.Log(float64(k1+1)/k1)/math.Ln2+1e-12; step > most {
+		t.Errorf("upper bound falls by %v from k1 to k1 + 1, want at most %v", step, most)
+	}
+	for k := 2 * k1; k <= k2; k++ {
+		if got := res.Hi[k] - res.Estimate[k]; got > reach/2 {
+			t.Errorf("k = %d: upper bound %v above the estimate, want the calibrated interval (well under %v)", k, got, reach/2)
+		}
+	}
+}
+
 // Methods names each method of Jobs once, in order.
 func TestMethods(t *testing.T) {
 	if got := Methods(); !slices.Equal(got, []string{"regression", "pooled", "tail", "cleanex"}) {
