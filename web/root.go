@@ -151,16 +151,23 @@ func (c *Root) setLogX(event vugu.DOMEvent) {
 	c.B.Redraw()
 }
 
-func (c *Root) barClass(p MethodProgress) string {
+// barState is a method's progress state as a class: "skipped", "failed",
+// "done" or "" while it runs (the progress bar's colour).
+func (c *Root) barState(p MethodProgress) string {
 	switch {
 	case p.Skipped:
-		return "bar-text skipped"
+		return "skipped"
 	case p.Failed:
-		return "bar-text failed"
+		return "failed"
 	case p.Done:
-		return "bar-text done"
+		return "done"
 	}
-	return "bar-text"
+	return ""
+}
+
+// barClass is the class of a method's progress text.
+func (c *Root) barClass(p MethodProgress) string {
+	return strings.TrimSpace("bar-text " + c.barState(p))
 }
 
 // k2Key runs the methods with the typed k2 when Enter is pressed in its box;

@@ -1163,6 +1163,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent.AppendChild(vgn)
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "max", Val: "100"}}}
 							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("class", c.barState(p))
 							vgn.AddAttrInterface("id", "p-"+p.Name)
 							vgn.AddAttrInterface("value", p.Percent())
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
@@ -1361,7 +1362,18 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											_ = v
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(v)
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+												vgparent.AppendChild(vgn)
+												vgn.SetInnerHTML(cellValue(v))
+												if cellInterval(v) != "" {
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "interval"}}}
+													vgparent.AppendChild(vgn)
+													vgn.SetInnerHTML(cellInterval(v))
+												}
+											}
 										}
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
 										vgparent.AppendChild(vgn)

@@ -288,6 +288,25 @@ func (r TableRow) FailClass() string {
 	return "failed"
 }
 
+// cellValue is a table cell's value: the whole cell, or, for the
+// estimate's k2 cell "v (lo–hi)", "v " (its space lets the interval move
+// under the value on a narrow screen).
+func cellValue(cell string) string {
+	if i := strings.Index(cell, " ("); i >= 0 {
+		return cell[:i+1]
+	}
+	return cell
+}
+
+// cellInterval is the "(lo–hi)" of the estimate's k2 cell, "" for any
+// other cell.
+func cellInterval(cell string) string {
+	if i := strings.Index(cell, " ("); i >= 0 {
+		return cell[i+1:]
+	}
+	return ""
+}
+
 // Rows returns the results table: the recommended estimate first (its k2
 // cell with the 80% interval), the observed curve, each selected method in
 // the usual order (one whose fit failed says why, with no number), and

@@ -200,6 +200,11 @@ func TestRowsWithAFailedMethod(t *testing.T) {
 	wantK2 := fmt.Sprintf("%s (%s–%s)", Cell(o.Estimate[100]), Cell(o.Lo[100]), Cell(o.Hi[100]))
 	if last := est.Cells[len(est.Cells)-1]; last != wantK2 {
 		t.Errorf("estimate's k2 cell %q, want %q", last, wantK2)
+	} else if v, iv := cellValue(last), cellInterval(last); v+iv != last || v != Cell(o.Estimate[100])+" " || !strings.HasPrefix(iv, "(") {
+		t.Errorf("k2 cell %q shown as %q + %q, want the value, a space, then the interval", last, v, iv)
+	}
+	if v, iv := cellValue(est.Cells[0]), cellInterval(est.Cells[0]); v != est.Cells[0] || iv != "" {
+		t.Errorf("cell %q shown as %q + %q, want it whole and no interval", est.Cells[0], v, iv)
 	}
 	// Only the lowest RMSE against the truth is marked (and bold).
 	var marked []string
