@@ -386,6 +386,7 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	var misses []string
 	var allWidths []float64 // LOFO widths at K, all pilots and by k1
 	byK1 := map[int][]float64{}
+	belowByK1, aboveByK1, pilotsByK1 := map[int]int{}, map[int]int{}, map[int]int{}
 	for _, g := range gs {
 		var others []pilotFits
 		for _, p := range all {
@@ -415,6 +416,11 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 		m := g.name + ":"
 		for _, k1 := range bank.K1s {
 			m += fmt.Sprintf(" k1=%d %d/%d", k1, out.below[k1], out.above[k1])
+			belowByK1[k1] += out.below[k1]
+			aboveByK1[k1] += out.above[k1]
+		}
+		for _, p := range g.ps {
+			pilotsByK1[p.K1]++
 		}
 		misses = append(misses, m)
 		table.Families = append(table.Families, recommend.FamilyCheck{Family: g.name, Pilots: len(g.ps),
@@ -433,6 +439,13 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	for _, m := range misses {
 		fmt.Println(m)
 	}
+	fmt.Print("\nLOFO coverage at K by k1 (all families):")
+	for _, k1 := range bank.K1s {
+		if n := pilotsByK1[k1]; n > 0 {
+			fmt.Printf(" k1=%d %.2f (%d / %d below / above)", k1, 1-float64(belowByK1[k1]+aboveByK1[k1])/float64(n), belowByK1[k1], aboveByK1[k1])
+		}
+	}
+	fmt.Println()
 	return table, nil
 }
 
