@@ -67,20 +67,70 @@ func TestPredictProbabilities(t *testing.T) {
 	}
 }
 
-// Probabilities one of whose rows does not sum to 1 are read as they are,
-// and stderr names that row.
+// Probabilities one of whose rows does not sum to 1 are read as their
+// log-odds (as they are when a probability is exactly 0), and stderr names
+// that row.
 func TestPredictProbabilitiesNearMiss(t *testing.T) {
-	_, probs := simulatedProbabilities(t, "60", "4")
-	for j := range probs.Row(6) {
-		probs.Row(6)[j] /= 2 // the 7th point's row (row 8 of the file) sums to 0.5
+	for _, tc := range []struct {
+		name string
+		zero bool
+		read string
+	}{
+		{"strictly between 0 and 1", false, "so every method reads their log-odds"},
+		{"one probability exactly 0", true, "so they are read as they are"},
+	} {
+		_, probs := simulatedProbabilities(t, "60", "4")
+		for j := range probs.Row(6) {
+			probs.Row(6)[j] /= 2 // the 7th point's row (row 8 of the file) sums to 0.5
+		}
+		if tc.zero {
+			probs.Row(0)[1], probs.Row(0)[2] = 0, probs.Row(0)[2]+probs.Row(0)[1]
+		}
+		var b bytes.Buffer
+		if err := scores.WriteCSV(&b, probs); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := cli(t, b.String(), "predict", "--k2", "60", "--methods", "plugin", "-")
+		if code != 0 || !strings.Contains(errs, "these scores look like class probabilities, but row 8 of the file (the header is row 1) sums to 0.5, not 1, "+tc.read) {
+			t.Errorf("%s: status %d, stderr %q", tc.name, code, errs)
+		}
 	}
-	var b bytes.Buffer
-	if err := scores.WriteCSV(&b, probs); err != nil {
+}
+
+// A pilot given as the probabilities of one-vs-rest classifiers, sigma(z),
+// is predicted exactly as the same pilot given as the logits z, and stderr
+// says the scores were read as log-odds.
+func TestPredictOneVsRestProbabilities(t *testing.T) {
+	pilot, _ := simulatedProbabilities(t, "80", "5")
+	m, err := scores.Parse(strings.NewReader(pilot))
+	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := cli(t, b.String(), "predict", "--k2", "60", "--methods", "plugin", "-")
-	if code != 0 || !strings.Contains(errs, "these scores look like class probabilities, but row 8 of the file (the header is row 1) sums to 0.5, not 1, so they are read as they are") {
-		t.Errorf("status %d, stderr %q", code, errs)
+	logits, probs := *m, *m
+	logits.Scores, probs.Scores = make([]float64, len(m.Scores)), make([]float64, len(m.Scores))
+	for i, d := range m.Scores {
+		z := 2 - 4*d // minus four times the distance, shifted so that some probabilities pass 1/2
+		probs.Scores[i] = 1 / (1 + detmath.Exp(-z))
+		logits.Scores[i] = detmath.Log(probs.Scores[i]) - detmath.Log(1-probs.Scores[i]) // the product's log-odds
+	}
+	var pb, lb bytes.Buffer
+	if err := scores.WriteCSV(&pb, &probs); err != nil {
+		t.Fatal(err)
+	}
+	if err := scores.WriteCSV(&lb, &logits); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,pooled,tail,regression,cleanex", "-"}
+	code, fromProbs, errs := cli(t, pb.String(), args...)
+	if code != 0 || !strings.Contains(errs, scores.LogOddsNote) {
+		t.Fatalf("predict on one-vs-rest probabilities: status %d, stderr %q", code, errs)
+	}
+	code, fromLogits, errsLogits := cli(t, lb.String(), args...)
+	if code != 0 || strings.Contains(errsLogits, scores.LogOddsNote) {
+		t.Fatalf("predict on their log-odds: status %d: %s", code, errsLogits)
+	}
+	if fromProbs != fromLogits {
+		t.Error("one-vs-rest probabilities and their log-odds give different predictions")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/scores"
+	"gonum.org/v1/gonum/floats"
 )
 
 // A pilot given as softmax probabilities is read as their logarithms: the
@@ -115,5 +116,34 @@ func TestTiedShare(t *testing.T) {
 	}
 	if u.TiedShare() != 0 || TiesNote(u.TiedShare()) != "" {
 		t.Errorf("distinct scores: share %v, note %q", u.TiedShare(), TiesNote(u.TiedShare()))
+	}
+}
+
+// Scores that look like probabilities of one-vs-rest classifiers, sigma(z),
+// give the Sample of their logits z (within rounding): LogOdds is set, not
+// LogProbabilities, and the note says so.
+func TestNewSampleLogOdds(t *testing.T) {
+	z := &scores.Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2, 0}, Scores: []float64{
+		2, -3, -4, -3.5, 1, -5, -4, -2.5, 3, -2, -6, -3}}
+	p := &scores.Matrix{Classes: z.Classes, Labels: z.Labels, Scores: make([]float64, len(z.Scores))}
+	for i, v := range z.Scores {
+		p.Scores[i] = 1 / (1 + math.Exp(-v))
+	}
+	want, _, err := NewSample(z, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := NewSample(p, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.LogOdds || got.LogProbabilities || got.ScoresNote != scores.LogOddsNote || want.LogOdds {
+		t.Fatalf("LogOdds %v, LogProbabilities %v, note %q (logits: LogOdds %v)", got.LogOdds, got.LogProbabilities, got.ScoresNote, want.LogOdds)
+	}
+	if !floats.EqualApprox(got.Correct, want.Correct, 1e-9) || !floats.EqualApprox(got.Incorrect, want.Incorrect, 1e-9) || !floats.Equal(got.Observed, want.Observed) {
+		t.Errorf("correct %v, incorrect %v; want %v, %v", got.Correct, got.Incorrect, want.Correct, want.Incorrect)
+	}
+	if lower, _, err := NewSample(p, scores.Lower); err != nil || lower.LogOdds {
+		t.Errorf("read lower-is-better: LogOdds %v, %v; want the scores as they are", lower.LogOdds, err)
 	}
 }

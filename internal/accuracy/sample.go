@@ -36,8 +36,10 @@ type Sample struct {
 	// Observed is the exact observed curve Abar_k, k = 0..K (see Observed).
 	Observed Curve
 	// LogProbabilities is true when the scores were class probabilities and
-	// the Sample holds their natural logarithms (Orientation).
-	LogProbabilities bool
+	// the Sample holds their natural logarithms; LogOdds when they looked
+	// like probabilities whose rows do not sum to 1 and the Sample holds
+	// their log-odds (Orientation).
+	LogProbabilities, LogOdds bool
 	// ScoresNote is what the user should be told about how the scores were
 	// read (scores.ProbabilityCheck.Note; "" when nothing).
 	ScoresNote string
@@ -109,14 +111,20 @@ func (s *Sample) CheckVaries() error {
 }
 
 // Orientation is how the scores of a matrix are read, so that higher is
-// better: negated under scores.Lower; taken as their logarithms under
-// scores.Higher when they are class probabilities
-// (scores.ProbabilityCheck.LogMap); as they are otherwise. NewSample reads
-// a matrix this way, and so does a caller that orients its rows one by one.
+// better: negated under scores.Lower; under scores.Higher taken as their
+// logarithms when they are class probabilities
+// (scores.ProbabilityCheck.LogMap), as their log-odds when they look like
+// probabilities whose rows do not sum to 1
+// (scores.ProbabilityCheck.LogOddsMap), as they are otherwise. NewSample
+// reads a matrix this way, and so does a caller that orients its rows one
+// by one.
 type Orientation struct {
 	lower bool
-	logOf func(float64) float64
-	note  string
+	// logOf is the map of the scores (nil for none); logOdds says it is the
+	// log-odds, not the logarithm.
+	logOf   func(float64) float64
+	logOdds bool
+	note    string
 }
 
 // Orient returns the Orientation of m's scores under direction d (Higher or
@@ -126,6 +134,9 @@ func Orient(m *scores.Matrix, d scores.Direction) Orientation {
 		return Orientation{lower: true}
 	}
 	c := m.CheckProbabilities()
+	if odds := c.LogOddsMap(); odds != nil {
+		return Orientation{logOf: odds, logOdds: true, note: c.Note(m.N())}
+	}
 	return Orientation{logOf: c.LogMap(), note: c.Note(m.N())}
 }
 
@@ -146,16 +157,17 @@ func (o Orientation) Row(dst, src []float64) {
 }
 
 // Mark records on s, a Sample of scores read with o, what o did:
-// LogProbabilities and ScoresNote.
+// LogProbabilities, LogOdds and ScoresNote.
 func (o Orientation) Mark(s *Sample) {
-	s.LogProbabilities, s.ScoresNote = o.logOf != nil, o.note
+	s.LogProbabilities, s.LogOdds, s.ScoresNote = o.logOf != nil && !o.logOdds, o.logOdds, o.note
 }
 
 // NewSample orients m's scores by d (Auto is resolved first; Orient) and
 // computes the per-point quantities. It returns the direction used. Scores
 // taken higher-is-better that are class probabilities are replaced by their
-// logarithms (LogProbabilities is set); ScoresNote says so, or that they
-// nearly were.
+// logarithms (LogProbabilities is set), scores that look like probabilities
+// whose rows do not sum to 1 by their log-odds (LogOdds is set); ScoresNote
+// says so, or that they nearly were class probabilities.
 func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction, error) {
 	d = m.Resolve(d)
 	o := Orient(m, d)
@@ -195,7 +207,7 @@ func (s *Sample) Subset(classes []int) (*Sample, error) {
 	}
 	out, err := build(k, labels, sc)
 	if out != nil {
-		out.LogProbabilities, out.ScoresNote = s.LogProbabilities, s.ScoresNote
+		out.LogProbabilities, out.LogOdds, out.ScoresNote = s.LogProbabilities, s.LogOdds, s.ScoresNote
 	}
 	return out, err
 }

@@ -296,6 +296,37 @@ func TestRecommendationSimulation(t *testing.T) {
 	}
 }
 
+// Probabilities of one-vs-rest classifiers (rows not summing to 1) loaded
+// through the API are read as their log-odds: load says so, the page says
+// so next to the direction, and the pilot's summary is the native one.
+func TestOneVsRestProbabilitiesLoad(t *testing.T) {
+	p := openPage(t, "example=0")
+	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 20, 5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range m.Scores {
+		m.Scores[i] = 1 / (1 + math.Exp(3*d-2)) // sigma of minus three times the distance, plus 2
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	got := mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(b.String())), 30*time.Second)
+	_, sum, err := compute.Load(b.Bytes(), "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.LogOdds || got["logOdds"] != true || got["logProbabilities"] != false || got["scoresNote"] != scores.LogOddsNote || got["top1"] != sum.Top1 {
+		t.Errorf("load returned %v; natively log-odds %v, top-1 %v", got, sum.LogOdds, sum.Top1)
+	}
+	line := mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second)
+	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "log-odds, ln(p / (1 - p))") {
+		t.Errorf("direction line %q does not say the scores are read as log-odds", line)
+	}
+	p.shot("13-one-vs-rest-probabilities")
+}
+
 // (4) A dropped CSV of softmax probabilities: the page says they are read
 // as their logarithms, next to the direction, and its answer is the native
 // code's on the same file.

@@ -361,7 +361,7 @@ func BinaryMessage(id uint64, ds *Dataset, sum protocol.Summary, pending string)
 	if err != nil {
 		return protocol.LoadBinary{}, err
 	}
-	return protocol.LoadBinary{Dataset: id, Pending: pending, Direction: sum.Direction, Detected: sum.Detected, LogProbabilities: sum.LogProbabilities, ScoresNote: sum.ScoresNote, Embedding: sum.Embedding, Binary: b}, nil
+	return protocol.LoadBinary{Dataset: id, Pending: pending, Direction: sum.Direction, Detected: sum.Detected, LogProbabilities: sum.LogProbabilities, LogOdds: sum.LogOdds, ScoresNote: sum.ScoresNote, Embedding: sum.Embedding, Binary: b}, nil
 }
 
 // LoadBinary makes the data set of a LoadBinary message and its summary:
@@ -385,6 +385,7 @@ func LoadBinary(m protocol.LoadBinary) (*Dataset, protocol.Summary, error) {
 	}
 	ds.prepared = true
 	s.LogProbabilities, sum.LogProbabilities = m.LogProbabilities, m.LogProbabilities
+	s.LogOdds, sum.LogOdds = m.LogOdds, m.LogOdds
 	s.ScoresNote, sum.ScoresNote = m.ScoresNote, m.ScoresNote
 	sum.Embedding = m.Embedding
 	return ds, sum, nil

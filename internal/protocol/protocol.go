@@ -95,11 +95,13 @@ type Summary struct {
 	// one "auto" picks.
 	Direction, Detected string
 	// LogProbabilities is true when the scores were class probabilities,
-	// read as their logarithms (accuracy.Orient);
-	// ScoresNote says what the user should be told about how the scores
-	// were read ("" when nothing; accuracy.Sample.ScoresNote).
-	LogProbabilities bool
-	ScoresNote       string
+	// read as their logarithms, LogOdds when they looked like
+	// probabilities whose rows do not sum to 1, read as their log-odds
+	// (accuracy.Orient); ScoresNote says what the user should be told
+	// about how the scores were read ("" when nothing;
+	// accuracy.Sample.ScoresNote).
+	LogProbabilities, LogOdds bool
+	ScoresNote                string
 	// TiedShare is the share of the points that tie their true class with a
 	// wrong one (accuracy.Sample.TiedShare).
 	TiedShare float64
@@ -182,10 +184,11 @@ type LoadBinary struct {
 	// "kde:lcv", KDE's C_x) that a later LoadBinary of the same data set
 	// adds; "" when none is to come.
 	Pending string
-	// Direction, Detected, LogProbabilities and ScoresNote are the Summary's.
-	Direction, Detected string
-	LogProbabilities    bool
-	ScoresNote          string
+	// Direction, Detected, LogProbabilities, LogOdds and ScoresNote are the
+	// Summary's.
+	Direction, Detected       string
+	LogProbabilities, LogOdds bool
+	ScoresNote                string
 	// Embedding is the Summary's.
 	Embedding Embedding
 	// Binary is the summarised Sample in binary form.
@@ -347,6 +350,7 @@ func (m *Summary) fields(c codec) {
 	c.str(&m.Direction)
 	c.str(&m.Detected)
 	c.bool(&m.LogProbabilities)
+	c.bool(&m.LogOdds)
 	c.str(&m.ScoresNote)
 	c.f(&m.TiedShare)
 	c.bool(&m.Squashed)
@@ -382,6 +386,7 @@ func (m *LoadBinary) fields(c codec) {
 	c.str(&m.Direction)
 	c.str(&m.Detected)
 	c.bool(&m.LogProbabilities)
+	c.bool(&m.LogOdds)
 	c.str(&m.ScoresNote)
 	m.Embedding.fields(c)
 	c.bytes(&m.Binary)

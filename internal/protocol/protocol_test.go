@@ -37,7 +37,7 @@ func samples() []Message {
 		Prepare{Dataset: 10, Part: 1, Parts: 3},
 		Part{Dataset: 10, Part: 1, Parts: 3, Direction: "lower", Detected: "lower", Embedding: Embedding{Metric: "euclidean", Reference: "centroid", RefSet: "train", Dim: 128, References: 40},
 			Binary: []byte("CXP1\x00")},
-		LoadBinary{Dataset: 8, Pending: "kde:lcv", Direction: "higher", Detected: "lower", LogProbabilities: true, ScoresNote: "read as log-probabilities", Embedding: Embedding{Metric: "cosine", Reference: "oneshot", RefSet: "gallery", Dim: 3, References: 4},
+		LoadBinary{Dataset: 8, Pending: "kde:lcv", Direction: "higher", Detected: "lower", LogOdds: true, ScoresNote: "read as log-odds", Embedding: Embedding{Metric: "cosine", Reference: "oneshot", RefSet: "gallery", Dim: 3, References: 4},
 			Binary: []byte("CXS1\x02\x00")},
 	}
 }
@@ -225,7 +225,7 @@ func TestWireFormat(t *testing.T) {
 	pre, suf := LoadParts(1<<40, 123456, "higher")
 	h.Write(pre)
 	h.Write(suf)
-	const want = 0x5390feea9a3dba05
+	const want = 0x4e892599606d5d6f
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the encodings = %#x, want %#x", got, uint64(want))
 	}

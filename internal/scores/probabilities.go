@@ -28,8 +28,11 @@ type ProbabilityCheck struct {
 	// Probabilities is true when every score lies in [0, 1] and every row
 	// sums to 1 within Tolerance: class probabilities, as a softmax gives.
 	Probabilities bool
-	// InUnit is true when every score lies in [0, 1].
-	InUnit bool
+	// InUnit is true when every score lies in [0, 1], Inside when every
+	// score lies strictly between 0 and 1; Max is the largest score and
+	// SmallShare the share of the scores below 0.1 (when InUnit).
+	InUnit, Inside  bool
+	Max, SmallShare float64
 	// Tolerance is how far from 1 a row's sum may lie:
 	// ProbabilitySumTolerance, or, for scores rounded to d decimals, four
 	// standard deviations of the sum of K rounding errors (each uniform
@@ -53,6 +56,7 @@ func (m *Matrix) CheckProbabilities() ProbabilityCheck {
 	if k < 2 || n == 0 {
 		return c
 	}
+	ends := false
 	for _, p := range m.Scores {
 		if !(p >= 0 && p <= 1) {
 			return c
@@ -60,8 +64,14 @@ func (m *Matrix) CheckProbabilities() ProbabilityCheck {
 		if p > 0 && p < c.pMin {
 			c.pMin = p
 		}
+		ends = ends || p == 0 || p == 1
+		c.Max = max(c.Max, p)
+		if p < 0.1 {
+			c.SmallShare++
+		}
 	}
-	c.InUnit = true
+	c.InUnit, c.Inside = true, !ends
+	c.SmallShare /= float64(len(m.Scores))
 	if step := decimalStep(m.Scores); step > 0 {
 		c.Tolerance = max(c.Tolerance, min(MaxProbabilitySumTolerance, 4*step*math.Sqrt(float64(k)/12)))
 	}
@@ -106,7 +116,7 @@ func decimalStep(xs []float64) float64 {
 // NearMiss returns, for scores that all lie in [0, 1] and whose rows nearly
 // all (at least 90%) sum to 1 but not every one, a note naming the first
 // row that does not and saying that the scores are therefore read as they
-// are; "" otherwise.
+// are (or as their log-odds, LogOddsMap); "" otherwise.
 func (c ProbabilityCheck) NearMiss(rows int) string {
 	if !c.InUnit || c.Probabilities || rows == 0 || 10*c.Off > rows {
 		return ""
@@ -115,7 +125,11 @@ func (c ProbabilityCheck) NearMiss(rows int) string {
 	if c.Off > 1 {
 		others = fmt.Sprintf(" (and %d other rows)", c.Off-1)
 	}
-	return fmt.Sprintf("these scores look like class probabilities, but row %d of the file (the header is row 1) sums to %.3g%s, not 1, so they are read as they are; if they are probabilities, make every row sum to 1 and CleaneX and KDE will read their logarithms, which suits them better", c.FirstOff, c.FirstSum, others)
+	read := "so they are read as they are; if they are probabilities, make every row sum to 1 and CleaneX and KDE will read their logarithms, which suits them better"
+	if c.LogOddsMap() != nil {
+		read = "so every method reads their log-odds, ln(p / (1 - p)), as for one-vs-rest probabilities; if they are class probabilities, make every row sum to 1 and they will be read as their logarithms, ln p"
+	}
+	return fmt.Sprintf("these scores look like class probabilities, but row %d of the file (the header is row 1) sums to %.3g%s, not 1, %s", c.FirstOff, c.FirstSum, others, read)
 }
 
 // LogMap returns, for a matrix c found to hold class probabilities, the map
@@ -145,14 +159,62 @@ func (c ProbabilityCheck) LogMap() func(p float64) float64 {
 	}
 }
 
+// LogOddsNote tells the user that their scores, which look like
+// probabilities whose rows do not sum to 1, were read as their log-odds
+// (ProbabilityCheck.LogOddsMap).
+const LogOddsNote = "these scores all lie strictly between 0 and 1, most below 0.1 and some above 1/2, as probabilities do, but their rows do not sum to 1 (probabilities of one-vs-rest classifiers, or class probabilities over more classes than the file holds), so every method reads their log-odds, ln(p / (1 - p)): that keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities squeezed together near 0; give the scores as the model computed them before the sigmoid or softmax (logits) if you would rather they were read as they are"
+
+// LogOddsMap returns, for a matrix c found to hold scores that look like
+// probabilities whose rows do not sum to 1, the map p -> ln(p / (1 - p))
+// that the estimators read instead; nil otherwise. Such scores are
+//
+//   - every one strictly between 0 and 1 (a probability is never exactly 0
+//     or 1; cosine similarities without overlap and scores rescaled to
+//     [0, 1] reach them, and their log-odds would hang on an invented value
+//     for those ends);
+//   - at least one above 1/2 (some point is more likely than not of some
+//     class; similarities rescaled by a small factor, such as 1e-6, are not,
+//     and must give the answer of the scores before rescaling);
+//   - at least half of them below 0.1 (a classifier gives most wrong classes
+//     a small probability; similarities of dense vectors spread over the
+//     middle of the range);
+//   - not class probabilities (LogMap reads those).
+//
+// They are most often probabilities of one-vs-rest classifiers, sigma(z),
+// whose log-odds are the logits z, or class probabilities over more classes
+// than the pilot holds, p_j = exp(z_j) / S with S summing over classes the
+// pilot lacks too, whose log-odds are z_j - ln S - ln(1 - p_j), close to the
+// logits up to one shift per point for the small probabilities of the
+// incorrect classes. Both squeeze the scores together near 0, as softmax
+// does (LogMap). What reading them as they are or as log-odds does to the
+// estimate is measured in docs/recommendation.md ("Class probabilities as
+// scores").
+func (c ProbabilityCheck) LogOddsMap() func(p float64) float64 {
+	if !c.Inside || !(c.Max > 0.5) || c.SmallShare < 0.5 || c.Probabilities {
+		return nil
+	}
+	// detmath.Log: the same bits natively and in the browser.
+	return func(p float64) float64 {
+		return detmath.Log(p) - detmath.Log(1-p)
+	}
+}
+
 // Note is what the user should be told about how the scores of a matrix of
 // n rows that c checked are read: ProbabilitiesNote when they are read as
-// log-probabilities, else NearMiss(n) ("" when there is nothing to say).
+// log-probabilities, else NearMiss(n) when they nearly are class
+// probabilities, else LogOddsNote when they are read as log-odds ("" when
+// there is nothing to say).
 func (c ProbabilityCheck) Note(n int) string {
 	if c.Probabilities {
 		return ProbabilitiesNote
 	}
-	return c.NearMiss(n)
+	if miss := c.NearMiss(n); miss != "" {
+		return miss
+	}
+	if c.LogOddsMap() != nil {
+		return LogOddsNote
+	}
+	return ""
 }
 
 // Softmax returns a new matrix whose rows are the softmax of m's rows times

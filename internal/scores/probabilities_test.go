@@ -169,3 +169,54 @@ func TestCheckProbabilities(t *testing.T) {
 		t.Errorf("one decimal, 100 classes: tolerance %v, want the cap %v", c.Tolerance, MaxProbabilitySumTolerance)
 	}
 }
+
+// LogOddsMap reads scores that look like probabilities whose rows do not sum
+// to 1 (strictly between 0 and 1, at least one above 1/2, at least half
+// below 0.1) as their log-odds, and nothing else: not class probabilities,
+// not scores that reach 0 or 1, not scores that all lie at or below 1/2
+// (such as similarities rescaled by 1e-6), not scores spread over the middle.
+func TestLogOddsMap(t *testing.T) {
+	// sigmoid(z) of a pilot of 3 points and 4 classes whose wrong classes
+	// mostly score far below 0.
+	z := []float64{3, -4, -5, -2.5, -6, 2, -3, -4, -3.5, -4.5, 1, -5}
+	sigmoid := func(f func(float64) float64) *Matrix {
+		m := &Matrix{Classes: []string{"a", "b", "c", "d"}, Labels: []int{0, 1, 2}, Scores: make([]float64, len(z))}
+		for i, v := range z {
+			m.Scores[i] = f(1 / (1 + math.Exp(-v)))
+		}
+		return m
+	}
+	same := func(p float64) float64 { return p }
+	withZero := sigmoid(same)
+	withZero.Scores[2] = 0
+	normalised := Softmax(&Matrix{Classes: []string{"a", "b", "c", "d"}, Labels: []int{0, 1, 2}, Scores: z}, 1)
+	for _, tc := range []struct {
+		name string
+		m    *Matrix
+		want bool
+	}{
+		{"one-vs-rest probabilities", sigmoid(same), true},
+		{"one probability exactly 0", withZero, false},
+		{"class probabilities (rows sum to 1)", normalised, false},
+		{"rescaled by 1e-6", sigmoid(func(p float64) float64 { return p * 1e-6 }), false},
+		{"spread over the middle", sigmoid(func(p float64) float64 { return 0.3 + 0.6*p }), false},
+	} {
+		c := tc.m.CheckProbabilities()
+		odds := c.LogOddsMap()
+		if (odds != nil) != tc.want {
+			t.Errorf("%s: log-odds %v, want %v (%+v)", tc.name, odds != nil, tc.want, c)
+			continue
+		}
+		if note := c.Note(tc.m.N()); (note == LogOddsNote) != tc.want {
+			t.Errorf("%s: note %q", tc.name, note)
+		}
+		if odds == nil {
+			continue
+		}
+		for i, p := range tc.m.Scores {
+			if got := odds(p); math.Abs(got-z[i]) > 1e-9 {
+				t.Errorf("%s: log-odds of sigmoid(%v) = %v", tc.name, z[i], got)
+			}
+		}
+	}
+}

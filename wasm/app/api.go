@@ -316,7 +316,7 @@ func stringList(v jsdom.Value) ([]string, error) {
 func summaryJS(s protocol.Summary) map[string]any {
 	return map[string]any{
 		"n": s.N, "k": s.K, "minPoints": s.MinPoints, "maxPoints": s.MaxPoints,
-		"direction": s.Direction, "detected": s.Detected, "logProbabilities": s.LogProbabilities, "scoresNote": s.ScoresNote, "wins": s.Wins, "top1": s.Top1,
+		"direction": s.Direction, "detected": s.Detected, "logProbabilities": s.LogProbabilities, "logOdds": s.LogOdds, "scoresNote": s.ScoresNote, "wins": s.Wins, "top1": s.Top1,
 		"truthKnown": s.Truth != nil, "seconds": s.Seconds,
 	}
 }
