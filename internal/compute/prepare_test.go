@@ -61,7 +61,7 @@ func fitAll(t *testing.T, s *accuracy.Sample, k2 int) map[string][]float64 {
 func sameSummary(t *testing.T, got, want protocol.Summary) {
 	t.Helper()
 	if got.N != want.N || got.K != want.K || got.MinPoints != want.MinPoints || got.MaxPoints != want.MaxPoints ||
-		got.Direction != want.Direction || got.Detected != want.Detected || got.LogProbabilities != want.LogProbabilities || got.ScoresNote != want.ScoresNote ||
+		got.Direction != want.Direction || got.Detected != want.Detected || got.LogProbabilities != want.LogProbabilities || got.LogOdds != want.LogOdds || got.ScoresNote != want.ScoresNote ||
 		got.Wins != want.Wins || got.Top1 != want.Top1 {
 		t.Errorf("summary %+v\nwant %+v", got, want)
 	}
@@ -105,22 +105,44 @@ func probabilitiesCSV(t *testing.T, csv []byte) []byte {
 	return b.Bytes()
 }
 
+// oneVsRestCSV returns csv, a score matrix of distances, as one-vs-rest
+// probabilities sigma(2 - 4 distance / sd).
+func oneVsRestCSV(t *testing.T, csv []byte) []byte {
+	t.Helper()
+	m, err := scores.Parse(bytes.NewReader(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := stat.StdDev(m.Scores, nil)
+	for i, d := range m.Scores {
+		m.Scores[i] = 1 / (1 + math.Exp(4*d/sd-2))
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // A score matrix prepared row by row gives the summary Load gives and,
 // from every method, the curves of the full matrix: plug-in, regression and
 // KDE (its C_x computed from each full row) exactly, CleaneX fast from the
 // scores' moments combined from the rows'. K = 150 is above what the knot
 // ranks hold in full, so the rows rebuilt from them differ from the scores.
-// Class probabilities are read as their logarithms on both paths.
+// Class probabilities are read as their logarithms on both paths, one-vs-rest
+// probabilities as their log-odds.
 func TestPrepareMatchesLoad(t *testing.T) {
 	dists := simulatedCSV(t, 150, 3, 7)
 	probs := probabilitiesCSV(t, dists)
+	odds := oneVsRestCSV(t, dists)
 	// The scores are distances: auto reads them as lower is better, and
 	// higher is an override (Detected then differs from Direction).
 	for name, tc := range map[string]struct {
-		csv      []byte
-		dir      string
-		logProbs bool
-	}{"auto": {dists, "auto", false}, "higher": {dists, "higher", false}, "probabilities": {probs, "auto", true}} {
+		csv               []byte
+		dir               string
+		logProbs, logOdds bool
+	}{"auto": {dists, "auto", false, false}, "higher": {dists, "higher", false, false}, "probabilities": {probs, "auto", true, false},
+		"one-vs-rest": {odds, "auto", false, true}} {
 		csv, dir := tc.csv, tc.dir
 		t.Run(name, func(t *testing.T) {
 			full, want, err := Load(csv, dir)
@@ -144,8 +166,9 @@ func TestPrepareMatchesLoad(t *testing.T) {
 				t.Errorf("progress stages %v, want reading then summarising", stages)
 			}
 			sameSummary(t, got, want)
-			if got.LogProbabilities != tc.logProbs || ds.Sample.LogProbabilities != tc.logProbs {
-				t.Errorf("LogProbabilities %v (Sample: %v), want %v", got.LogProbabilities, ds.Sample.LogProbabilities, tc.logProbs)
+			if got.LogProbabilities != tc.logProbs || ds.Sample.LogProbabilities != tc.logProbs || got.LogOdds != tc.logOdds || ds.Sample.LogOdds != tc.logOdds {
+				t.Errorf("LogProbabilities %v (Sample: %v), want %v; LogOdds %v (Sample: %v), want %v", got.LogProbabilities, ds.Sample.LogProbabilities, tc.logProbs,
+					got.LogOdds, ds.Sample.LogOdds, tc.logOdds)
 			}
 			closeCurves(t, fitAll(t, ds.Sample, 1500), fitAll(t, full.Sample, 1500), 1e-12)
 			// Another worker given the binary form says the same.
@@ -153,8 +176,8 @@ func TestPrepareMatchesLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, sum, err := LoadBinary(msg); err != nil || sum.LogProbabilities != tc.logProbs {
-				t.Errorf("LoadBinary: LogProbabilities %v, %v; want %v", sum.LogProbabilities, err, tc.logProbs)
+			if _, sum, err := LoadBinary(msg); err != nil || sum.LogProbabilities != tc.logProbs || sum.LogOdds != tc.logOdds {
+				t.Errorf("LoadBinary: LogProbabilities %v, LogOdds %v, %v; want %v, %v", sum.LogProbabilities, sum.LogOdds, err, tc.logProbs, tc.logOdds)
 			}
 		})
 	}
