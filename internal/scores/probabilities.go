@@ -44,6 +44,8 @@ type ProbabilityCheck struct {
 	// FirstSum its sum.
 	Off, FirstOff int
 	FirstSum      float64
+	// MaxSum is the largest row sum (when InUnit).
+	MaxSum float64
 	// pMin is the smallest positive score.
 	pMin float64
 }
@@ -80,6 +82,7 @@ func (m *Matrix) CheckProbabilities() ProbabilityCheck {
 		for _, p := range m.Row(i) {
 			sum += p
 		}
+		c.MaxSum = max(c.MaxSum, sum)
 		// A sum exactly at the tolerance (0.99 for 0.01) is within it:
 		// float64 makes |0.99 - 1| a little more than 0.01.
 		if math.Abs(sum-1) > c.Tolerance*(1+1e-9) {
@@ -199,11 +202,29 @@ func (c ProbabilityCheck) LogOddsMap() func(p float64) float64 {
 	}
 }
 
+// PartialNote tells the user that their scores may be class probabilities
+// over more classes than the file holds (ProbabilityCheck.Partial), which
+// are read as they are, and what to hand in instead. The error it quotes is
+// measured in docs/recommendation.md ("Class probabilities as scores": the
+// halved softmax probabilities, T = 2 and T = 8).
+const PartialNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, and every row sums to less than 1, as class probabilities over more classes than the file holds do; they are read as they are (scores this small may as well be similarities), but if they are such probabilities, give their logarithms, ln p, or the model's logits instead: read as they are, such probabilities gave the recommended estimate 1.6 to 1.8 times its error on test pilots, and an interval that held the truth only about 2 times in 3"
+
+// Partial reports whether the scores may be class probabilities over more
+// classes than the file holds whose log-odds LogOddsMap does not take: every
+// score strictly between 0 and 1, at least half below 0.1, none above 1/2,
+// every row summing to less than 1 (beyond the tolerance). They are read as
+// they are, since similarities rescaled by a small factor look the same
+// and must keep their answer, with PartialNote.
+func (c ProbabilityCheck) Partial() bool {
+	return c.Inside && c.SmallShare >= 0.5 && c.Max <= 0.5 && c.MaxSum < 1-c.Tolerance
+}
+
 // Note is what the user should be told about how the scores of a matrix of
 // n rows that c checked are read: ProbabilitiesNote when they are read as
 // log-probabilities, else NearMiss(n) when they nearly are class
-// probabilities, else LogOddsNote when they are read as log-odds ("" when
-// there is nothing to say).
+// probabilities, else LogOddsNote when they are read as log-odds, else
+// PartialNote when they may be class probabilities over more classes than
+// the file holds ("" when there is nothing to say).
 func (c ProbabilityCheck) Note(n int) string {
 	if c.Probabilities {
 		return ProbabilitiesNote
@@ -213,6 +234,9 @@ func (c ProbabilityCheck) Note(n int) string {
 	}
 	if c.LogOddsMap() != nil {
 		return LogOddsNote
+	}
+	if c.Partial() {
+		return PartialNote
 	}
 	return ""
 }

@@ -3,6 +3,7 @@ package scores
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -217,6 +218,37 @@ func TestLogOddsMap(t *testing.T) {
 			if got := odds(p); math.Abs(got-z[i]) > 1e-9 {
 				t.Errorf("%s: log-odds of sigmoid(%v) = %v", tc.name, z[i], got)
 			}
+		}
+	}
+}
+
+// Partial flags scores that may be class probabilities over more classes
+// than the file holds (all in (0, 1), most below 0.1, none above 1/2, rows
+// summing to less than 1): they are read as they are, with PartialNote.
+func TestPartial(t *testing.T) {
+	z := []float64{3, -4, -5, -2.5, -6, 2, -3, -4, -3.5, -4.5, 1, -5, 0.5, -6, -7, -4.2}
+	logits := &Matrix{Classes: []string{"a", "b", "c", "d"}, Labels: []int{0, 1, 2, 3}, Scores: z}
+	soft := Softmax(logits, 1)
+	scaled := func(f float64) *Matrix {
+		m := &Matrix{Classes: soft.Classes, Labels: soft.Labels, Scores: slices.Clone(soft.Scores)}
+		for i := range m.Scores {
+			m.Scores[i] *= f
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name string
+		m    *Matrix
+		want bool
+	}{
+		{"class probabilities", soft, false},
+		{"over twice the classes (rows sum to 0.4)", scaled(0.4), true},
+		{"rows summing to 0.995 (within the tolerance)", scaled(0.995), false},
+		{"a score above 1/2 (read as log-odds)", scaled(0.9), false},
+	} {
+		c := tc.m.CheckProbabilities()
+		if c.Partial() != tc.want || (c.Note(tc.m.N()) == PartialNote) != tc.want {
+			t.Errorf("%s: partial %v, note %q; want %v (%+v)", tc.name, c.Partial(), c.Note(tc.m.N()), tc.want, c)
 		}
 	}
 }
