@@ -298,7 +298,8 @@ func TestRecommendationSimulation(t *testing.T) {
 
 // Probabilities of one-vs-rest classifiers (rows not summing to 1) loaded
 // through the API are read as their log-odds: load says so, the page says
-// so next to the direction, and the pilot's summary is the native one.
+// so next to the direction, and the pilot's summary and the answer of a run
+// are the native ones.
 func TestOneVsRestProbabilitiesLoad(t *testing.T) {
 	p := openPage(t, "example=0")
 	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 20, 5)))
@@ -324,7 +325,14 @@ func TestOneVsRestProbabilitiesLoad(t *testing.T) {
 	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "log-odds, ln(p / (1 - p))") {
 		t.Errorf("direction line %q does not say the scores are read as log-odds", line)
 	}
+	// The page's answer is the native code's on the same file.
+	mustEval[map[string]any](p, `window.cleanex.run({k2: 200}).then(r => ({}))`, 150*time.Second)
 	p.shot("13-one-vs-rest-probabilities")
+	ds, _, err := compute.Load(b.Bytes(), "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 200, 1), 200)
 }
 
 // (4) A dropped CSV of softmax probabilities: the page says they are read
