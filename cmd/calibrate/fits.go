@@ -57,10 +57,12 @@ func loadPilot(ctx context.Context, p bank.Pilot, transform string) (*bank.Loade
 	return l, err
 }
 
-// measure sets what f keeps of pilot s besides the fits: its ClassSE, tail
-// spread and squashed check (ChecksKnown).
+// measure sets what f keeps of pilot s besides the fits: its ClassSE and
+// squashed check as the product takes them (recommend.PilotFits), and its
+// tail spread (ChecksKnown).
 func (f *Fits) measure(s *accuracy.Sample) {
-	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = recommend.ClassSE(s), tail.Spread(s), tail.Squashed(s), true
+	pf := recommend.PilotFits(s)
+	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = pf.ClassSE, tail.Spread(s), pf.Squashed, true
 }
 
 // fitName returns the cache key of method m with seed seed.

@@ -67,15 +67,24 @@ func transformPilot(s *accuracy.Sample, name string) (*accuracy.Sample, error) {
 			m.Scores[i] = math.Log(p)
 		}
 	}
+	out, err := reread(s, m, name)
+	if err == nil && out.LogProbabilities != (kind == "softmax") {
+		return nil, fmt.Errorf("-transform %q: read as log-probabilities: %v", name, out.LogProbabilities)
+	}
+	return out, err
+}
+
+// reread returns the Sample of m, the scores of s rewritten by the
+// transform called name, read higher-is-better as the product reads them,
+// or an error when the rewriting changed the observed curve (ties from
+// underflow or saturation): every transform keeps each row's order.
+func reread(s *accuracy.Sample, m *scores.Matrix, name string) (*accuracy.Sample, error) {
 	out, _, err := accuracy.NewSample(m, scores.Higher)
 	if err != nil {
 		return nil, err
 	}
-	if out.LogProbabilities != (kind == "softmax") {
-		return nil, fmt.Errorf("-transform %q: read as log-probabilities: %v", name, out.LogProbabilities)
-	}
 	if !floats.EqualApprox(out.Observed, s.Observed, 1e-12) {
-		return nil, fmt.Errorf("-transform %q changed the observed curve (ties from underflow?)", name)
+		return nil, fmt.Errorf("-transform %q changed the observed curve (ties from underflow or saturation?)", name)
 	}
 	return out, nil
 }
@@ -105,17 +114,11 @@ func sigmoidPilot(s *accuracy.Sample, name string, raw bool, arg string) (*accur
 			m.Scores[i] /= 2
 		}
 	}
-	out, _, err := accuracy.NewSample(m, scores.Higher)
-	if err != nil {
-		return nil, err
-	}
-	if out.LogProbabilities || raw && out.LogOdds {
+	out, err := reread(s, m, name)
+	if err == nil && (out.LogProbabilities || raw && out.LogOdds) {
 		return nil, fmt.Errorf("-transform %q: read as probabilities (%v) or log-odds (%v)", name, out.LogProbabilities, out.LogOdds)
 	}
-	if !floats.EqualApprox(out.Observed, s.Observed, 1e-12) {
-		return nil, fmt.Errorf("-transform %q changed the observed curve (ties from saturation?)", name)
-	}
-	return out, nil
+	return out, err
 }
 
 // readUnitAs returns s transformed by base ("own" for none), its scores,
@@ -156,14 +159,7 @@ func readUnitAs(s *accuracy.Sample, read, base string) (*accuracy.Sample, error)
 			m.Scores[i] = math.Log(p) - math.Log1p(-p)
 		}
 	}
-	out, _, err := accuracy.NewSample(m, scores.Higher)
-	if err != nil {
-		return nil, err
-	}
-	if !floats.EqualApprox(out.Observed, s.Observed, 1e-12) {
-		return nil, fmt.Errorf("-transform %s-%s changed the observed curve", read, base)
-	}
-	return out, nil
+	return reread(s, m, read+"-"+base)
 }
 
 // minMaxPilot returns s with its scores rescaled to [0, 1] by the matrix's
@@ -181,12 +177,5 @@ func minMaxPilot(s *accuracy.Sample) (*accuracy.Sample, error) {
 	for i, x := range m.Scores {
 		m.Scores[i] = (x - lo) / (hi - lo)
 	}
-	out, _, err := accuracy.NewSample(m, scores.Higher)
-	if err != nil {
-		return nil, err
-	}
-	if !floats.EqualApprox(out.Observed, s.Observed, 1e-12) {
-		return nil, fmt.Errorf("-transform minmax changed the observed curve")
-	}
-	return out, nil
+	return reread(s, m, "minmax")
 }

@@ -129,7 +129,7 @@ func (c ProbabilityCheck) NearMiss(rows int) string {
 		others = fmt.Sprintf(" (and %d other rows)", c.Off-1)
 	}
 	read := "so they are read as they are; if they are probabilities, make every row sum to 1 and CleaneX and KDE will read their logarithms, which suits them better"
-	if c.LogOddsMap() != nil {
+	if c.readsLogOdds() {
 		read = "so every method reads their log-odds, ln(p / (1 - p)), as for one-vs-rest probabilities; if they are class probabilities, make every row sum to 1 and they will be read as their logarithms, ln p"
 	}
 	return fmt.Sprintf("these scores look like class probabilities, but row %d of the file (the header is row 1) sums to %.3g%s, not 1, %s", c.FirstOff, c.FirstSum, others, read)
@@ -193,13 +193,19 @@ const LogOddsNote = "these scores all lie strictly between 0 and 1, most below 0
 // estimate is measured in docs/recommendation.md ("Class probabilities as
 // scores").
 func (c ProbabilityCheck) LogOddsMap() func(p float64) float64 {
-	if !c.Inside || !(c.Max > 0.5) || c.SmallShare < 0.5 || c.Probabilities {
+	if !c.readsLogOdds() {
 		return nil
 	}
 	// detmath.Log: the same bits natively and in the browser.
 	return func(p float64) float64 {
 		return detmath.Log(p) - detmath.Log(1-p)
 	}
+}
+
+// readsLogOdds reports whether the scores are read as their log-odds (see
+// LogOddsMap).
+func (c ProbabilityCheck) readsLogOdds() bool {
+	return c.Inside && c.Max > 0.5 && c.SmallShare >= 0.5 && !c.Probabilities
 }
 
 // PartialNote tells the user that their scores may be class probabilities
@@ -232,7 +238,7 @@ func (c ProbabilityCheck) Note(n int) string {
 	if miss := c.NearMiss(n); miss != "" {
 		return miss
 	}
-	if c.LogOddsMap() != nil {
+	if c.readsLogOdds() {
 		return LogOddsNote
 	}
 	if c.Partial() {
