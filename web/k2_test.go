@@ -80,16 +80,17 @@ func TestBarLabel(t *testing.T) {
 	if got := s.BarLabel("cleanex"); got != "CleaneX, for the recommendation" {
 		t.Errorf("CleaneX unchecked: %q", got)
 	}
-	// So do the pooled, the tail method's and the regression's, and not KDE's (it is
-	// not one of the recommendation's fits), and a refused run's line goes
-	// when a method is ticked.
+	// So do the pooled, the tail method's, the regression's and KDE's (its
+	// curve counts in the interval), not the plug-in's (it is not one of the
+	// recommendation's fits), and a refused run's line goes when a method is
+	// ticked.
 	s.Status = NotRun + "choose at least one method."
 	for i, m := range s.Methods {
 		s.SetMethod(i, m.Name == "plugin")
 	}
 	for name, want := range map[string]string{"pooled": "pooled (location-scale), for the recommendation",
 		"tail":       "tail (peaks over threshold), for the recommendation",
-		"regression": "regression (Zheng et al.), for the recommendation", "kde": s.Label("kde"), "plugin": s.Label("plugin")} {
+		"regression": "regression (Zheng et al.), for the recommendation", "kde": "KDE (Kay et al.), for the recommendation", "plugin": s.Label("plugin")} {
 		if got := s.BarLabel(name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}

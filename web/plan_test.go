@@ -40,9 +40,9 @@ func TestNewPlanRunsTheJobsAndTheDisplayMethods(t *testing.T) {
 	for _, tk := range p.Tasks {
 		got = append(got, tk.Label())
 	}
-	// The methods only shown (plug-in, KDE), the recommendation's quick
-	// fits, then the CleaneX fits.
-	want := []string{"plugin", "kde"}
+	// The method only shown (plug-in), the recommendation's quick fits
+	// (KDE among them), then the CleaneX fits.
+	want := []string{"plugin"}
 	var cleanex []string
 	for _, j := range recommend.Jobs(7) {
 		if j.Method == "cleanex" {

@@ -46,9 +46,9 @@ func FitScale(obs []Observation, knots []float64) (Calibration, error) {
 }
 
 // FitSidedScale is FitScale with a scale per side: the lower side's
-// coefficients are fitted to the residuals below the estimate (Y < Z) with
-// D replaced by DDown, the upper side's to those above with DUp; the
-// standardised residual divides by the scale of its own side.
+// coefficients are fitted to the residuals below the estimate (Y < Z), the
+// upper side's to those above; the standardised residual divides by the
+// scale of its own side.
 func FitSidedScale(obs []Observation, knots []float64) (Calibration, error) {
 	return fitScale(obs, knots, true, ScaleNNLS)
 }
@@ -98,7 +98,7 @@ func fitScale(obs []Observation, knots []float64, sided bool, method ScaleFit) (
 	// fit fits the coefficients of one side to the observations keep
 	// selects, with the targets |Y - Z| (or, for ScaleQuantile and
 	// ScaleQuantileBeyond, the side's positive part on every observation).
-	fit := func(keep func(o Observation) bool, side func(Features) Features, sign float64) ([NumCoef]float64, error) {
+	fit := func(keep func(o Observation) bool, sign float64) ([NumCoef]float64, error) {
 		var c [NumCoef]float64
 		var rows, t, w []float64
 		for _, o := range obs {
@@ -111,7 +111,7 @@ func fitScale(obs []Observation, knots []float64, sided bool, method ScaleFit) (
 			case !keep(o):
 				continue
 			}
-			v := side(o.F).vector()
+			v := o.F.vector()
 			rows = append(rows, v[:]...)
 			t = append(t, y)
 			w = append(w, o.Weight)
@@ -150,15 +150,14 @@ func fitScale(obs []Observation, knots []float64, sided bool, method ScaleFit) (
 		return c, nil
 	}
 	all := func(Observation) bool { return true }
-	same := func(f Features) Features { return f }
 	cal := Calibration{Knots: slices.Clone(knots)}
 	var err error
 	if !sided {
-		cal.Coef, err = fit(all, same, 1)
+		cal.Coef, err = fit(all, 1)
 	} else {
-		cal.Coef, err = fit(func(o Observation) bool { return o.Y < o.Z }, func(f Features) Features { return f.sided(false) }, -1)
+		cal.Coef, err = fit(func(o Observation) bool { return o.Y < o.Z }, -1)
 		if err == nil {
-			cal.CoefUp, err = fit(func(o Observation) bool { return o.Y >= o.Z }, func(f Features) Features { return f.sided(true) }, 1)
+			cal.CoefUp, err = fit(func(o Observation) bool { return o.Y >= o.Z }, 1)
 		}
 	}
 	if err != nil {

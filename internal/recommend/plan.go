@@ -17,19 +17,21 @@ type Job struct {
 }
 
 // Jobs returns the fits of a recommendation seeded by seed: the regression
-// with seed, the pooled method, the tail method, and CleaneX (default preset)
-// with seeds seed, seed+1, ..., seed+Seeds-1. The CLI and the page run
-// exactly these, so their numbers agree.
+// with seed, the pooled method, the tail method, KDE (whose curve counts in
+// the interval's D_k only), and CleaneX (default preset) with seeds seed,
+// seed+1, ..., seed+Seeds-1. The CLI and the page run exactly these, so
+// their numbers agree.
 func Jobs(seed uint64) []Job {
-	jobs := []Job{{Method: "regression", Seed: seed}, {Method: "pooled", Seed: seed}, {Method: "tail", Seed: seed}}
+	jobs := []Job{{Method: "regression", Seed: seed}, {Method: "pooled", Seed: seed}, {Method: "tail", Seed: seed}, {Method: "kde", Seed: seed}}
 	for i := range uint64(Seeds) {
 		jobs = append(jobs, Job{Method: "cleanex", Seed: seed + i})
 	}
 	return jobs
 }
 
-// Methods returns the registry names of the methods the estimate combines,
-// each once, in Jobs' order: regression, pooled, tail, cleanex.
+// Methods returns the registry names of the methods the recommendation
+// runs, each once, in Jobs' order: regression, pooled, tail, kde, cleanex
+// (all but kde are members of the estimate's median: InMedian).
 func Methods() []string {
 	var ms []string
 	for _, j := range Jobs(0) {
@@ -77,7 +79,7 @@ func CheckFit(c accuracy.Curve, f Fits, fitsObserved bool) error {
 // FitsObserved reports whether the method called name is fitted to the
 // pilot's observed curve (regression and CleaneX), so that CheckFit holds it
 // to that curve.
-func FitsObserved(name string) bool { return name != "pooled" && name != "tail" }
+func FitsObserved(name string) bool { return name == "regression" || name == "cleanex" }
 
 // FitTolerance is the smallest gap to the observed curve that CheckFit treats
 // as a failed fit.
@@ -126,7 +128,7 @@ func Assemble(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int,
 func Usable(f Fits, jobs []Job, curves []accuracy.Curve, errs []error, k2 int) (Fits, map[string]string) {
 	failed := map[string]string{}
 	in := f // the pilot's fields; its curves come from the jobs
-	in.Regression, in.Pooled, in.Tail, in.CleaneX = nil, nil, nil, nil
+	in.Regression, in.Pooled, in.Tail, in.KDE, in.CleaneX = nil, nil, nil, nil, nil
 	for i, j := range jobs {
 		err := errs[i]
 		if err == nil {

@@ -30,9 +30,11 @@
 // (the pilot cannot tell accuracies closer to 0 or 1 apart). Its features
 // are measured on the user's own pilot: SE_k, the class-sampling standard
 // error of the observed curve (ClassSE) at min(k, k1) in logit units, with a
-// binomial floor (see Fits.N); D_k, how far the combined curves lie from the
-// estimate — on the lower side the distance to the lowest of them, on the
-// upper side to the highest (DDown, DUp); S_k, the standard deviation of
+// binomial floor (see Fits.N); D_k, how far apart the methods are: the
+// range (highest minus lowest logit) of the combined curves and KDE's curve
+// (Kay et al.; not a member of the median), the same on both sides, since
+// the methods' disagreement does not tell on which side the truth lies;
+// S_k, the standard deviation of
 // logit E_k^(m) over the CleaneX seeds; L_k = max(0, log(k / k1)), how far the
 // curve is extrapolated (the quantiles depend on it too); and
 // G_k = max(0, logit(Abar_k1) - c_k), how far the estimate falls below the
@@ -73,6 +75,9 @@ type Fits struct {
 	Regression, Pooled, Tail accuracy.Curve
 	// CleaneX holds the curves of the CleaneX fits that succeeded.
 	CleaneX []accuracy.Curve
+	// KDE is the curve of the KDE method of Kay et al. (nil when it failed):
+	// not a member of the median, it counts in the methods' range D_k.
+	KDE accuracy.Curve
 	// TiedShare is the share of the points that tie their true class with a
 	// wrong one (accuracy.Sample.TiedShare; 0 when unknown). From MostlyTied
 	// on, a low accuracy at 2 classes comes from the ties, so the warning
@@ -128,8 +133,8 @@ func (f Fits) cleanexCount() float64 {
 }
 
 // single returns the field of f that holds the curve of the method called
-// name, one of the estimate's members fitted once (regression, pooled,
-// tail); nil for CleaneX (f.CleaneX holds its fits) and any other name.
+// name, one of the methods fitted once (regression, pooled, tail, kde); nil
+// for CleaneX (f.CleaneX holds its fits) and any other name.
 func (f *Fits) single(name string) *accuracy.Curve {
 	switch name {
 	case "regression":
@@ -138,9 +143,16 @@ func (f *Fits) single(name string) *accuracy.Curve {
 		return &f.Pooled
 	case "tail":
 		return &f.Tail
+	case "kde":
+		return &f.KDE
 	}
 	return nil
 }
+
+// InMedian reports whether the method called name is a member of the
+// estimate's median (regression, pooled, tail, cleanex); KDE only counts in
+// the methods' range D_k.
+func InMedian(name string) bool { return name != "kde" && slices.Contains(Methods(), name) }
 
 // MostlyTied is the share of tied points (Fits.TiedShare) from which the
 // answer mostly counts ties: the page warns of it under the headline.
@@ -150,9 +162,6 @@ const MostlyTied = 0.5
 type Features struct {
 	// SE, D, S, L and G are SE_k, D_k, S_k, L_k and G_k.
 	SE, D, S, L, G float64
-	// DUp and DDown split D_k at the estimate: how far (in logit) the
-	// highest and the lowest of the combined curves lie above and below it.
-	DUp, DDown float64
 }
 
 // NumCoef is the number of scale coefficients a_j.
@@ -163,22 +172,10 @@ func (f Features) vector() [NumCoef]float64 {
 	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE, f.G}
 }
 
-// sided returns the features of one side of the interval: D_k replaced by
-// DUp (up) or DDown.
-func (f Features) sided(up bool) Features {
-	if up {
-		f.D = f.DUp
-	} else {
-		f.D = f.DDown
-	}
-	return f
-}
-
 // Calibration holds the fitted constants of the recommendation.
 type Calibration struct {
 	// Coef holds a_0..a_6 of the scale s_k of the lower side; CoefUp those
-	// of the upper side, or all zero for a symmetric interval (Coef on both
-	// sides, with D_k the whole range).
+	// of the upper side, or all zero for one scale on both sides (Coef).
 	Coef   [NumCoef]float64 `json:"coef"`
 	CoefUp [NumCoef]float64 `json:"coef_up"`
 	// Knots holds increasing values of L_k at which QLo and QHi are given:
@@ -326,10 +323,10 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	if f.K1 < 2 || f.Observed.Max() < f.K1 || f.ClassSE.Max() < f.K1 {
 		return Result{}, fmt.Errorf("recommend: the pilot's observed curve and its standard errors must cover k = 0..k1 = %d", f.K1)
 	}
-	var parts []accuracy.Curve // the other methods' curves, then CleaneX's mean (once)
+	var parts []accuracy.Curve // the other members' curves, then CleaneX's mean (once)
 	var sources []string
 	for _, m := range Methods() {
-		if c := f.single(m); c != nil && *c != nil && c.Max() >= k2 {
+		if c := f.single(m); InMedian(m) && c != nil && *c != nil && c.Max() >= k2 {
 			parts = append(parts, *c)
 			sources = append(sources, m)
 		}
@@ -366,12 +363,15 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		slices.Sort(ps1)
 		slices.Sort(ps2)
 		z := (1-w2)*medianLogit(ps1) + w2*medianLogit(ps2)
-		lowest, highest := Logit(ps1[0]), Logit(ps1[len(ps1)-1])
+		lowest, highest := ps1[0], ps1[len(ps1)-1]
+		if f.KDE != nil && f.KDE.Max() >= k2 {
+			lowest, highest = min(lowest, f.KDE[k]), max(highest, f.KDE[k])
+		}
 		ft := features(f, cx, k)
 		zc := clampedLogit(sigmoid(z), eps)
-		ft.DUp = clampedLogit(sigmoid(highest), eps) - zc
-		ft.DDown = zc - clampedLogit(sigmoid(lowest), eps)
-		ft.D = ft.DUp + ft.DDown
+		// the range of the curves around the estimate, so that it is 0 when
+		// the clamp moves the estimate's logit past them
+		ft.D = max(clampedLogit(highest, eps), zc) - min(clampedLogit(lowest, eps), zc)
 		if k > f.K1 {
 			ft.G = math.Max(0, clampedLogit(f.Observed[f.K1], eps)-zc)
 		}
@@ -488,7 +488,7 @@ func (cal Calibration) scales(ft Features) (lo, hi float64) {
 		s := scale(cal.Coef, ft)
 		return s, s
 	}
-	return scale(cal.Coef, ft.sided(false)), scale(cal.CoefUp, ft.sided(true))
+	return scale(cal.Coef, ft), scale(cal.CoefUp, ft)
 }
 
 // features returns the interval model's inputs SE, S and L at k.
@@ -591,8 +591,8 @@ func (cal Calibration) Shares(ft Features) Shares {
 		}
 	}
 	if cal.sided() {
-		add(cal.Coef, ft.sided(false), qlo)
-		add(cal.CoefUp, ft.sided(true), qhi)
+		add(cal.Coef, ft, qlo)
+		add(cal.CoefUp, ft, qhi)
 	} else {
 		add(cal.Coef, ft, qlo)
 		add(cal.Coef, ft, qhi)

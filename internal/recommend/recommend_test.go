@@ -50,8 +50,9 @@ func TestRecommendMedian(t *testing.T) {
 			t.Errorf("estimate at k = %d: %v, want the middle curve (CleaneX mean) %v", k, res.Estimate[k], want)
 		}
 		ft := res.Features[k]
-		if up, down := Logit(f.Regression[k])-Logit(cx), Logit(cx)-Logit(f.Pooled[k]); math.Abs(ft.DUp-up) > 1e-9 || math.Abs(ft.DDown-down) > 1e-9 {
-			t.Errorf("DUp, DDown at k = %d: %v, %v, want %v, %v", k, ft.DUp, ft.DDown, up, down)
+		// the range of the curves: regression the highest, pooled the lowest
+		if d := Logit(f.Regression[k]) - Logit(f.Pooled[k]); math.Abs(ft.D-d) > 1e-9 {
+			t.Errorf("D at k = %d: %v, want %v", k, ft.D, d)
 		}
 		z1, z2 := Logit(f.CleaneX[0][k]), Logit(f.CleaneX[1][k])
 		if s := math.Abs(z1-z2) / math.Sqrt2; math.Abs(ft.S-s) > 1e-9 {
@@ -230,8 +231,9 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 		flat[k] = 1
 	}
 	jobs := Jobs(7)
-	curves := []accuracy.Curve{f.Regression, f.Pooled, f.Tail, f.CleaneX[0], flat, f.CleaneX[1], nil}
-	errs := []error{nil, nil, nil, nil, nil, nil, errors.New("cancelled by a test")}
+	kde := geometric(0.97, k2) // below every other curve: it sets the lower end of D
+	curves := []accuracy.Curve{f.Regression, f.Pooled, f.Tail, kde, f.CleaneX[0], flat, f.CleaneX[1], nil}
+	errs := []error{nil, nil, nil, nil, nil, nil, nil, errors.New("cancelled by a test")}
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	out := Assemble(Fits{K1: k1, Observed: f.Observed, ClassSE: f.ClassSE}, jobs, curves, errs, k2, cal)
 	if out.Err != nil {
@@ -243,8 +245,11 @@ func TestAssembleLeavesOutFailedFits(t *testing.T) {
 	if want := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2; out.CleaneX == nil || math.Abs(out.CleaneX[k2]-want) > 1e-12 {
 		t.Errorf("CleaneX mean %v, want %v from the two good seeds", out.CleaneX[k2], want)
 	}
-	if out.Sources[3] != "cleanex ×2" {
-		t.Errorf("sources %v", out.Sources)
+	if !slices.Equal(out.Sources, []string{"regression", "pooled", "tail", "cleanex ×2"}) {
+		t.Errorf("sources %v, want the median's members (not KDE)", out.Sources)
+	}
+	if d := Logit(f.Regression[k2]) - Logit(kde[k2]); math.Abs(out.Features[k2].D-d) > 1e-9 {
+		t.Errorf("D at k2: %v, want %v (regression to KDE)", out.Features[k2].D, d)
 	}
 	if out.CleaneXCount != 1 {
 		t.Errorf("k1 = %d: CleaneX counted %v times, want once", k1, out.CleaneXCount)
@@ -382,18 +387,18 @@ func TestSaturatedPilotGetsAnInterval(t *testing.T) {
 }
 
 // TestFitSidedScaleRecoversSides draws residuals whose scale differs by
-// side: 2 DDown below the estimate and 0.5 + DUp above; each side's
-// regression of |Y - Z| on its own features recovers E|eps| times those
-// coefficients (eps half-normal).
+// side: 2 D below the estimate and 0.5 + D above; each side's regression of
+// |Y - Z| on the features recovers E|eps| times those coefficients (eps
+// half-normal).
 func TestFitSidedScaleRecoversSides(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var obs []Observation
 	for range 40000 {
-		f := Features{DUp: rng.Float64(), DDown: rng.Float64(), L: 3 * rng.Float64()}
+		f := Features{D: rng.Float64(), L: 3 * rng.Float64()}
 		e := math.Abs(rng.NormFloat64())
-		y := -2 * f.DDown * e
+		y := -2 * f.D * e
 		if rng.IntN(2) == 0 {
-			y = (0.5 + f.DUp) * e
+			y = (0.5 + f.D) * e
 		}
 		obs = append(obs, Observation{Z: 0, Y: y, F: f, Weight: 1})
 	}
@@ -420,7 +425,7 @@ func TestFitSidedScaleRecoversSides(t *testing.T) {
 func TestSharesSumToOne(t *testing.T) {
 	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 0.5, 0.2, 0.1, 0.3, 0.05}, CoefUp: [NumCoef]float64{0.2, 0.5, 1, 0, 0.2, 0.1, 0},
 		Knots: []float64{0, 2}, QLo: []float64{-1, -1.5}, QHi: []float64{1, 1.2}}
-	ft := Features{SE: 0.2, DUp: 0.3, DDown: 0.1, S: 0.05, L: 1.5, G: 0.4}
+	ft := Features{SE: 0.2, D: 0.4, S: 0.05, L: 1.5, G: 0.4}
 	sh := cal.Shares(ft)
 	if sum := sh.ClassSample + sh.Disagreement + sh.SeedSpread + sh.Extrapolation + sh.Floor; math.Abs(sum-1) > 1e-12 {
 		t.Errorf("shares %+v sum to %v", sh, sum)
@@ -655,9 +660,15 @@ func TestWilsonHoldFadesBeyondPilot(t *testing.T) {
 	}
 }
 
-// Methods names each method of Jobs once, in order.
+// Methods names each method of Jobs once, in order; all but KDE are members
+// of the median.
 func TestMethods(t *testing.T) {
-	if got := Methods(); !slices.Equal(got, []string{"regression", "pooled", "tail", "cleanex"}) {
+	if got := Methods(); !slices.Equal(got, []string{"regression", "pooled", "tail", "kde", "cleanex"}) {
 		t.Errorf("Methods() = %v", got)
+	}
+	for _, m := range Methods() {
+		if InMedian(m) == (m == "kde") {
+			t.Errorf("InMedian(%q) = %v", m, InMedian(m))
+		}
 	}
 }
