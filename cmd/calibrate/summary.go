@@ -16,24 +16,34 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/bank"
 	"github.com/cleanex/cleanex/internal/methods"
+	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/summary"
 )
 
 // summaryMethods are the methods compared between a pilot's score matrix
 // and its summary.
-var summaryMethods = []string{methods.Plugin, methods.KDE, methods.Pooled, methods.Regression, methods.CleaneX}
+var summaryMethods = []string{methods.Plugin, methods.KDE, methods.Pooled, methods.Tail, methods.Regression, methods.CleaneX}
+
+// summaryColumns are summaryMethods and the recommendation's estimate and
+// bounds (assembled from the methods' curves with one CleaneX fit).
+var summaryColumns = append(slices.Clone(summaryMethods), recommend.Name, "estimate_lo", "estimate_hi")
 
 // summaryStudy fits every method on each pilot from its score matrix and
 // from its summary with q quantile steps, and prints per family and k1 the
-// largest and the mean RMSE between the two curves (k = 2..K), per method.
+// largest and the mean RMSE between the two curves (k = 2..K), per method
+// and for the recommendation assembled from them.
 func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
+	table, err := recommend.DefaultTable()
+	if err != nil {
+		return err
+	}
 	type key struct {
 		family string
 		k1     int
 	}
 	var mu sync.Mutex
 	gaps := map[key]map[string][]float64{}
-	err := forPilots(ctx, "summary", pilots, jobs, func(_ int, p bank.Pilot) error {
+	err = forPilots(ctx, "summary", pilots, jobs, func(_ int, p bank.Pilot) error {
 		l, err := p.Load(ctx)
 		if err != nil {
 			return err
@@ -43,6 +53,7 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 			return err
 		}
 		row := map[string][]float64{}
+		fromMatrix, fromSummary := map[string]accuracy.Curve{}, map[string]accuracy.Curve{}
 		for _, name := range summaryMethods {
 			est, err := methods.New(name, methods.Options{Seed: 1})
 			if err != nil {
@@ -58,6 +69,34 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 				continue
 			}
 			row[name] = append(row[name], accuracy.RMSE(a.Curve, b.Curve))
+			fromMatrix[name], fromSummary[name] = a.Curve, b.Curve
+		}
+		// The recommendation from each side's curves, with the one CleaneX
+		// fit as its CleaneX mean.
+		var recJobs []recommend.Job
+		for _, j := range recommend.Jobs(1) {
+			if j.Method != methods.CleaneX || j.Seed == 1 {
+				recJobs = append(recJobs, j)
+			}
+		}
+		assemble := func(s *accuracy.Sample, curves map[string]accuracy.Curve) recommend.Outcome {
+			cs := make([]accuracy.Curve, len(recJobs))
+			errs := make([]error, len(recJobs))
+			for i, j := range recJobs {
+				if cs[i] = curves[j.Method]; cs[i] == nil {
+					errs[i] = errors.New("no fit")
+				}
+			}
+			return recommend.Assemble(recommend.PilotFits(s), recJobs, cs, errs, p.K, table.Calibration)
+		}
+		ra, rb := assemble(l.Sample, fromMatrix), assemble(tab.Sample, fromSummary)
+		if (ra.Err == nil) != (rb.Err == nil) {
+			return fmt.Errorf("recommendation: matrix %v, summary %v", ra.Err, rb.Err)
+		}
+		if ra.Err == nil {
+			row[recommend.Name] = append(row[recommend.Name], accuracy.RMSE(ra.Estimate, rb.Estimate))
+			row["estimate_lo"] = append(row["estimate_lo"], accuracy.RMSE(ra.Lo, rb.Lo))
+			row["estimate_hi"] = append(row["estimate_hi"], accuracy.RMSE(ra.Hi, rb.Hi))
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -85,13 +124,13 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 	})
 	fmt.Printf("RMSE between the curves from the score matrix and from its summary (%d quantile steps), k = 2..K: largest (mean)\n\n", q)
 	fmt.Printf("| family | k1 | pilots |")
-	for _, name := range summaryMethods {
+	for _, name := range summaryColumns {
 		fmt.Printf(" %s |", name)
 	}
-	fmt.Printf("\n|---|---|---|%s\n", strings.Repeat("---|", len(summaryMethods)))
+	fmt.Printf("\n|---|---|---|%s\n", strings.Repeat("---|", len(summaryColumns)))
 	for _, k := range keys {
 		fmt.Printf("| %s | %d | %d |", k.family, k.k1, len(gaps[k][methods.Plugin]))
-		for _, name := range summaryMethods {
+		for _, name := range summaryColumns {
 			v := gaps[k][name]
 			if len(v) == 0 {
 				fmt.Printf(" failed |")
