@@ -124,7 +124,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EThe observed curve, from ranks.\x3C/strong\x3E For each test point the pilot tells how many of its \x3Cabbr title=\"k1: the number of classes in your pilot (the columns of your score file)\"\x3Ek1\x3C/abbr\x3E − 1 wrong classes its true class beats. From those ranks we can compute exactly what the accuracy would be with any k ≤ k1 classes drawn from the pilot: that is the observed curve (blue, up to k1, drawn over the recommended curve, which follows it there). Beyond k1 it must be predicted."))
+			vgn.SetInnerHTML(vugu.HTML("\x3Cstrong\x3EThe observed curve, from ranks.\x3C/strong\x3E For each test point the pilot tells how many of its \x3Cabbr title=\"k1: the number of classes in your pilot (the columns of your score file)\"\x3Ek1\x3C/abbr\x3E − 1 wrong classes its true class beats. From those ranks we can compute exactly what the accuracy would be with any k ≤ k1 classes drawn from the pilot: that is the observed curve (blue, up to k1). Within the pilot it is your measured accuracy; the recommended curve drawn under it there is the methods\x26#39; middle value, close to it but not exactly on it. Beyond k1 the accuracy must be predicted."))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
@@ -320,7 +320,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML("Teaching mode: the paper\x26#39;s simulation (Section 5.1). Classes and points are drawn at random in d dimensions; the score is the distance from a point to a class centre. The methods see k1 of the world\x26#39;s K classes; the truth, the accuracy over classes drawn from all K, is computed too."))
+					vgn.SetInnerHTML(vugu.HTML("Teaching mode: the simulation of the CleaneX paper (Slavutsky \x26amp; Benjamini, ICLR 2021, Section 5.1). Classes and points are drawn at random in d dimensions; the score is the distance from a point to a class centre. The methods see k1 of the world\x26#39;s K classes; the truth, the accuracy over classes drawn from all K, is computed too."))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
@@ -1319,8 +1319,14 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "RMSE vs truth"}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "abbr", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "root mean square error: the typical distance between the method's curve and the simulation's true accuracy, over k = 2 to k2"}}}
 											vgparent.AppendChild(vgn)
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "error vs truth (RMSE)"}
+												vgparent.AppendChild(vgn)
+											}
 										}
 									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
@@ -1688,7 +1694,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML("The lowest loss reached so far at each step (the fast preset\x26#39;s L-BFGS also evaluates trial steps that raise the loss, and rejects them)."))
+					vgn.SetInnerHTML(vugu.HTML("The lowest loss reached so far at each step: how far CleaneX\x26#39;s network still is from your pilot\x26#39;s own accuracy curve (the training also tries steps that make it worse, and drops them)."))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
 				}

@@ -55,7 +55,7 @@ func DecodeShare(frag string) (Share, error) {
 	}
 	f := strings.Split(q.Get("sim"), ",")
 	if len(f) != 8 {
-		return Share{}, fmt.Errorf("the link's sim=%q: want 8 values: classes,points,d,σ²,r,k1,K,seed", q.Get("sim"))
+		return Share{}, fmt.Errorf("the link's simulation settings (sim=%s) hold %d values where 8 are needed (the class and the point distribution, d, σ², r, k1, K and the seed); the link may have been cut short: copy it whole", q.Get("sim"), len(f))
 	}
 	var s Share
 	c := &s.Sim

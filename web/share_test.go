@@ -42,7 +42,7 @@ func TestShareDefaultsAndErrors(t *testing.T) {
 		t.Errorf("no sim: %v", err)
 	}
 	for frag, want := range map[string]string{
-		"sim=normal,normal,5,0.2,10,100":                     "want 8 values",
+		"sim=normal,normal,5,0.2,10,100":                     "where 8 are needed",
 		"sim=cauchy,normal,5,0.2,10,100,2000,3":              "cauchy",
 		"sim=normal,normal,0,0.2,10,100,2000,3":              "d = ",
 		"sim=normal,normal,5,-1,10,100,2000,3":               "σ²",
@@ -71,7 +71,7 @@ func TestBadLink(t *testing.T) {
 		t.Fatal("a five-value sim= was accepted")
 	}
 	msg := BadLink(err)
-	for _, want := range []string{"This link could not be read", "want 8 values", "Nothing was run", "choose a file"} {
+	for _, want := range []string{"This link could not be read", "where 8 are needed", "Nothing was run", "choose a file"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("BadLink says %q, want it to contain %q", msg, want)
 		}

@@ -160,7 +160,8 @@ type State struct {
 	// WhyOpen is whether the "Why this answer" panel is open.
 	WhyOpen bool
 	// LogX selects a logarithmic k axis on the accuracy chart; LogU a
-	// logarithmic u axis on the reversed ROC chart.
+	// logarithmic u axis on the reversed ROC chart (both on at first: on a
+	// linear u axis the curves of a good classifier hug u = 0).
 	LogX, LogU bool
 	// Presentation selects large type and thick lines (for a lecture hall).
 	Presentation bool
@@ -184,6 +185,7 @@ func NewState() *State {
 		Preset:    "fast",
 		Seed:      1,
 		LogX:      true,
+		LogU:      true,
 		WhyOpen:   true,
 		Methods:   choices,
 		Sim:       protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1},

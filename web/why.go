@@ -428,20 +428,23 @@ func (s *State) WhySources() string {
 		return "No fit could be used for the estimate. " + cx
 	}
 	how := "The estimate follows " + list(used)
+	scale := ""
 	if len(used) > 1 {
-		how = "The estimate is the middle value (on the logit scale) of " + list(used)
+		how = "The estimate takes the middle of the predictions of " + list(used)
 		switch c := r.Outcome.CleaneXCount; {
 		case c == 2:
-			how = "The estimate is the middle value (on the logit scale, CleaneX counted twice) of " + list(used)
+			how += " (CleaneX counted twice)"
 		case c > 1:
-			how = fmt.Sprintf("The estimate is the middle value (on the logit scale, CleaneX counted %.2f times) of %s", c, list(used))
+			how += fmt.Sprintf(" (CleaneX counted %.2f times)", c)
 		}
+		how += ", so that one method that goes wrong cannot carry it along"
+		scale = " (Middle and halfway are taken on the log-odds scale, log(a / (1 − a)) for an accuracy a, which spreads out accuracies near 0 and 1.)"
 	}
-	check := ", each checked first to give accuracies that never rise with k"
+	check := ". Each was checked first: its accuracies must never rise with k"
 	if len(fitted) > 0 {
-		check += ", and " + list(fitted) + " also to follow your pilot's own accuracy curve up to " + limits.Thousands(r.K1) + " classes"
+		check += ", and " + list(fitted) + " must follow your pilot's own accuracy curve up to " + limits.Thousands(r.K1) + " classes"
 	}
-	return how + check + ". " + cx + s.whyCount() + s.whyAtK2()
+	return how + check + ". " + cx + s.whyCount() + s.whyAtK2() + scale
 }
 
 // whyCount says, after WhySources, why CleaneX counts as many times as it
@@ -456,7 +459,7 @@ func (s *State) whyCount() string {
 	if r.Squashed && o.CleaneXCount == 2 {
 		return " CleaneX counts twice: on most of your points the highest wrong-class score stands far above the other high ones (as with sharp probabilities), so the pooled and the tail method, which model how those scores spread, have little to go on."
 	}
-	rule := fmt.Sprintf("CleaneX counts once for a pilot of at most %d classes and twice from %d classes on: it is fitted to your pilot's own accuracy curve and learns more from a longer one, while the pooled and the tail method rest on a model of the scores whose error does not shrink with the pilot's size.",
+	rule := fmt.Sprintf("CleaneX gets more say the more classes your pilot has: it is fitted to your pilot's own accuracy curve, which is longer for a bigger pilot, while the pooled and the tail method rest on a model of the scores that does not get better with more classes. CleaneX counts once for a pilot of at most %d classes and twice from %d classes on.",
 		recommend.SmallPilot, recommend.LargePilot)
 	switch c := o.CleaneXCount; {
 	case c <= 1:
@@ -464,7 +467,7 @@ func (s *State) whyCount() string {
 	case c >= 2:
 		return " " + rule + " With " + limits.Thousands(r.K1) + " classes, it counts twice."
 	default:
-		return fmt.Sprintf(" %s With %s classes it counts %.2f times: the estimate lies %.0f%% of the way (on the logit scale) from the middle value with CleaneX counted once to the middle value with CleaneX counted twice.",
+		return fmt.Sprintf(" %s With %s classes it counts %.2f times: the estimate lies %.0f%% of the way from the middle with CleaneX counted once to the middle with CleaneX counted twice.",
 			rule, limits.Thousands(r.K1), c, 100*(c-1))
 	}
 }
@@ -513,7 +516,7 @@ func (s *State) whyAtK2() string {
 		if one {
 			return at + "the estimate follows " + m + ", whose value is the middle one."
 		}
-		return at + "the estimate lies halfway (on the logit scale) between " + m + ", the two middle values."
+		return at + "the estimate lies halfway between " + m + ", the two middle values."
 	}
 	describe := func(n int) string {
 		m, one := middle(n)
@@ -522,8 +525,8 @@ func (s *State) whyAtK2() string {
 		}
 		return "halfway between " + m
 	}
-	return fmt.Sprintf("%sthe estimate lies %.0f%% of the way (on the logit scale) from %s, the middle with CleaneX counted once, to %s, the middle with CleaneX counted twice.",
-		at, 100*(c-1), describe(1), describe(2))
+	return fmt.Sprintf("%swith CleaneX counted once the middle is %s, counted twice it is %s, and the estimate lies %.0f%% of the way from the first to the second.",
+		at, describe(1), describe(2), 100*(c-1))
 }
 
 // list joins "a", "b" and "c" as "a, b and c".
@@ -596,10 +599,13 @@ func (s *State) WhyParts() []string {
 		return fmt.Sprintf(" — about %.0f%% of the interval's width", 100*x)
 	}
 	d := Decimals(o.Lo[k2], o.Hi[k2])
+	// the width of the bounds as written, so that it is their difference
+	p := math.Pow(10, float64(d))
+	shown := math.Round(o.Hi[k2]*p)/p - math.Round(o.Lo[k2]*p)/p
 	out := []string{fmt.Sprintf("The 80%% interval at %s classes is %.*f wide (%.*f to %.*f). These are the parts it is made of. "+
 		"How much of the width each part takes was learned on test pilots whose true accuracy is known: a part is scaled up when it went with large errors there, and down when it said little about them, "+
 		"so a part's share need not follow the size written beside it.",
-		limits.Thousands(k2), d, width, d, o.Lo[k2], d, o.Hi[k2])}
+		limits.Thousands(k2), d, shown, d, o.Lo[k2], d, o.Hi[k2])}
 	se, at := math.NaN(), min(k2, r.K1) // the class-sampling error where the pilot is measured
 	if at <= r.ClassSE.Max() {
 		se = r.ClassSE[at]
@@ -803,7 +809,7 @@ func (s *State) BoxCaption() string {
 	}
 	among := ""
 	if r := s.Rec; r != nil && r.Table.Pilots > e.Pilots {
-		among = fmt.Sprintf(" (those of all %s test pilots that reach this ratio)", limits.Thousands(r.Table.Pilots))
+		among = fmt.Sprintf(" (of the %s test pilots, those whose classes reach this ratio)", limits.Thousands(r.Table.Pilots))
 	}
 	return fmt.Sprintf("On %s whose true accuracy is known%s, %s, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
 		Count(e.Pilots, "test pilot", "test pilots"), among, at, strings.Join(meds, ", "))

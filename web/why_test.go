@@ -358,23 +358,25 @@ func TestWhyAtK2(t *testing.T) {
 		want   []string
 	}{
 		{"between three, twice", three, 0.4, 800, 2, []string{
-			"(on the logit scale, CleaneX counted twice) of",
-			"CleaneX counts once for a pilot of at most 50 classes and twice from 500 classes on: it is fitted to your pilot's own accuracy curve and learns more from a longer one",
+			"(CleaneX counted twice), so that one method that goes wrong cannot carry it along",
+			"CleaneX gets more say the more classes your pilot has: it is fitted to your pilot's own accuracy curve, which is longer for a bigger pilot",
+			"CleaneX counts once for a pilot of at most 50 classes and twice from 500 classes on.",
+			"(Middle and halfway are taken on the log-odds scale",
 			"With 800 classes, it counts twice.",
 			"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
 		{"beyond three, twice", three, 0.7, 800, 2, []string{"At 3 classes the estimate follows tail (peaks over threshold), whose value is the middle one."}},
 		{"between three, once", three, 0.4, 40, 1, []string{
-			"The estimate is the middle value (on the logit scale) of regression",
+			"The estimate takes the middle of the predictions of regression",
 			"With 40 classes, it counts once.",
-			"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and pooled (location-scale), the two middle values."}},
+			"At 3 classes the estimate lies halfway between CleaneX and pooled (location-scale), the two middle values."}},
 		{"between three, 1.6 times", three, 0.4, 200, 1.6, []string{
-			"(on the logit scale, CleaneX counted 1.60 times) of",
-			"With 200 classes it counts 1.60 times: the estimate lies 60% of the way (on the logit scale) from the middle value with CleaneX counted once to the middle value with CleaneX counted twice.",
-			"At 3 classes the estimate lies 60% of the way (on the logit scale) from halfway between CleaneX and pooled (location-scale), the middle with CleaneX counted once, to CleaneX, the middle with CleaneX counted twice."}},
-		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 500, 2, []string{"At 3 classes the estimate lies halfway (on the logit scale) between CleaneX and regression (Zheng et al.), the two middle values."}},
+			"(CleaneX counted 1.60 times), so",
+			"With 200 classes it counts 1.60 times: the estimate lies 60% of the way from the middle with CleaneX counted once to the middle with CleaneX counted twice.",
+			"At 3 classes with CleaneX counted once the middle is halfway between CleaneX and pooled (location-scale), counted twice it is CleaneX, and the estimate lies 60% of the way from the first to the second."}},
+		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 500, 2, []string{"At 3 classes the estimate lies halfway between CleaneX and regression (Zheng et al.), the two middle values."}},
 		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 500, 2, []string{"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
 		{"between three, squashed scores", three, 0.4, 100, 2, []string{
-			"(on the logit scale, CleaneX counted twice) of",
+			"(CleaneX counted twice), so that one method that goes wrong cannot carry it along",
 			"CleaneX counts twice: on most of your points the highest wrong-class score stands far above the other high ones"}},
 	} {
 		r := &Recommendation{K1: tc.k1, K2: 3, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4, Squashed: strings.Contains(tc.name, "squashed")}
@@ -400,7 +402,7 @@ func TestWhyAtK2(t *testing.T) {
 		if _, ok := tc.others["regression"]; ok {
 			fitted = "regression (Zheng et al.) and CleaneX"
 		}
-		if want := ", each checked first to give accuracies that never rise with k, and " + fitted + " also to follow your pilot's own accuracy curve up to " + limits.Thousands(tc.k1) + " classes."; !strings.Contains(got, want) {
+		if want := ". Each was checked first: its accuracies must never rise with k, and " + fitted + " must follow your pilot's own accuracy curve up to " + limits.Thousands(tc.k1) + " classes."; !strings.Contains(got, want) {
 			t.Errorf("%s: %q, want it to say %q", tc.name, got, want)
 		}
 	}

@@ -129,11 +129,11 @@ func TestHugeK2KeepsResults(t *testing.T) {
 	}{
 		{"api 1e12", "api", "1e12", cli(1_000_000_000_000)},
 		{"api above the limit", "api", "10000001", cli(limits.MaxK2 + 1)},
-		{"api 1e20", "api", "1e20", "k2 100000000000000000000: too large: every curve keeps 8 bytes per k"},
+		{"api 1e20", "api", "1e20", "k2 100000000000000000000: too large: the largest k2 accepted is 10,000,000 classes;"},
 		{"api a string", "api", `"200"`, `k2 "200" is text: give it as a number, without quotes`},
 		{"typed max int", "enter", "9223372036854775807", cli(math.MaxInt)},
 		{"typed 1e12, Run", "run", "1000000000000", cli(1_000_000_000_000)},
-		{"typed 1e30", "enter", "1e30", "k2 1e30: too large: every curve keeps 8 bytes per k"},
+		{"typed 1e30", "enter", "1e30", "k2 1e30: too large: the largest k2 accepted is 10,000,000 classes;"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p.t = t

@@ -1015,7 +1015,7 @@ func TestBadLinkRunsNothing(t *testing.T) {
 	const frag = "#sim=normal,normal,5,0.1,10&k2=abc"
 	p := openPage(t, frag)
 	msg := p.errorText("This link could not be read")
-	if !strings.Contains(msg, "want 8 values") || !strings.Contains(msg, "Nothing was run") {
+	if !strings.Contains(msg, "where 8 are needed") || !strings.Contains(msg, "Nothing was run") {
 		t.Errorf("a broken link says %q", msg)
 	}
 	time.Sleep(3 * time.Second) // time enough for a run to start, were one started

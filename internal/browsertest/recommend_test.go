@@ -118,7 +118,7 @@ var headlineRE = regexp.MustCompile(`^At ([0-9,]+) classes: (0\.\d{2,4}|1\.0{2,4
 func (p *page) checkAnswer(k2 string, sources ...string) string {
 	p.t.Helper()
 	if len(sources) == 0 {
-		sources = []string{"The estimate is the middle value (on the logit scale", "CleaneX counts "}
+		sources = []string{"The estimate takes the middle of the predictions of", "CleaneX counts "}
 	}
 	t := p.t
 	h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second)

@@ -109,11 +109,11 @@ func ungroup(text string) (string, bool) {
 // message names the limit's memory only.
 func tooLarge(name, text string, k2 float64) error {
 	if k2 < 2*MaxK2 {
-		return fmt.Errorf("%s %s: too large: the largest %s accepted is %s (every curve keeps %d bytes per k, so at that k2 the %d curves of a run already take ~%s)",
-			name, text, name, Thousands(MaxK2), CurveBytesPerK, CurvesPerRun, HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
+		return fmt.Errorf("%s %s: too large: the largest %s accepted is %s classes (at that size the curves of a run already take ~%s of memory)",
+			name, text, name, Thousands(MaxK2), HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
 	}
-	return fmt.Errorf("%s %s: too large: every curve keeps %d bytes per k, so %d curves need ~%s; the largest %s accepted is %s (~%s)",
-		name, text, CurveBytesPerK, CurvesPerRun, HumanBytes(k2*CurveBytesPerK*CurvesPerRun), name, Thousands(MaxK2), HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
+	return fmt.Errorf("%s %s: too large: the largest %s accepted is %s classes; at %s the curves of a run would need ~%s of memory (~%s at the limit)",
+		name, text, name, Thousands(MaxK2), text, HumanBytes(k2*CurveBytesPerK*CurvesPerRun), HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
 }
 
 // CheckFileSize rejects a file of more than MaxFileBytes for the page,

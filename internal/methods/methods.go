@@ -63,7 +63,7 @@ type Method struct {
 var All = []Method{
 	{
 		Name: Plugin, Label: "plug-in", Title: "plug-in",
-		Note:  "takes each point's record against the pilot's few wrong classes as exact; too hopeful far beyond k1",
+		Note:  "takes each point's record against the pilot's wrong classes as its chance of beating any wrong class (as if drawn with replacement): above the observed accuracy even at k1, too hopeful far beyond it",
 		Color: "#b36b00", DarkColor: "#e69f00", Dash: []float64{2, 3}, MinClasses: 2,
 		build: func(Options) (estimate.Estimator, error) { return plugin.Estimator{}, nil },
 	},
