@@ -320,7 +320,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML("Teaching mode: the simulation of the CleaneX paper (Slavutsky \x26amp; Benjamini, ICLR 2021, Section 5.1). Classes and points are drawn at random in d dimensions; the score is the distance from a point to a class centre. The methods see k1 of the world\x26#39;s K classes; the truth, the accuracy over classes drawn from all K, is computed too."))
+					vgn.SetInnerHTML(vugu.HTML("Teaching mode: the simulation of the CleaneX paper (Slavutsky \x26amp; Benjamini, ICLR 2021, Section 5.1). Classes and points are drawn at random in d dimensions; the score is the distance from a point to a class centre. The methods see k1 of the world\x26#39;s K classes; the truth, the accuracy over classes drawn from all K, is computed too. The page opens on this form\x26#39;s settings, so running them unchanged gives the same answer: change the seed to draw another world."))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
