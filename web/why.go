@@ -97,8 +97,8 @@ func (s *State) Headline() string {
 	lo, hi := o.Lo[r.K2], o.Hi[r.K2]
 	line := HeadlineText(r.K2, o.Estimate[r.K2], lo, hi) + "."
 	if obs := s.Results.Observed; r.K2 <= r.K1 && r.K2 <= obs.Max() {
-		line += fmt.Sprintf(" %s classes is within your pilot's %s, where its accuracy is measured (%.*f): the estimate, which comes from the methods' curves, stays near it, and the interval is how much it would change with other classes.",
-			limits.Thousands(r.K2), limits.Thousands(r.K1), Decimals(lo, hi)+1, obs[r.K2])
+		line += fmt.Sprintf(" %s classes is within your pilot's %s, where its accuracy is measured: the estimate is that measured accuracy, and the interval is how much it would change with other classes.",
+			limits.Thousands(r.K2), limits.Thousands(r.K1))
 	}
 	switch t := s.Results.Truth; {
 	case t == nil && s.TruthPending && s.TruthDone > 0:
@@ -444,7 +444,12 @@ func (s *State) WhySources() string {
 	if len(fitted) > 0 {
 		check += ", and " + list(fitted) + " must follow your pilot's own accuracy curve up to " + limits.Thousands(r.K1) + " classes"
 	}
-	return how + check + ". " + cx + s.whyCount() + s.whyAtK2() + scale
+	within := ""
+	if r.K1 >= 2 {
+		within = fmt.Sprintf(" Up to your pilot's %s classes the estimate is your pilot's measured accuracy; beyond them it moves to that middle value, which it reaches at %s classes.",
+			limits.Thousands(r.K1), limits.Thousands(2*r.K1))
+	}
+	return how + check + ". " + cx + within + s.whyCount() + s.whyAtK2() + scale
 }
 
 // whyCount says, after WhySources, why CleaneX counts as many times as it

@@ -84,10 +84,12 @@ func finishedStateAt(t *testing.T, k2 int) *State {
 func TestHeadlineWithinPilot(t *testing.T) {
 	st := finishedStateAt(t, 6)
 	o := st.Rec.Outcome
-	d := Decimals(o.Lo[6], o.Hi[6])
-	want := HeadlineText(6, o.Estimate[6], o.Lo[6], o.Hi[6]) + fmt.Sprintf(". 6 classes is within your pilot's 10, where its accuracy is measured (%.*f): the estimate, which comes from the methods' curves, stays near it", d+1, st.Results.Observed[6])
+	want := HeadlineText(6, o.Estimate[6], o.Lo[6], o.Hi[6]) + ". 6 classes is within your pilot's 10, where its accuracy is measured: the estimate is that measured accuracy"
 	if got := st.Headline(); !strings.HasPrefix(got, want) {
 		t.Errorf("headline %q\nwant %q…", got, want)
+	}
+	if o.Estimate[6] != st.Results.Observed[6] {
+		t.Errorf("estimate at 6 classes %v, want the pilot's measured accuracy %v", o.Estimate[6], st.Results.Observed[6])
 	}
 	if parts := strings.Join(st.WhyParts(), "\n"); !strings.Contains(parts, "its accuracy at k = 6 would differ") || strings.Contains(parts, "carried out to") {
 		t.Errorf("why parts:\n%s", parts)

@@ -1,7 +1,14 @@
 // Package recommend turns the fits of several methods on one pilot into one
 // recommended accuracy curve with an 80% interval at every k.
 //
-// The estimate is, at every k, a median in logit space of the regression of
+// The estimate is, up to the pilot's k1 classes, the pilot's observed curve
+// Abar_k (the mean accuracy over every k-subset of its classes); from 2 k1
+// on, the methods' middle m_k; and between them the middle shifted by the
+// gap at k1, fading out linearly in log k,
+//
+//	est_k = sigma(logit m_k + (1 - log(k / k1) / log 2) (logit Abar_k1 - logit m_k1)).
+//
+// The middle m_k is a median in logit space of the regression of
 // Zheng et al., the pooled method (internal/estimate/pooled), the tail
 // method (internal/estimate/tail) and the mean curve of several CleaneX fits
 // (different seeds), cx_k = (1/M) sum_m E_k^(m), with CleaneX counted once
@@ -15,7 +22,7 @@
 //
 // (CleaneX itself when it lies between the lowest and the highest of the
 // other three, else the one of those two it lies beyond), and in between
-// est_k = sigma((2 - c) z1_k + (c - 1) z2_k) with c = CleaneXCount(k1). A
+// m_k = sigma((2 - c) z1_k + (c - 1) z2_k) with c = CleaneXCount(k1). A
 // method that failed drops out (with an even number of curves left, the
 // median is the mean of the middle two). No weight is fitted to the curves,
 // and one method that breaks down on a pilot cannot carry the estimate with
@@ -225,6 +232,9 @@ func (cal Calibration) validate() error {
 type Result struct {
 	// Estimate is the recommended curve; Lo and Hi bound its 80% interval.
 	Estimate, Lo, Hi accuracy.Curve
+	// Middle is the methods' middle value at every k (the blended median
+	// of the package doc): the estimate from 2 k1 on.
+	Middle accuracy.Curve
 	// Sources names the methods that went into the estimate ("regression",
 	// "cleanex ×M").
 	Sources []string
@@ -340,7 +350,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	if len(parts) == 0 {
 		return Result{}, ErrNoFits
 	}
-	res := Result{Estimate: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
+	res := Result{Estimate: make(accuracy.Curve, k2+1), Middle: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
 		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXCount: count, Features: make([]Features, k2+1)}
 	// The medians with CleaneX once (ps1) and twice (ps2), blended with
 	// weight count - 1 on the second.
@@ -351,9 +361,12 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	// k1Lo and k1Hi are the interval at k1 (it holds the pilot's Wilson
 	// interval there); unset (lo > hi) until k reaches k1.
 	k1Lo, k1Hi := 1.0, 0.0
+	// gap is how far (in logit) the pilot's measured accuracy at k1 lies
+	// from the methods' middle there; set when k reaches k1.
+	gap := 0.0
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
-			res.Estimate[k], res.Lo[k], res.Hi[k] = 1, 1, 1
+			res.Estimate[k], res.Middle[k], res.Lo[k], res.Hi[k] = 1, 1, 1, 1
 			continue
 		}
 		for i, c := range parts {
@@ -367,8 +380,28 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		if f.KDE != nil && f.KDE.Max() >= k2 {
 			lowest, highest = min(lowest, f.KDE[k]), max(highest, f.KDE[k])
 		}
+		mid := sigmoid(z)
+		if a, ok := middleAgrees(ps1, ps2, w2); ok && (a < logitClamp || a > 1-logitClamp) {
+			// the middle curves agree on an accuracy the clamped logit
+			// cannot hold (an exact 0 or 1): keep it
+			mid = a
+		}
+		est := mid
+		switch {
+		case k <= f.K1:
+			// within the pilot, its measured accuracy: the observed curve is
+			// the mean over every k-subset of its classes
+			est = f.Observed[k]
+			if k == f.K1 {
+				gap = Logit(est) - Logit(mid)
+			}
+		case k < 2*f.K1:
+			// from k1 to 2 k1 the gap to the methods' middle fades out
+			// linearly in log k
+			est = sigmoid(Logit(mid) + (1-math.Log(float64(k)/float64(f.K1))/math.Ln2)*gap)
+		}
 		ft := features(f, cx, k)
-		zc := clampedLogit(sigmoid(z), eps)
+		zc := clampedLogit(est, eps)
 		// the range of the curves around the estimate, so that it is 0 when
 		// the clamp moves the estimate's logit past them
 		ft.D = max(clampedLogit(highest, eps), zc) - min(clampedLogit(lowest, eps), zc)
@@ -377,12 +410,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		}
 		sLo, sHi := cal.scales(ft)
 		res.Features[k] = ft
-		res.Estimate[k] = sigmoid(z)
-		if a, ok := middleAgrees(ps1, ps2, w2); ok && (a < logitClamp || a > 1-logitClamp) {
-			// the middle curves agree on an accuracy the clamped logit
-			// cannot hold (an exact 0 or 1): keep it
-			res.Estimate[k] = a
-		}
+		res.Estimate[k], res.Middle[k] = est, mid
 		qlo, qhi := cal.Quantiles(ft.L)
 		res.Lo[k] = min(res.Estimate[k], sigmoid(zc+qlo*sLo))
 		res.Hi[k] = max(res.Estimate[k], sigmoid(zc+qhi*sHi))
@@ -444,6 +472,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most))
 	}
 	monotone(res.Estimate)
+	monotone(res.Middle)
 	monotone(res.Lo)
 	monotone(res.Hi)
 	return res, nil

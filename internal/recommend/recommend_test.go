@@ -46,8 +46,8 @@ func TestRecommendMedian(t *testing.T) {
 		cx := (f.CleaneX[0][k] + f.CleaneX[1][k]) / 2
 		// pooled (0.98) < tail (0.985) < CleaneX mean (about 0.99) < regression
 		// (0.9915) at every k >= 2: the middle one of the five is CleaneX
-		if want := sigmoid(Logit(cx)); math.Abs(res.Estimate[k]-want) > 1e-12 {
-			t.Errorf("estimate at k = %d: %v, want the middle curve (CleaneX mean) %v", k, res.Estimate[k], want)
+		if want := sigmoid(Logit(cx)); math.Abs(res.Middle[k]-want) > 1e-12 {
+			t.Errorf("middle at k = %d: %v, want the middle curve (CleaneX mean) %v", k, res.Middle[k], want)
 		}
 		ft := res.Features[k]
 		// the range of the curves: regression the highest, pooled the lowest
@@ -128,8 +128,8 @@ func TestCleaneXCountInTheMedian(t *testing.T) {
 			cx := Logit((f.CleaneX[0][k] + f.CleaneX[1][k]) / 2)
 			z1, z2 := (Logit(f.Tail[k])+cx)/2, cx
 			want := (2-tc.count)*z1 + (tc.count-1)*z2
-			if math.Abs(Logit(res.Estimate[k])-want) > 1e-9 {
-				t.Errorf("%s, k = %d: estimate %v, want %v", tc.name, k, res.Estimate[k], sigmoid(want))
+			if math.Abs(Logit(res.Middle[k])-want) > 1e-9 {
+				t.Errorf("%s, k = %d: middle %v, want %v", tc.name, k, res.Middle[k], sigmoid(want))
 			}
 		}
 	}
@@ -618,12 +618,13 @@ func TestIntervalHoldsWilsonWithinPilot(t *testing.T) {
 	}
 }
 
-// Beyond k1 the hold of the pilot's Wilson interval fades out linearly in
-// log k until 2 k1, so the band has no step at k1: on a pilot whose own
-// accuracy lies well above every method's curve, the upper bound falls from
-// k1 to k1 + 1 by no more than the estimate does plus the faded share, and
-// from 2 k1 on it is back at the calibrated interval.
-func TestWilsonHoldFadesBeyondPilot(t *testing.T) {
+// The estimate is the pilot's observed curve up to k1 and the methods'
+// middle from 2 k1 on; between them the middle is shifted by the gap at k1,
+// fading out linearly in log k. The interval holds the pilot's Wilson
+// interval at k1, that hold fades out the same way, so the band has no step
+// at k1, and from 2 k1 on it is back at the calibrated interval. The pilot's
+// own accuracy lies well above every method's curve here.
+func TestEstimateJoinsTheMiddle(t *testing.T) {
 	const k1, k2 = 100, 400
 	cal := Calibration{Coef: [NumCoef]float64{0.01}, CoefUp: [NumCoef]float64{0.01}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
 	curve := func(shift float64) accuracy.Curve {
@@ -639,10 +640,26 @@ func TestWilsonHoldFadesBeyondPilot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, whi := wilson(f.Observed[k1], f.N)
+	gap := Logit(f.Observed[k1]) - Logit(res.Middle[k1])
+	if gap < 0.3 {
+		t.Fatalf("gap at k1 %v: the test wants the pilot well above the methods", gap)
+	}
+	for k := 2; k <= k2; k++ {
+		want := res.Middle[k]
+		switch {
+		case k <= k1:
+			want = f.Observed[k]
+		case k < 2*k1:
+			want = sigmoid(Logit(res.Middle[k]) + (1-math.Log(float64(k)/k1)/math.Ln2)*gap)
+		}
+		if math.Abs(res.Estimate[k]-want) > 1e-12 {
+			t.Errorf("k = %d: estimate %v, want %v (middle %v)", k, res.Estimate[k], want, res.Middle[k])
+		}
+	}
+	wlo, whi := wilson(f.Observed[k1], f.N)
 	reach := res.Hi[k1] - res.Estimate[k1]
-	if res.Hi[k1] < whi || reach < 0.04 {
-		t.Fatalf("at k1 the interval reaches %v above the estimate %v, want it to hold the Wilson bound %v", reach, res.Estimate[k1], whi)
+	if res.Hi[k1] < whi || res.Lo[k1] > wlo {
+		t.Fatalf("at k1 the interval [%v, %v] does not hold the Wilson interval [%v, %v]", res.Lo[k1], res.Hi[k1], wlo, whi)
 	}
 	for k := k1 + 1; k < 2*k1; k++ {
 		fade := 1 - math.Log(float64(k)/k1)/math.Ln2
@@ -653,9 +670,13 @@ func TestWilsonHoldFadesBeyondPilot(t *testing.T) {
 	if step, most := res.Hi[k1]-res.Hi[k1+1], res.Estimate[k1]-res.Estimate[k1+1]+reach*math.Log(float64(k1+1)/k1)/math.Ln2+1e-12; step > most {
 		t.Errorf("upper bound falls by %v from k1 to k1 + 1, want at most %v", step, most)
 	}
+	// from 2 k1 on: the calibrated reach (scale 0.01, q_hi 1), never less
+	// than the Wilson interval's reach at k1
 	for k := 2 * k1; k <= k2; k++ {
-		if got := res.Hi[k] - res.Estimate[k]; got > reach/2 {
-			t.Errorf("k = %d: upper bound %v above the estimate, want the calibrated interval (well under %v)", k, got, reach/2)
+		e := res.Estimate[k]
+		want := max(sigmoid(Logit(e)+0.01)-e, whi-f.Observed[k1])
+		if got := res.Hi[k] - e; math.Abs(got-want) > 1e-12 {
+			t.Errorf("k = %d: upper bound %v above the estimate, want %v", k, got, want)
 		}
 	}
 }
