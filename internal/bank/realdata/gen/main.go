@@ -15,7 +15,13 @@
 //	    -out internal/bank/realdata/data
 //
 // With -hangul it writes only the held-out hangul family's data, from the
-// Korean font packages listed in ../README.md.
+// Korean font packages listed in ../README.md. With -diatheke it also writes
+// the held-out translations family's data, read with the diatheke program
+// from the SWORD modules of the Debian packages sword-text-kjv and
+// sword-text-web:
+//
+//	apt-get install -y diatheke sword-text-kjv sword-text-web
+//	go run ./internal/bank/realdata/gen -fonts '' -diatheke /usr/bin/diatheke
 //
 // Verses: the whole King James Version as printed by the bible program,
 // one verse a line.
@@ -78,6 +84,7 @@ func main() {
 	bibleCmd := flag.String("bible", "", "the bible program of the Debian package bible-kjv (e.g. /usr/bin/bible)")
 	wordnetDir := flag.String("wordnet", "", "the WordNet database directory of the Debian package wordnet-base (e.g. /usr/share/wordnet)")
 	speechDir := flag.String("speech", "", "folder for the spoken renditions of the speech family (made with the Debian packages espeak-ng and flite when missing, reused when present)")
+	diatheke := flag.String("diatheke", "", "the diatheke program of the Debian package diatheke (e.g. /usr/bin/diatheke), to read the SWORD modules of sword-text-kjv and sword-text-web for the held-out translations family")
 	hangul := flag.Bool("hangul", false, "write only the held-out hangul family's data (hangul.bin.gz) from the fonts that map Hangul syllables")
 	out := flag.String("out", "internal/bank/realdata/data", "output directory")
 	flag.Parse()
@@ -102,6 +109,11 @@ func main() {
 	}
 	if *wordnetDir != "" {
 		if err := genSenses(*wordnetDir, *out); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *diatheke != "" {
+		if err := genTranslations(*diatheke, *out); err != nil {
 			log.Fatal(err)
 		}
 	}
