@@ -38,8 +38,8 @@
 //     between time-normalised cepstra on their 32 principal axes (lower is
 //     better).
 //
-// Two more families are kept out of the bank (HeldOutFamilies), to check the
-// calibration on real data it never saw:
+// Three more families are kept out of the bank (HeldOutFamilies), to check
+// the calibration on real data it never saw:
 //
 //   - Hangul ("hangul"): identify a Korean syllable from its rendering, as
 //     the glyphs are identified. Classes are about a quarter of the 11,172
@@ -49,6 +49,11 @@
 //     reduced to a binary code (the signs of its principal-axis
 //     coordinates) and scored by Hamming distance, so that scores take few
 //     values and many tie.
+//   - Translations ("translations"): identify a Bible verse from its text in
+//     another translation. Classes are verses; a verse's template is its
+//     King James Version text and its one test point is its text in the
+//     World English Bible. Score: cosine similarity of sparse TF-IDF
+//     bag-of-words vectors (higher is better). One point per class.
 //
 // Everything is computed with float64 additions, multiplications, divisions
 // and square roots in a fixed order, with explicit conversions against fused
@@ -103,6 +108,11 @@ const (
 	// Hamming distance between their codes, an integer 0..dims
 	// (scores.Lower). Many of a point's incorrect scores tie.
 	HangulBits = "hangul-bits"
+	// Translations is the held-out verse-identification family: each Bible
+	// verse's World English Bible text (its only test point) against every
+	// verse's King James Version text (the templates), scored by TF-IDF
+	// cosine (scores.Higher). It is not one of Families.
+	Translations = "translations"
 )
 
 // Families lists the bank's family names.
@@ -111,7 +121,8 @@ func Families() []string { return []string{Glyphs, Misspellings, Verses, Senses,
 
 // HeldOutFamilies lists the real families kept out of the bank, to check
 // the calibration on real data that no design step saw.
-func HeldOutFamilies() []string { return []string{Hangul, HangulBits} }
+// New families go last: bank.HeldOut derives a family's pilot seeds from its index.
+func HeldOutFamilies() []string { return []string{Hangul, HangulBits, Translations} }
 
 // PoolSize returns how many classes the family's pool holds (k must be <= this).
 func PoolSize(family string) (int, error) {
@@ -152,6 +163,12 @@ func PoolSize(family string) (int, error) {
 			return 0, err
 		}
 		return len(g.runes), nil
+	case Translations:
+		t, err := loadTranslations()
+		if err != nil {
+			return 0, err
+		}
+		return len(t.names), nil
 	}
 	return 0, fmt.Errorf("realdata: unknown family %q (have %v and the held-out %v)", family, Families(), HeldOutFamilies())
 }
@@ -195,6 +212,10 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 		g, _ := loadHangul()
 		rng := rand.New(rand.NewPCG(seed, 0x68616e67756c0002))
 		return g.population(rng, pick(rng, n, k), signDistances), scores.Lower, nil
+	case Translations:
+		t, _ := loadTranslations()
+		rng := rand.New(rand.NewPCG(seed, 0x7472616e736c0001))
+		return t.population(pick(rng, n, k)), scores.Higher, nil
 	default: // Speech
 		s, _ := loadSpeech()
 		rng := rand.New(rand.NewPCG(seed, 0x7370656563680001))

@@ -52,6 +52,8 @@ func TestPopulationErrors(t *testing.T) {
 		{Verses, 100_000},
 		{Senses, 1},
 		{Senses, 9805},
+		{Translations, 1},
+		{Translations, 30257},
 	} {
 		if _, _, err := Population(tc.family, 1, tc.k); err == nil {
 			t.Errorf("Population(%q, 1, %d): want an error", tc.family, tc.k)
@@ -361,6 +363,7 @@ func TestGolden(t *testing.T) {
 		{Speech, 1, 40, 0x81a0f4dc46dff987},
 		{Hangul, 1, 40, 0x376e51a8788e2a3f},
 		{HangulBits, 1, 40, 0xc66d62df4103ac2d},
+		{Translations, 1, 40, 0x9f8f115e68c0481e},
 	} {
 		m, _, err := Population(tc.family, tc.seed, tc.k)
 		if err != nil {
