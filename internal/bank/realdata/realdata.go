@@ -54,6 +54,14 @@
 //     King James Version text and its one test point is its text in the
 //     World English Bible. Score: cosine similarity of sparse TF-IDF
 //     bag-of-words vectors (higher is better). One point per class.
+//   - Pronunciations ("pronunciations"): identify an English word from how
+//     it is pronounced in another English accent. Classes are words of
+//     Debian's wamerican list; a word's template is its phoneme
+//     transcription by espeak-ng in the en-us voice, its test points are its
+//     transcriptions in espeak-ng's other English voices (British, Scottish,
+//     Caribbean, New York, ...). Score: the mean of the cosines of the
+//     phoneme bigram and trigram count vectors (higher is better; words that
+//     sound alike tie).
 //
 // Everything is computed with float64 additions, multiplications, divisions
 // and square roots in a fixed order, with explicit conversions against fused
@@ -113,6 +121,12 @@ const (
 	// verse's King James Version text (the templates), scored by TF-IDF
 	// cosine (scores.Higher). It is not one of Families.
 	Translations = "translations"
+	// Pronunciations is the held-out pronunciation family: English words
+	// transcribed into phonemes by espeak-ng in several English accents, a
+	// word's en-us transcription its template and its transcriptions in the
+	// other accents its test points, scored by phoneme n-gram cosine
+	// similarity (scores.Higher). It is not one of Families.
+	Pronunciations = "pronunciations"
 )
 
 // Families lists the bank's family names.
@@ -121,8 +135,9 @@ func Families() []string { return []string{Glyphs, Misspellings, Verses, Senses,
 
 // HeldOutFamilies lists the real families kept out of the bank, to check
 // the calibration on real data that no design step saw.
-// New families go last: bank.HeldOut derives a family's pilot seeds from its index.
-func HeldOutFamilies() []string { return []string{Hangul, HangulBits, Translations} }
+// New held-out families go last: bank.HeldOut derives a family's pilot seeds
+// from its index.
+func HeldOutFamilies() []string { return []string{Hangul, HangulBits, Translations, Pronunciations} }
 
 // PoolSize returns how many classes the family's pool holds (k must be <= this).
 func PoolSize(family string) (int, error) {
@@ -169,6 +184,12 @@ func PoolSize(family string) (int, error) {
 			return 0, err
 		}
 		return len(t.names), nil
+	case Pronunciations:
+		p, err := loadPronunciations()
+		if err != nil {
+			return 0, err
+		}
+		return len(p.words), nil
 	}
 	return 0, fmt.Errorf("realdata: unknown family %q (have %v and the held-out %v)", family, Families(), HeldOutFamilies())
 }
@@ -216,6 +237,10 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 		t, _ := loadTranslations()
 		rng := rand.New(rand.NewPCG(seed, 0x7472616e736c0001))
 		return t.population(pick(rng, n, k)), scores.Higher, nil
+	case Pronunciations:
+		p, _ := loadPronunciations()
+		rng := rand.New(rand.NewPCG(seed, 0x70726f6e756e0001))
+		return p.population(pick(rng, n, k)), scores.Higher, nil
 	default: // Speech
 		s, _ := loadSpeech()
 		rng := rand.New(rand.NewPCG(seed, 0x7370656563680001))

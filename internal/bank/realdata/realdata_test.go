@@ -113,6 +113,8 @@ func TestPopulationShapeAndDeterminism(t *testing.T) {
 		{Verses, scores.Higher, 300},
 		{Senses, scores.Higher, 2},
 		{Senses, scores.Higher, 300},
+		{Pronunciations, scores.Higher, 2},
+		{Pronunciations, scores.Higher, 300},
 	} {
 		a, dir, err := Population(tc.family, 7, tc.k)
 		if err != nil {
@@ -364,6 +366,7 @@ func TestGolden(t *testing.T) {
 		{Hangul, 1, 40, 0x376e51a8788e2a3f},
 		{HangulBits, 1, 40, 0xc66d62df4103ac2d},
 		{Translations, 1, 40, 0x9f8f115e68c0481e},
+		{Pronunciations, 1, 40, 0x34d9bbdb7e515615},
 	} {
 		m, _, err := Population(tc.family, tc.seed, tc.k)
 		if err != nil {

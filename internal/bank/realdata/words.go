@@ -101,9 +101,18 @@ func decodeWords(gz []byte) (*wordPool, error) {
 
 // grams returns the n-gram count vector of s, interning n-grams in ids.
 func grams(s string, n int, ids map[string]int32) gramVec {
-	count := map[int32]float64{}
+	keys := make([]string, 0, max(len(s)-n+1, 0))
 	for i := 0; i+n <= len(s); i++ {
-		g := s[i : i+n]
+		keys = append(keys, s[i:i+n])
+	}
+	return countVec(keys, ids)
+}
+
+// countVec returns the count vector of the n-grams keys, interning each new
+// one in ids (in order of first occurrence).
+func countVec(keys []string, ids map[string]int32) gramVec {
+	count := map[int32]float64{}
+	for _, g := range keys {
 		id, ok := ids[g]
 		if !ok {
 			id = int32(len(ids))

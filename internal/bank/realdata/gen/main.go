@@ -23,6 +23,12 @@
 //	apt-get install -y diatheke sword-text-kjv sword-text-web
 //	go run ./internal/bank/realdata/gen -fonts '' -diatheke /usr/bin/diatheke
 //
+// With -pronunciations it writes only the held-out pronunciations family's
+// data, from a word list (Debian package wamerican) transcribed by espeak-ng:
+//
+//	apt-get install -y --no-install-recommends wamerican espeak-ng
+//	go run ./internal/bank/realdata/gen -pronunciations /usr/share/dict/american-english
+//
 // Verses: the whole King James Version as printed by the bible program,
 // one verse a line.
 //
@@ -86,6 +92,7 @@ func main() {
 	speechDir := flag.String("speech", "", "folder for the spoken renditions of the speech family (made with the Debian packages espeak-ng and flite when missing, reused when present)")
 	diatheke := flag.String("diatheke", "", "the diatheke program of the Debian package diatheke (e.g. /usr/bin/diatheke), to read the SWORD modules of sword-text-kjv and sword-text-web for the held-out translations family")
 	hangul := flag.Bool("hangul", false, "write only the held-out hangul family's data (hangul.bin.gz) from the fonts that map Hangul syllables")
+	pronDict := flag.String("pronunciations", "", "write only the held-out pronunciations family's data (pronunciations.txt.gz): the words of this list (e.g. /usr/share/dict/american-english of the Debian package wamerican) transcribed by espeak-ng; needs misspellings.txt.gz in -out")
 	out := flag.String("out", "internal/bank/realdata/data", "output directory")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -93,6 +100,12 @@ func main() {
 	}
 	if *hangul {
 		if err := genHangul(*fontsDir, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *pronDict != "" {
+		if err := genPronunciations(*pronDict, *out); err != nil {
 			log.Fatal(err)
 		}
 		return
