@@ -252,8 +252,11 @@ type Result struct {
 
 // FewErrors is the number of misclassified pilot points at k1 (N (1 -
 // Abar_k1)) below which Recommend warns that predictions beyond k1 rest on
-// little evidence: with so few errors the tail of the score distribution
-// that decides the accuracy at larger k is barely seen.
+// little evidence, and widens the interval beyond k1 to take in every
+// method's curve (the median's members and KDE): with so few errors the
+// tail of the score distribution that decides the accuracy at larger k is
+// barely seen, and the calibration cannot tell which method's
+// extrapolation holds.
 const FewErrors = 10
 
 // ErrNoFits is returned when none of regression, the pooled method, the tail method and CleaneX is available.
@@ -364,6 +367,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	// gap is how far (in logit) the pilot's measured accuracy at k1 lies
 	// from the methods' middle there; set when k reaches k1.
 	gap := 0.0
+	few := f.N > 0 && float64(f.N)*(1-f.Observed[f.K1]) < FewErrors
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
 			res.Estimate[k], res.Middle[k], res.Lo[k], res.Hi[k] = 1, 1, 1, 1
@@ -439,6 +443,11 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 				k1Lo, k1Hi = res.Lo[k], res.Hi[k]
 			}
 		}
+		if few && k > f.K1 {
+			// a pilot with too few errors says little about which method's
+			// extrapolation holds: the interval spans every one of them
+			res.Lo[k], res.Hi[k] = min(res.Lo[k], lowest), max(res.Hi[k], highest)
+		}
 	}
 	if f.K1 >= 2 && f.Observed[2] < ChanceAt2 && f.TiedShare < MostlyTied {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
@@ -457,7 +466,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			few = "all"
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot misclassifies %s of its %s test points at %s classes, too few errors to show what happens beyond %s classes: treat the estimate and its interval as rough; more test points would show more errors.",
+			"Your pilot misclassifies %s of its %s test points at %s classes, too few errors to show what happens beyond %s classes: treat the estimate as rough (the interval is widened to take in every method's prediction); more test points would show more errors.",
 			few, limits.Thousands(f.N), limits.Thousands(f.K1), limits.Thousands(f.K1)))
 	}
 	if f.K1 < SmallestCalibratedK1 && k2 > f.K1 {

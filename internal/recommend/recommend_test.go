@@ -464,6 +464,43 @@ func TestWarnsOnFewErrors(t *testing.T) {
 	}
 }
 
+// A pilot with fewer than FewErrors errors at k1 gets an interval that
+// takes in every method's curve beyond k1 (KDE's too); one with more
+// errors keeps the calibrated interval.
+func TestFewErrorsSpanTheMethods(t *testing.T) {
+	const k1, k2 = 20, 100
+	cal := Calibration{Coef: [NumCoef]float64{0.001}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	f := testFits(k1, k2)
+	f.N = 4000
+	f.KDE = geometric(0.95, k2)
+	spans := func(res Result, k int) bool {
+		lo, hi := f.KDE[k], f.KDE[k]
+		for _, c := range []accuracy.Curve{f.Regression, f.Pooled, f.Tail, MeanCurve(f.CleaneX, k2)} {
+			lo, hi = min(lo, c[k]), max(hi, c[k])
+		}
+		return res.Lo[k] <= lo && hi <= res.Hi[k]
+	}
+	// 4000 (1 - 0.99^19) = 695 errors at k1: the calibrated interval, far
+	// narrower than the methods' range
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spans(res, k2) {
+		t.Errorf("695 errors: interval [%v, %v] at k2 spans every method", res.Lo[k2], res.Hi[k2])
+	}
+	// 3 errors
+	f.Observed = geometric(math.Pow(1-3.0/4000, 1.0/19), k1)
+	if res, err = Recommend(f, k2, cal); err != nil {
+		t.Fatal(err)
+	}
+	for k := k1 + 1; k <= k2; k++ {
+		if !spans(res, k) {
+			t.Errorf("3 errors, k = %d: interval [%v, %v] misses a method's curve (KDE %v)", k, res.Lo[k], res.Hi[k], f.KDE[k])
+		}
+	}
+}
+
 // A k2 / k1 beyond the calibration's last knot gets a warning; one at the
 // last knot does not.
 func TestWarnsBeyondCalibratedRatio(t *testing.T) {
