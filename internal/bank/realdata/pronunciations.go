@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"fmt"
 	"strings"
@@ -43,34 +40,29 @@ type pronPool struct {
 var loadPronunciations = decoded("pronunciations", pronData, decodePronunciations)
 
 func decodePronunciations(gz []byte) (*pronPool, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, err
-	}
 	p := &pronPool{}
 	ids := map[string]int32{}
-	sc := bufio.NewScanner(zr)
-	if !sc.Scan() {
-		return nil, fmt.Errorf("no header line: %v", sc.Err())
-	}
-	head := strings.Split(sc.Text(), "\t")
-	if len(head) < 3 || head[0] != "word" || head[1] != pronTemplateVoice {
-		return nil, fmt.Errorf("header %q: want word<TAB>%s<TAB>other voices", sc.Text(), pronTemplateVoice)
-	}
-	p.voices = head[1:]
-	for n := 2; sc.Scan(); n++ {
-		f := strings.Split(sc.Text(), "\t")
+	var head []string
+	err := gzipLines(gz, func(n int, text string) error {
+		f := strings.Split(text, "\t")
+		if n == 1 {
+			if len(f) < 3 || f[0] != "word" || f[1] != pronTemplateVoice {
+				return fmt.Errorf("header %q: want word<TAB>%s<TAB>other voices", text, pronTemplateVoice)
+			}
+			head, p.voices = f, f[1:]
+			return nil
+		}
 		if len(f) != len(head) || f[0] == "" {
-			return nil, fmt.Errorf("line %d: want a word and %d transcriptions, have %d fields", n, len(p.voices), len(f))
+			return fmt.Errorf("line %d: want a word and %d transcriptions, have %d fields", n, len(p.voices), len(f))
 		}
 		if len(p.words) > 0 && f[0] <= p.words[len(p.words)-1] {
-			return nil, fmt.Errorf("line %d: word %q after %q: words are not sorted", n, f[0], p.words[len(p.words)-1])
+			return fmt.Errorf("line %d: word %q after %q: words are not sorted", n, f[0], p.words[len(p.words)-1])
 		}
 		feats := make([]pronFeat, len(p.voices))
 		for v, t := range f[1:] {
 			ph := pronPhonemes(t)
 			if len(ph) == 0 {
-				return nil, fmt.Errorf("line %d: word %q has no phonemes in voice %s", n, f[0], p.voices[v])
+				return fmt.Errorf("line %d: word %q has no phonemes in voice %s", n, f[0], p.voices[v])
 			}
 			padded := append(append([]string{"^"}, ph...), "$")
 			feats[v] = pronFeat{bi: phonemeGrams(padded, 2, ids), tri: phonemeGrams(padded, 3, ids)}
@@ -78,9 +70,13 @@ func decodePronunciations(gz []byte) (*pronPool, error) {
 		p.words = append(p.words, f[0])
 		p.trans = append(p.trans, f[1:])
 		p.feats = append(p.feats, feats)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
+	}
+	if head == nil {
+		return nil, fmt.Errorf("no header line")
 	}
 	p.ngrams = len(ids)
 	return p, nil

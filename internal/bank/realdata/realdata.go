@@ -262,6 +262,24 @@ func decoded[T any](name string, data []byte, decode func([]byte) (T, error)) fu
 }
 
 // openBinary opens the gzip-compressed binary data gz and checks that it
+// gzipLines calls line with each line of the gzipped text gz, numbered from
+// 1 (lines of up to 1 MiB), and returns the first error of line or of the
+// reading.
+func gzipLines(gz []byte, line func(n int, text string) error) error {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		if err := line(n, sc.Text()); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
 // starts with the 8-byte magic string; the reader is then after the magic.
 func openBinary(gz []byte, magic string) (*bufio.Reader, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))

@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"fmt"
 	"strings"
@@ -35,18 +32,12 @@ type sensePool struct {
 var loadSenses = decoded("senses", sensesData, decodeSenses)
 
 func decodeSenses(gz []byte) (*sensePool, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, err
-	}
 	p := &sensePool{}
 	ids := map[string]int32{}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		f := strings.Split(sc.Text(), "\t")
+	err := gzipLines(gz, func(n int, text string) error {
+		f := strings.Split(text, "\t")
 		if len(f) < 5 || f[1] == "" || f[2] == "" {
-			return nil, fmt.Errorf("line %d: want pos offset<TAB>lemmas<TAB>definition<TAB>two or more examples", n)
+			return fmt.Errorf("line %d: want pos offset<TAB>lemmas<TAB>definition<TAB>two or more examples", n)
 		}
 		first, _, _ := strings.Cut(f[1], "; ")
 		p.names = append(p.names, f[0]+" "+first)
@@ -55,8 +46,9 @@ func decodeSenses(gz []byte) (*sensePool, error) {
 		for _, e := range f[3:] {
 			p.examples = append(p.examples, terms(e, ids))
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	p.start = append(p.start, len(p.examples))

@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"fmt"
 	"strings"
@@ -37,28 +34,23 @@ type translationPool struct {
 var loadTranslations = decoded("translations", translationsData, decodeTranslations)
 
 func decodeTranslations(gz []byte) (*translationPool, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, err
-	}
 	p := &translationPool{}
 	ids := map[string]int32{}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		f := strings.Split(sc.Text(), "\t")
+	err := gzipLines(gz, func(n int, text string) error {
+		f := strings.Split(text, "\t")
 		if len(f) != 3 || f[0] == "" {
-			return nil, fmt.Errorf("line %d: want Book chapter:verse<TAB>KJV text<TAB>WEB text", n)
+			return fmt.Errorf("line %d: want Book chapter:verse<TAB>KJV text<TAB>WEB text", n)
 		}
 		k, w := translationTerms(f[1], ids), translationTerms(f[2], ids)
 		if wordCount(k) < minTranslationWords || wordCount(w) < minTranslationWords {
-			return nil, fmt.Errorf("line %d (%s): %d KJV and %d WEB words, want at least %d each", n, f[0], wordCount(k), wordCount(w), minTranslationWords)
+			return fmt.Errorf("line %d (%s): %d KJV and %d WEB words, want at least %d each", n, f[0], wordCount(k), wordCount(w), minTranslationWords)
 		}
 		p.names = append(p.names, f[0])
 		p.kjv = append(p.kjv, k)
 		p.web = append(p.web, w)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	p.tfidf = newTFIDF(len(ids), 1, p.kjv, p.web)

@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"fmt"
 	"math"
@@ -98,26 +95,22 @@ type verseLine struct {
 }
 
 func decodeVerses(gz []byte) (*versePool, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, err
-	}
 	var lines []verseLine
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		ref, text, ok := strings.Cut(sc.Text(), "\t")
+	err := gzipLines(gz, func(n int, line string) error {
+		ref, text, ok := strings.Cut(line, "\t")
 		chapter, num, ok2 := strings.Cut(ref, ":")
 		v := 0
+		var err error
 		if ok && ok2 {
 			_, err = fmt.Sscanf(num, "%d", &v)
 		}
 		if !ok || !ok2 || err != nil || v < 1 || text == "" {
-			return nil, fmt.Errorf("line %d: want Book chapter:verse<TAB>text", n)
+			return fmt.Errorf("line %d: want Book chapter:verse<TAB>text", n)
 		}
 		lines = append(lines, verseLine{chapter, v, text})
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	p := &versePool{}

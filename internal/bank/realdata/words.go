@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"fmt"
 	"math"
@@ -58,27 +55,20 @@ type wordPool struct {
 var loadWords = decoded("misspellings", wordsData, decodeWords)
 
 func decodeWords(gz []byte) (*wordPool, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, err
-	}
 	w := &wordPool{}
 	ids := map[string]int32{}
 	feat := func(s string) wordFeat {
 		p := "^" + s + "$"
 		return wordFeat{bi: grams(p, 2, ids), tri: grams(p, 3, ids), length: float64(len(s))}
 	}
-	sc := bufio.NewScanner(zr)
-	line := 0
-	for sc.Scan() {
-		line++
-		word, rest, ok := strings.Cut(sc.Text(), "\t")
+	err := gzipLines(gz, func(line int, text string) error {
+		word, rest, ok := strings.Cut(text, "\t")
 		if !ok || word == "" {
-			return nil, fmt.Errorf("line %d: want word<TAB>misspellings", line)
+			return fmt.Errorf("line %d: want word<TAB>misspellings", line)
 		}
 		ms := strings.Fields(rest)
 		if len(ms) < minWordPoints {
-			continue
+			return nil
 		}
 		w.words = append(w.words, word)
 		w.wfeat = append(w.wfeat, feat(word))
@@ -88,8 +78,9 @@ func decodeWords(gz []byte) (*wordPool, error) {
 			mf[i] = feat(m)
 		}
 		w.mfeat = append(w.mfeat, mf)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	if !slices.IsSorted(w.words) {
