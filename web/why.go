@@ -485,8 +485,15 @@ func (s *State) whyCount() string {
 func (s *State) whyAtK2() string {
 	r := s.Rec
 	o, k2 := r.Outcome, r.K2
-	if o.CleaneX == nil || k2 > o.CleaneX.Max() || k2 > o.Estimate.Max() || len(o.Sources) < 2 || o.CleaneXCount < 1 {
+	if o.CleaneX == nil || k2 > o.CleaneX.Max() || k2 > o.Estimate.Max() || len(o.Sources) < 2 || o.CleaneXCount < 1 || k2 <= r.K1 {
 		return ""
+	}
+	// below 2 k1 the estimate is still on its way from the pilot's measured
+	// accuracy to the methods' middle
+	subject, still := "the estimate", ""
+	if k2 < 2*r.K1 {
+		subject = "the methods' middle"
+		still = fmt.Sprintf(" The estimate lies between that middle and your pilot's measured accuracy, since %s classes is less than twice your pilot's.", limits.Thousands(k2))
 	}
 	type entry struct {
 		label string
@@ -519,9 +526,9 @@ func (s *State) whyAtK2() string {
 	if c == 1 || c == 2 {
 		m, one := middle(int(c))
 		if one {
-			return at + "the estimate follows " + m + ", whose value is the middle one."
+			return at + subject + " follows " + m + ", whose value is the middle one." + still
 		}
-		return at + "the estimate lies halfway between " + m + ", the two middle values."
+		return at + subject + " lies halfway between " + m + ", the two middle values." + still
 	}
 	describe := func(n int) string {
 		m, one := middle(n)
@@ -530,8 +537,8 @@ func (s *State) whyAtK2() string {
 		}
 		return "halfway between " + m
 	}
-	return fmt.Sprintf("%swith CleaneX counted once the middle is %s, counted twice it is %s, and the estimate lies %.0f%% of the way from the first to the second.",
-		at, describe(1), describe(2), 100*(c-1))
+	return fmt.Sprintf("%swith CleaneX counted once the middle is %s, counted twice it is %s, and %s lies %.0f%% of the way from the first to the second.%s",
+		at, describe(1), describe(2), subject, 100*(c-1), still)
 }
 
 // list joins "a", "b" and "c" as "a, b and c".

@@ -347,49 +347,66 @@ func TestWarningMostlyTied(t *testing.T) {
 // TestWhyAtK2: the sentences on how many times CleaneX counts and how the
 // estimate at k2 came out of the median: the method whose value is the
 // middle one (an odd count), the two it lies halfway between (even), or for
-// a count between 1 and 2 both, and how far between them.
+// a count between 1 and 2 both, and how far between them; below 2 k1 they
+// speak of the methods' middle, which the estimate has not reached yet, and
+// within the pilot they are left out.
 func TestWhyAtK2(t *testing.T) {
-	flat := func(v float64) accuracy.Curve { return accuracy.Curve{1, 1, v, v} }
+	flat := func(v float64, k2 int) accuracy.Curve {
+		c := make(accuracy.Curve, k2+1)
+		for k := range c {
+			c[k] = v
+			if k < 2 {
+				c[k] = 1
+			}
+		}
+		return c
+	}
 	three := map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}
 	for _, tc := range []struct {
 		name   string
 		others map[string]float64
 		cx     float64
-		k1     int
+		k1, k2 int
 		count  float64
 		want   []string
+		absent string // a phrase the text must not hold
 	}{
-		{"between three, twice", three, 0.4, 800, 2, []string{
+		{"between three, twice", three, 0.4, 800, 1600, 2, []string{
 			"(CleaneX counted twice), so that one method that goes wrong cannot carry it along",
 			"CleaneX gets more say the more classes your pilot has: it is fitted to your pilot's own accuracy curve, which is longer for a bigger pilot",
 			"CleaneX counts once for a pilot of at most 50 classes and twice from 500 classes on.",
 			"(Middle and halfway are taken on the log-odds scale",
 			"With 800 classes, it counts twice.",
-			"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
-		{"beyond three, twice", three, 0.7, 800, 2, []string{"At 3 classes the estimate follows tail (peaks over threshold), whose value is the middle one."}},
-		{"between three, once", three, 0.4, 40, 1, []string{
+			"At 1,600 classes the estimate follows CleaneX, whose value is the middle one."}, ""},
+		{"beyond three, twice", three, 0.7, 800, 1600, 2, []string{"At 1,600 classes the estimate follows tail (peaks over threshold), whose value is the middle one."}, ""},
+		{"between three, once", three, 0.4, 40, 80, 1, []string{
 			"The estimate takes the middle of the predictions of regression",
 			"With 40 classes, it counts once.",
-			"At 3 classes the estimate lies halfway between CleaneX and pooled (location-scale), the two middle values."}},
-		{"between three, 1.6 times", three, 0.4, 200, 1.6, []string{
+			"At 80 classes the estimate lies halfway between CleaneX and pooled (location-scale), the two middle values."}, ""},
+		{"between three, 1.6 times", three, 0.4, 200, 400, 1.6, []string{
 			"(CleaneX counted 1.60 times), so",
 			"With 200 classes it counts 1.60 times: the estimate lies 60% of the way from the middle with CleaneX counted once to the middle with CleaneX counted twice.",
-			"At 3 classes with CleaneX counted once the middle is halfway between CleaneX and pooled (location-scale), counted twice it is CleaneX, and the estimate lies 60% of the way from the first to the second."}},
-		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 500, 2, []string{"At 3 classes the estimate lies halfway between CleaneX and regression (Zheng et al.), the two middle values."}},
-		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 500, 2, []string{"At 3 classes the estimate follows CleaneX, whose value is the middle one."}},
-		{"between three, squashed scores", three, 0.4, 100, 2, []string{
+			"At 400 classes with CleaneX counted once the middle is halfway between CleaneX and pooled (location-scale), counted twice it is CleaneX, and the estimate lies 60% of the way from the first to the second."}, ""},
+		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 500, 1000, 2, []string{"At 1,000 classes the estimate lies halfway between CleaneX and regression (Zheng et al.), the two middle values."}, ""},
+		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 500, 1000, 2, []string{"At 1,000 classes the estimate follows CleaneX, whose value is the middle one."}, ""},
+		{"between three, squashed scores", three, 0.4, 100, 200, 2, []string{
 			"(CleaneX counted twice), so that one method that goes wrong cannot carry it along",
-			"CleaneX counts twice: on most of your points the highest wrong-class score stands far above the other high ones"}},
+			"CleaneX counts twice: on most of your points the highest wrong-class score stands far above the other high ones"}, ""},
+		{"between three, once, below 2 k1", three, 0.4, 40, 60, 1, []string{
+			"Up to your pilot's 40 classes the estimate is your pilot's measured accuracy; beyond them it moves to that middle value, which it reaches at 80 classes.",
+			"At 60 classes the methods' middle lies halfway between CleaneX and pooled (location-scale), the two middle values. The estimate lies between that middle and your pilot's measured accuracy, since 60 classes is less than twice your pilot's."}, ""},
+		{"between three, once, within the pilot", three, 0.4, 40, 30, 1, []string{
+			"Up to your pilot's 40 classes the estimate is your pilot's measured accuracy"}, "At 30 classes"},
 	} {
-		r := &Recommendation{K1: tc.k1, K2: 3, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4, Squashed: strings.Contains(tc.name, "squashed")}
+		r := &Recommendation{K1: tc.k1, K2: tc.k2, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4, Squashed: strings.Contains(tc.name, "squashed")}
 		for _, name := range recommend.Methods() {
 			if v, ok := tc.others[name]; ok {
-				r.Curves[name] = flat(v)
+				r.Curves[name] = flat(v, tc.k2)
 				r.Outcome.Sources = append(r.Outcome.Sources, name)
 			}
 		}
 		r.Outcome.Sources = append(r.Outcome.Sources, "cleanex ×2")
-		r.Outcome.CleaneX, r.Outcome.Estimate, r.Outcome.CleaneXCount = flat(tc.cx), flat(tc.cx), tc.count
+		r.Outcome.CleaneX, r.Outcome.Estimate, r.Outcome.CleaneXCount = flat(tc.cx, tc.k2), flat(tc.cx, tc.k2), tc.count
 		s := NewState()
 		s.Rec = r
 		got := s.WhySources()
@@ -397,6 +414,9 @@ func TestWhyAtK2(t *testing.T) {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q, want it to say %q", tc.name, got, w)
 			}
+		}
+		if tc.absent != "" && strings.Contains(got, tc.absent) {
+			t.Errorf("%s: %q, want no %q", tc.name, got, tc.absent)
 		}
 		// Only the fits held to the observed curve (recommend.FitsObserved)
 		// are said to follow it.
