@@ -618,6 +618,9 @@ func (s *State) WhyParts() []string {
 		"How much of the width each part takes was learned on test pilots whose true accuracy is known: a part is scaled up when it went with large errors there, and down when it said little about them, "+
 		"so a part's share need not follow the size written beside it.",
 		limits.Thousands(k2), d, shown, d, o.Lo[k2], d, o.Hi[k2])}
+	if o.Spanned {
+		out[0] += " Your pilot has too few errors for the test pilots to say which method's prediction holds, so the interval is widened to take in all of them; the parts below are those of the interval before that widening."
+	}
 	se, at := math.NaN(), min(k2, r.K1) // the class-sampling error where the pilot is measured
 	if at <= r.ClassSE.Max() {
 		se = r.ClassSE[at]

@@ -445,3 +445,17 @@ func TestWhyFailedOrder(t *testing.T) {
 		t.Errorf("order %q, want %q", got, want)
 	}
 }
+
+// When the interval was widened to take in every method (a pilot with too
+// few errors), the "why" parts say so before listing the calibrated parts.
+func TestWhyPartsSpanned(t *testing.T) {
+	st := finishedStateAt(t, 20)
+	const said = "so the interval is widened to take in all of them"
+	if parts := st.WhyParts(); len(parts) == 0 || strings.Contains(parts[0], said) {
+		t.Fatalf("not spanned: parts %q", parts)
+	}
+	st.Rec.Outcome.Spanned = true
+	if parts := st.WhyParts(); len(parts) == 0 || !strings.Contains(parts[0], said) {
+		t.Errorf("spanned: first part %q, want it to say %q", parts, said)
+	}
+}

@@ -248,6 +248,9 @@ type Result struct {
 	// rests on little evidence (see FewErrors) or its interval goes beyond
 	// what the calibration saw (a ratio k2 / k1 above e^(last knot)).
 	Warnings []string
+	// Spanned reports that beyond k1 the interval takes in every method's
+	// curve, the pilot having fewer than FewErrors errors at k1.
+	Spanned bool
 }
 
 // FewErrors is the number of misclassified pilot points at k1 (N (1 -
@@ -368,6 +371,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	// from the methods' middle there; set when k reaches k1.
 	gap := 0.0
 	few := f.N > 0 && float64(f.N)*(1-f.Observed[f.K1]) < FewErrors
+	res.Spanned = few && k2 > f.K1
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
 			res.Estimate[k], res.Middle[k], res.Lo[k], res.Hi[k] = 1, 1, 1, 1

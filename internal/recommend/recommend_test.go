@@ -486,13 +486,16 @@ func TestFewErrorsSpanTheMethods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if spans(res, k2) {
-		t.Errorf("695 errors: interval [%v, %v] at k2 spans every method", res.Lo[k2], res.Hi[k2])
+	if spans(res, k2) || res.Spanned {
+		t.Errorf("695 errors: interval [%v, %v] at k2 spans every method (Spanned %v)", res.Lo[k2], res.Hi[k2], res.Spanned)
 	}
 	// 3 errors
 	f.Observed = geometric(math.Pow(1-3.0/4000, 1.0/19), k1)
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
+	}
+	if !res.Spanned {
+		t.Error("3 errors: Spanned is false")
 	}
 	for k := k1 + 1; k <= k2; k++ {
 		if !spans(res, k) {
