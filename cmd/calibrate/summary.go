@@ -37,6 +37,13 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 	if err != nil {
 		return err
 	}
+	// the recommendation's jobs with one CleaneX fit, the one of summaryMethods
+	var recJobs []recommend.Job
+	for _, j := range recommend.Jobs(1) {
+		if j.Method != methods.CleaneX || j.Seed == 1 {
+			recJobs = append(recJobs, j)
+		}
+	}
 	type key struct {
 		family string
 		k1     int
@@ -73,12 +80,6 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 		}
 		// The recommendation from each side's curves, with the one CleaneX
 		// fit as its CleaneX mean.
-		var recJobs []recommend.Job
-		for _, j := range recommend.Jobs(1) {
-			if j.Method != methods.CleaneX || j.Seed == 1 {
-				recJobs = append(recJobs, j)
-			}
-		}
 		assemble := func(s *accuracy.Sample, curves map[string]accuracy.Curve) recommend.Outcome {
 			cs := make([]accuracy.Curve, len(recJobs))
 			errs := make([]error, len(recJobs))

@@ -39,13 +39,13 @@ func transformPilot(s *accuracy.Sample, name string) (*accuracy.Sample, error) {
 	if read, base, ok := strings.Cut(name, "-"); ok && (read == "logit" || read == "ln") {
 		return readUnitAs(s, read, base)
 	}
-	if kind, arg, _ := strings.Cut(name, ":"); kind == "sigmoid" || kind == "rawsigmoid" {
+	kind, arg, _ := strings.Cut(name, ":")
+	switch {
+	case kind == "sigmoid" || kind == "rawsigmoid":
 		return sigmoidPilot(s, name, kind == "rawsigmoid", arg)
-	}
-	if name == "minmax" {
+	case name == "minmax":
 		return minMaxPilot(s)
 	}
-	kind, arg, _ := strings.Cut(name, ":")
 	t, err := strconv.ParseFloat(arg, 64)
 	if err != nil || t <= 0 || (kind != "softmax" && kind != "rawsoftmax" && kind != "logsoftmax") {
 		return nil, fmt.Errorf("-transform %q: want softmax:T, rawsoftmax:T, logsoftmax:T, sigmoid:T or rawsigmoid:T with T > 0, minmax, or logit-B or ln-B", name)

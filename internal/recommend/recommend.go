@@ -370,8 +370,8 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	// gap is how far (in logit) the pilot's measured accuracy at k1 lies
 	// from the methods' middle there; set when k reaches k1.
 	gap := 0.0
-	few := f.N > 0 && float64(f.N)*(1-f.Observed[f.K1]) < FewErrors
-	res.Spanned = few && k2 > f.K1
+	errs := float64(f.N) * (1 - f.Observed[f.K1]) // the pilot's errors at k1
+	res.Spanned = f.N > 0 && k2 > f.K1 && errs < FewErrors
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
 			res.Estimate[k], res.Middle[k], res.Lo[k], res.Hi[k] = 1, 1, 1, 1
@@ -394,6 +394,9 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			// cannot hold (an exact 0 or 1): keep it
 			mid = a
 		}
+		ft := features(f, cx, k)
+		// fade falls linearly in log k from 1 at k1 to 0 at 2 k1
+		fade := 1 - ft.L/math.Ln2
 		est := mid
 		switch {
 		case k <= f.K1:
@@ -403,12 +406,10 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			if k == f.K1 {
 				gap = Logit(est) - Logit(mid)
 			}
-		case k < 2*f.K1:
+		case fade > 0:
 			// from k1 to 2 k1 the gap to the methods' middle fades out
-			// linearly in log k
-			est = sigmoid(Logit(mid) + (1-math.Log(float64(k)/float64(f.K1))/math.Ln2)*gap)
+			est = sigmoid(Logit(mid) + fade*gap)
 		}
-		ft := features(f, cx, k)
 		zc := clampedLogit(est, eps)
 		// the range of the curves around the estimate, so that it is 0 when
 		// the clamp moves the estimate's logit past them
@@ -435,7 +436,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 				// within the pilot, the Wilson interval of its own accuracy
 				// at k is inside the interval too
 				res.Lo[k], res.Hi[k] = min(res.Lo[k], wlo), max(res.Hi[k], whi)
-			} else if fade := 1 - ft.L/math.Ln2; fade > 0 && k1Lo <= k1Hi {
+			} else if fade > 0 && k1Lo <= k1Hi {
 				// from k1 to 2 k1 that hold fades out linearly in log k:
 				// the interval reaches as far beyond the estimate as
 				// fade times the Wilson interval at k1 reached beyond the
@@ -447,7 +448,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 				k1Lo, k1Hi = res.Lo[k], res.Hi[k]
 			}
 		}
-		if few && k > f.K1 {
+		if res.Spanned && k > f.K1 {
 			// a pilot with too few errors says little about which method's
 			// extrapolation holds: the interval spans every one of them
 			res.Lo[k], res.Hi[k] = min(res.Lo[k], lowest), max(res.Hi[k], highest)
@@ -458,15 +459,15 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			"At 2 classes your pilot picks the true class only %s of the time, less than the 50%% of a coin toss: its correct classes score worse than wrong ones more often than not, so the scores are most likely read in the wrong direction (similarities taken as distances, or the reverse); check the score direction.",
 			limits.Percent(f.Observed[2])))
 	}
-	if n := float64(f.N) * (1 - f.Observed[f.K1]); f.N > 0 && k2 > f.K1 && n < FewErrors {
-		// n is a class-balanced count (a whole number when every class has
-		// as many points), so it is rounded, and tiny float remainders of
-		// a pilot right on every point read as none.
-		few := fmt.Sprintf("about %.0f", n)
+	if res.Spanned {
+		// errs is a class-balanced count (a whole number when every class
+		// has as many points), so it is rounded, and tiny float remainders
+		// of a pilot right on every point read as none.
+		few := fmt.Sprintf("about %.0f", errs)
 		switch {
-		case n < 0.5:
+		case errs < 0.5:
 			few = "none"
-		case n > float64(f.N)-0.5:
+		case errs > float64(f.N)-0.5:
 			few = "all"
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf(

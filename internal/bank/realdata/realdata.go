@@ -261,7 +261,6 @@ func decoded[T any](name string, data []byte, decode func([]byte) (T, error)) fu
 	})
 }
 
-// openBinary opens the gzip-compressed binary data gz and checks that it
 // gzipLines calls line with each line of the gzipped text gz, numbered from
 // 1 (lines of up to 1 MiB), and returns the first error of line or of the
 // reading.
@@ -280,6 +279,7 @@ func gzipLines(gz []byte, line func(n int, text string) error) error {
 	return sc.Err()
 }
 
+// openBinary opens the gzip-compressed binary data gz and checks that it
 // starts with the 8-byte magic string; the reader is then after the magic.
 func openBinary(gz []byte, magic string) (*bufio.Reader, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
