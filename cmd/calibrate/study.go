@@ -354,8 +354,11 @@ func meanOf(cs []accuracy.Curve, k int) accuracy.Curve {
 	return recommend.MeanCurve(cs, k)
 }
 
-// observations returns the calibration observations of the pilots with
-// regression weight w, and per pilot the index range of its observations.
+// observations returns the calibration observations of the pilots: the
+// estimate and the truth at each k of the pilot's grid, each pilot's weights
+// summing to 1. A pilot with fewer than recommend.FewErrors errors at k1
+// contributes only its k <= k1: beyond k1 its interval is the methods' span
+// (Result.Spanned), not the calibrated one.
 func observations(ps []pilotFits) []recommend.Observation {
 	var obs []recommend.Observation
 	for _, p := range ps {
@@ -365,6 +368,9 @@ func observations(ps []pilotFits) []recommend.Observation {
 		}
 		g := grid(p.K1, p.K)
 		for _, k := range g {
+			if res.Spanned && k > p.K1 {
+				continue
+			}
 			obs = append(obs, recommend.Observation{Z: p.rf.CentreLogit(res.Estimate[k]), Y: p.rf.CentreLogit(p.Truth[k]),
 				F: res.Features[k], Weight: 1 / float64(len(g))})
 		}
