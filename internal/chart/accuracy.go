@@ -26,11 +26,12 @@ type AccuracyChart struct {
 	// has a legend entry after the series'.
 	Bands []Band
 	// K1, if positive, is the number of classes of the pilot, marked by a
-	// vertical line labelled "k1 = K1".
+	// dashed vertical line named "k1 = K1" in a strip between the legend
+	// and the plot, where no curve runs.
 	K1 int
 	// K2, if above K1, is the number of classes predicted for, marked the
-	// same way ("k2 = 4,000"; its label a row below k1's), so the x axis
-	// names where the prediction ends even between ticks.
+	// same way ("k2 = 4,000", right of k1's label and clear of it), so the
+	// x axis names where the prediction ends even between ticks.
 	K2 int
 	// Theme is the chart's colours (the zero value: Light).
 	Theme Theme
@@ -87,12 +88,20 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 		titleH = pad + lineH*float64(len(titles))
 		height -= titleH
 	}
-	f, err := layout(c, th, a.Width, height,
-		axis{lo: xlo, hi: xhi, log: a.LogX, title: accuracyXTitle},
-		axis{lo: accuracyYLow(ranged), hi: 1, title: accuracyYTitle},
-		a.legend(th))
+	xa := axis{lo: xlo, hi: xhi, log: a.LogX, title: accuracyXTitle}
+	ya := axis{lo: accuracyYLow(ranged), hi: 1, title: accuracyYTitle}
+	f, err := layout(c, th, a.Width, height, xa, ya, a.legend(th), 0)
 	if err != nil {
 		return err
+	}
+	// The marks' labels get rows of their own above the plot: the x axis
+	// is laid out as before, only the plot's top moves down.
+	marks := a.marks()
+	rows := f.markRows(c, marks)
+	if rows > 0 {
+		if f, err = layout(c, th, a.Width, height, xa, ya, a.legend(th), float64(rows*markRow)); err != nil {
+			return err
+		}
 	}
 	a.last = f
 	c.Save()
@@ -120,12 +129,7 @@ func (a *AccuracyChart) Draw(c Canvas) error {
 		f.drawSeries(c, s, false)
 	}
 	c.Restore()
-	if a.K1 > 0 {
-		f.drawVLine(c, float64(a.K1), "k1 = "+limits.Thousands(a.K1), 0, a.Series)
-	}
-	if a.K2 > a.K1 {
-		f.drawVLine(c, float64(a.K2), "k2 = "+limits.Thousands(a.K2), 1, a.Series)
-	}
+	f.drawMarks(c, marks, rows)
 	f.drawLegend(c)
 	c.Restore()
 	return c.Err()
@@ -173,74 +177,18 @@ func legendOf(ss []Series, label func(Series) string, th Theme) []legendItem {
 	return items
 }
 
-// drawVLine draws a dashed grey vertical line at data x = k across the plot, with
-// a small label right of the line (or left of it near the right edge): in
-// label row row (0 the first) at the top of the plot, or, when more points
-// of the series ss fall under it there, in the same row from the bottom.
-func (f *frame) drawVLine(c Canvas, k float64, label string, row int, ss []Series) {
-	if !f.xs.ok(k) {
-		return
+// marks returns the vertical lines of the chart, in increasing k: k1 when
+// K1 is positive, k2 when K2 is above K1.
+func (a *AccuracyChart) marks() []mark {
+	var ms []mark
+	if a.K1 > 0 {
+		ms = append(ms, mark{k: float64(a.K1), label: "k1 = " + limits.Thousands(a.K1)})
 	}
-	p := f.plot
-	px := f.xs.pix(k)
-	if px < p.x0-0.5 || px > p.x1+0.5 { // half a pixel for rounding at the axis ends
-		return
+	if a.K2 > a.K1 {
+		ms = append(ms, mark{k: float64(a.K2), label: "k2 = " + limits.Thousands(a.K2)})
 	}
-	px = min(max(px, p.x0), p.x1)
-	c.SetStrokeStyle(f.th.Axis)
-	c.SetLineWidth(1)
-	c.SetLineDash([]float64{4, 4})
-	c.BeginPath()
-	c.MoveTo(crisp(px), p.y0)
-	c.LineTo(crisp(px), p.y1)
-	c.Stroke()
-	c.SetLineDash(nil)
-	c.SetFont(smallFont)
-	c.SetFillStyle(f.th.Text)
-	c.SetTextBaseline("top")
-	w := c.MeasureText(label)
-	x := px + 4
-	if px+w+8 > p.x1 {
-		x = px - 4 - w
-	}
-	y := p.y0 + 4 + float64(row)*vLineRow
-	if bottom := p.y1 - 4 - float64(row+1)*vLineRow; f.pointsIn(ss, x-2, x+w+2, bottom-1, bottom+vLineRow) < f.pointsIn(ss, x-2, x+w+2, y-1, y+vLineRow) {
-		y = bottom
-	}
-	// On a translucent patch of the background: the text stays legible over
-	// a curve passing under it, and the curve stays visible.
-	c.SetFillStyle(Translucent(f.th.Background, 0.6))
-	c.FillRect(x-2, y-1, w+4, vLineRow-1)
-	c.SetFillStyle(f.th.Text)
-	c.SetTextAlign("left")
-	c.FillText(label, x, y)
+	return ms
 }
-
-// pointsIn counts the points of the series ss drawn inside the rectangle
-// [x0, x1] x [y0, y1] (CSS pixels), looking at no more than about
-// pointsInSamples evenly spread points of each series there (X increases).
-func (f *frame) pointsIn(ss []Series, x0, x1, y0, y1 float64) int {
-	lo, hi := f.xs.val(x0), f.xs.val(x1)
-	n := 0
-	for _, s := range ss {
-		m := min(len(s.X), len(s.Y))
-		i0, i1 := sort.SearchFloat64s(s.X[:m], lo), sort.SearchFloat64s(s.X[:m], hi)
-		for i := i0; i < min(i1+1, m); i += max(1, (i1-i0)/pointsInSamples) {
-			if x, y := s.X[i], s.Y[i]; f.xs.ok(x) && f.ys.ok(y) {
-				if px, py := f.xs.pix(x), f.ys.pix(y); px >= x0 && px <= x1 && py >= y0 && py <= y1 {
-					n++
-				}
-			}
-		}
-	}
-	return n
-}
-
-// pointsInSamples bounds the points pointsIn looks at per series.
-const pointsInSamples = 200
-
-// vLineRow is the height of a row of vertical-line labels, in CSS pixels.
-const vLineRow = 14
 
 // HoverInfo is what lies under the pointer on an AccuracyChart.
 type HoverInfo struct {
@@ -458,9 +406,8 @@ func (a *AccuracyChart) DrawHover(c Canvas, h HoverInfo) error {
 		bx = math.Max(2, h.PX-12-bw)
 	}
 	// The box goes where the curves are not: at the bottom of the plot when
-	// the values at k lie in its upper half, else at the top (below the
-	// "k1 = ..." label).
-	by := p.y0 + 22
+	// the values at k lie in its upper half, else at the top.
+	by := p.y0 + 6
 	if mean, n := 0.0, 0; len(h.Values) > 0 {
 		for _, v := range h.Values {
 			if finite(v.PY) {

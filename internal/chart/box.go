@@ -69,7 +69,7 @@ func (bc *BoxChart) Draw(c Canvas) error {
 	th := bc.Theme.orLight()
 	f, err := layout(c, th, bc.Width, bc.Height,
 		axis{lo: 0, hi: n},
-		axis{lo: lo, hi: hi, title: bc.YTitle}, nil)
+		axis{lo: lo, hi: hi, title: bc.YTitle}, nil, 0)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (bc *BoxChart) Draw(c Canvas) error {
 		// the layout keeps room for two rows of names (its x title's line):
 		// a third takes a line off the plot
 		if f, err = layout(c, th, bc.Width, bc.Height-lineH*float64(rows-2),
-			axis{lo: 0, hi: n}, axis{lo: lo, hi: hi, title: bc.YTitle}, nil); err != nil {
+			axis{lo: 0, hi: n}, axis{lo: lo, hi: hi, title: bc.YTitle}, nil, 0); err != nil {
 			return err
 		}
 		f.h = bc.Height // the background still fills the whole canvas

@@ -690,48 +690,6 @@ func TestAccuracyHoverBoxAwayFromTheCurves(t *testing.T) {
 	}
 }
 
-// The k1 and k2 labels go to the top of the plot, unless a curve passes
-// under them there and not at the bottom: then to the bottom. (The plot
-// spans y = 0..1 at 337 pixels from y0 = 36; the k1 label's top row covers
-// about 0.95-0.99, the k2 label's second row about 0.91-0.95.)
-func TestVLineLabelsAvoidCurves(t *testing.T) {
-	flat := func(y float64) []Series {
-		xs, ys := make([]float64, 199), make([]float64, 199)
-		for i := range xs {
-			xs[i], ys[i] = float64(i+2), y
-		}
-		// one point at (2, 0) keeps the y axis from 0
-		return []Series{{Name: "plugin", X: xs, Y: ys}, {Name: "truth", X: []float64{2}, Y: []float64{0}}}
-	}
-	for _, tc := range []struct {
-		label  string
-		y      float64
-		bottom bool
-	}{
-		{"k1 = 20", 0.98, true}, {"k1 = 20", 0.5, false}, {"k1 = 20", 0.01, false},
-		{"k2 = 200", 0.93, true}, {"k2 = 200", 0.5, false}, {"k2 = 200", 0.98, false},
-	} {
-		ch := &AccuracyChart{Width: 720, Height: 420, Series: flat(tc.y), K1: 20, K2: 200}
-		r := &recorder{}
-		if err := ch.Draw(r); err != nil {
-			t.Fatal(err)
-		}
-		p := ch.last.plot
-		y, found := 0.0, false
-		for _, tx := range r.texts {
-			if tx.s == tc.label {
-				y, found = tx.y, true
-			}
-		}
-		if !found {
-			t.Fatalf("curve at %v: no label %q", tc.y, tc.label)
-		}
-		if atBottom := y > (p.y0+p.y1)/2; atBottom != tc.bottom {
-			t.Errorf("curve at %v: label %q at y = %v (plot %v to %v), want at the bottom: %v", tc.y, tc.label, y, p.y0, p.y1, tc.bottom)
-		}
-	}
-}
-
 // Every x tick label stays inside the canvas: the last one of a range up
 // to 10,000,000, centred on the plot's right edge, moves left to fit.
 func TestAccuracyTickLabelsInsideCanvas(t *testing.T) {

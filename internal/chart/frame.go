@@ -62,7 +62,9 @@ type frame struct {
 // layout places the legend (rows along the top), the axes with their tick
 // labels and titles (left and bottom) and the plot area for a w x h chart
 // in theme th, choosing as many nice ticks as fit without overlapping labels.
-func layout(c Canvas, th Theme, w, h float64, x, y axis, legend []legendItem) (*frame, error) {
+// It keeps above CSS pixels free between the legend and the plot (the
+// accuracy chart's strip of mark labels).
+func layout(c Canvas, th Theme, w, h float64, x, y axis, legend []legendItem, above float64) (*frame, error) {
 	if !finite(w) || !finite(h) || w < 2*minPlotSize+80 || h < 2*minPlotSize+60 {
 		return nil, fmt.Errorf("chart: %gx%g CSS pixels is too small (need at least %dx%d)", w, h, 2*minPlotSize+80, 2*minPlotSize+60)
 	}
@@ -84,6 +86,7 @@ func layout(c Canvas, th Theme, w, h float64, x, y axis, legend []legendItem) (*
 	if len(legend) > 0 {
 		top = pad + legendRowH*float64(row+1) + 10
 	}
+	top += above
 	bottom := h - (pad + lineH + 6 + lineH + tickLen)
 	if bottom-top < minPlotSize {
 		return nil, fmt.Errorf("chart: %gx%g CSS pixels leaves no room for the plot under a %d-row legend", w, h, row+1)

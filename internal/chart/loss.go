@@ -53,7 +53,7 @@ func (l *LossChart) Draw(c Canvas) error {
 	f, err := layout(c, th, l.Width, l.Height,
 		axis{lo: xlo, hi: xhi, title: lossXTitle},
 		axis{lo: ylo, hi: yhi, log: true, title: lossYTitle},
-		legendOf(l.Series, nil, th))
+		legendOf(l.Series, nil, th), 0)
 	if err != nil {
 		return err
 	}

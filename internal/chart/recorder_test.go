@@ -18,6 +18,9 @@ type recorder struct {
 	strokes []stroked
 	fills   []stroked // filled paths, with the fill colour as color
 	texts   []text
+	font    string // the current font, textAlign and textBaseline
+	align   string
+	base    string
 	saved   [][]pt // clip at each Save
 	err     error
 }
@@ -42,6 +45,9 @@ type text struct {
 	s    string
 	x, y float64
 	fill string
+	// font, align and base are the font, textAlign and textBaseline it
+	// was drawn with.
+	font, align, base string
 }
 
 func (r *recorder) rec(name, s string, args ...float64) {
@@ -59,9 +65,9 @@ func (r *recorder) SetStrokeStyle(c string)  { r.rec("strokeStyle", c); r.stroke
 func (r *recorder) SetFillStyle(c string)    { r.rec("fillStyle", c); r.fill = c }
 func (r *recorder) SetLineWidth(w float64)   { r.rec("lineWidth", "", w) }
 func (r *recorder) SetLineDash(d []float64)  { r.rec("lineDash", "", d...); r.dash = d }
-func (r *recorder) SetFont(f string)         { r.rec("font", f) }
-func (r *recorder) SetTextAlign(a string)    { r.rec("textAlign", a) }
-func (r *recorder) SetTextBaseline(b string) { r.rec("textBaseline", b) }
+func (r *recorder) SetFont(f string)         { r.rec("font", f); r.font = f }
+func (r *recorder) SetTextAlign(a string)    { r.rec("textAlign", a); r.align = a }
+func (r *recorder) SetTextBaseline(b string) { r.rec("textBaseline", b); r.base = b }
 func (r *recorder) Save()                    { r.rec("save", ""); r.saved = append(r.saved, r.clip) }
 func (r *recorder) Restore() {
 	r.rec("restore", "")
@@ -108,7 +114,7 @@ func (r *recorder) FillRect(x, y, w, h float64)  { r.rec("fillRect", "", x, y, w
 func (r *recorder) ClearRect(x, y, w, h float64) { r.rec("clearRect", "", x, y, w, h) }
 func (r *recorder) FillText(s string, x, y float64) {
 	r.rec("fillText", s, x, y)
-	r.texts = append(r.texts, text{s, x, y, r.fill})
+	r.texts = append(r.texts, text{s, x, y, r.fill, r.font, r.align, r.base})
 }
 func (r *recorder) MeasureText(s string) float64 { return 6.5 * float64(utf8.RuneCountInString(s)) }
 func (r *recorder) Err() error                   { return r.err }
@@ -133,4 +139,40 @@ func (r *recorder) textCount(s string) int {
 		}
 	}
 	return n
+}
+
+// box returns the rectangle that text t covers, as the recorder measures
+// it (6.5 px per character) and as tall as its font's size in pixels. It
+// ignores transforms: the rotated y-axis title's box is wrong.
+func (t text) box() rect {
+	w := 6.5 * float64(utf8.RuneCountInString(t.s))
+	h := 12.0
+	if t.font == smallFont {
+		h = 11
+	}
+	x0 := t.x
+	switch t.align {
+	case "center":
+		x0 -= w / 2
+	case "right":
+		x0 -= w
+	}
+	y0 := t.y
+	switch t.base {
+	case "middle":
+		y0 -= h / 2
+	case "bottom", "alphabetic", "":
+		y0 -= h
+	}
+	return rect{x0, y0, x0 + w, y0 + h}
+}
+
+// textOf returns the text s as drawn (the last time) and whether it was.
+func (r *recorder) textOf(s string) (text, bool) {
+	for i := len(r.texts) - 1; i >= 0; i-- {
+		if r.texts[i].s == s {
+			return r.texts[i], true
+		}
+	}
+	return text{}, false
 }

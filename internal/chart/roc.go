@@ -65,7 +65,7 @@ func (r *ROCChart) Draw(c Canvas) error {
 		axis{lo: 0, hi: 1, title: rocYTitle},
 		legendOf(r.Series, func(s Series) string {
 			return fmt.Sprintf("%s  rAUC %.3f", s.Name, StepArea(s.X, s.Y))
-		}, th))
+		}, th), 0)
 	if err != nil {
 		return err
 	}
