@@ -413,6 +413,21 @@ func (s *State) BarLabel(name string) string {
 	return s.Label(name)
 }
 
+// ShortLabel returns Label without its detail in brackets ("tail" for
+// "tail (peaks over threshold)"): the name a narrow screen's table shows.
+func (s *State) ShortLabel(name string) string {
+	short, _, _ := strings.Cut(s.Label(name), " (")
+	return short
+}
+
+// LabelDetail returns what ShortLabel leaves out of Label, from the space
+// before its bracket on (" (peaks over threshold)"), or "" when Label has no
+// detail in brackets.
+func (s *State) LabelDetail(name string) string {
+	label := s.Label(name)
+	return label[len(s.ShortLabel(name)):]
+}
+
 // Label returns a method's or curve's display name.
 func (s *State) Label(name string) string {
 	for _, m := range s.Methods {

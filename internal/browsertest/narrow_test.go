@@ -1,0 +1,133 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// onPhone makes the page p a 400 px wide phone screen (two device pixels per
+// CSS pixel) until the test ends.
+func (p *page) onPhone() {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(400, 860, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Cleanup(func() { chromedp.Call(p.ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}) })
+}
+
+// elementImage returns a screenshot of the first element matching the CSS
+// selector sel (scrolled into view), in device pixels, and saves it as
+// artefact name.png.
+func (p *page) elementImage(sel, name string) image.Image {
+	p.t.Helper()
+	time.Sleep(300 * time.Millisecond) // the last render lands
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	if err != nil {
+		p.t.Fatalf("screenshot of %s: %v", sel, err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		p.t.Fatalf("screenshot of %s: %v", sel, err)
+	}
+	path := filepath.Join(artifacts, name+".png")
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		p.t.Logf("screenshot %s: %v", name, err)
+	} else {
+		p.t.Logf("screenshot: %s", path)
+	}
+	return img
+}
+
+// edgeLightness returns the mean lightness (0 black to 255 white; the mean
+// of red, green and blue) of the n rightmost pixel columns of img.
+func edgeLightness(img image.Image, n int) float64 {
+	b := img.Bounds()
+	sum, count := 0.0, 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Max.X - n; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			sum += float64(r+g+bl) / 3 / 257
+			count++
+		}
+	}
+	return sum / float64(count)
+}
+
+// tableLayoutJS describes the results table on screen: the page's and the
+// table box's widths, where the scroll hint stands, how wide the curve
+// names' column is and how many columns of numbers are wholly in view.
+const tableLayoutJS = `(() => {
+	const w = document.querySelector(".table-wrap"), box = w.getBoundingClientRect();
+	const hint = document.querySelector("#scroll-hint"), hr = hint.getBoundingClientRect();
+	const names = document.querySelector("#results thead th").getBoundingClientRect();
+	const cols = [...document.querySelectorAll("#results thead th")].slice(1).filter(th => { const r = th.getBoundingClientRect(); return r.left >= names.right - 1 && r.right <= box.right + 1; }).length;
+	return {page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth,
+		box: w.clientWidth, table: w.scrollWidth, hintShown: getComputedStyle(hint).display !== "none" && hr.height > 0,
+		hintBottom: hr.bottom, hintRight: hr.right, boxTop: box.top, names: names.width, cols};
+})()`
+
+// tableLayout is what tableLayoutJS returns.
+type tableLayout struct {
+	Page, Screen, Box, Table float64
+	HintShown                bool
+	HintBottom, HintRight    float64
+	BoxTop, Names            float64
+	Cols                     int
+}
+
+// On a 400 px phone the results table scrolls sideways inside its own box,
+// never the page (nor in presentation mode). Before the table, a hint says
+// it scrolls; the curve names take at most 40% of the box, leaving three
+// columns of numbers or more in view; and while columns are hidden to the
+// right a shadow darkens the box's right edge, gone once the table is
+// scrolled to its end.
+func TestResultsTableOnPhone(t *testing.T) {
+	p := openPage(t, "")
+	p.onPhone()
+	p.waitFinished(180 * time.Second)
+	p.front()
+	p.shot("61-phone-table")
+	l := mustEval[tableLayout](p, tableLayoutJS, 5*time.Second)
+	t.Logf("phone table: %+v", l)
+	if l.Page > l.Screen {
+		t.Errorf("the page is %v px wide on a %v px screen: it scrolls sideways", l.Page, l.Screen)
+	}
+	if l.Table <= l.Box {
+		t.Fatalf("the table (%v px) fits its %v px box: this test needs one that scrolls", l.Table, l.Box)
+	}
+	if !l.HintShown || l.HintBottom > l.BoxTop || l.HintRight > l.Screen {
+		t.Errorf("the scroll hint is not shown above the table within the screen: %+v", l)
+	}
+	if l.Names > 0.4*l.Box || l.Cols < 3 {
+		t.Errorf("the curve names take %v of the table's %v px and %d columns of numbers are in view, want at most 40%% and 3 or more", l.Names, l.Box, l.Cols)
+	}
+	if edge := edgeLightness(p.elementImage(".table-wrap", "61-phone-table-box"), 6); edge > 230 {
+		t.Errorf("with columns hidden to the right, the table's right edge is as light as the card (lightness %.0f): no shadow shows that it scrolls", edge)
+	}
+	mustEval[bool](p, `(() => { const w = document.querySelector(".table-wrap"); w.scrollLeft = w.scrollWidth; return true; })()`, 5*time.Second)
+	p.shot("61-phone-table-scrolled")
+	if edge := edgeLightness(p.elementImage(".table-wrap", "61-phone-table-box-scrolled"), 6); edge < 240 {
+		t.Errorf("scrolled to its last column, the table's right edge still has a shadow (lightness %.0f)", edge)
+	}
+
+	mustEval[bool](p, `(document.querySelector("#presentation").click(), true)`, 5*time.Second)
+	p.waitJS(`document.querySelector("#app").classList.contains("presentation")`, 5*time.Second)
+	p.shot("61-phone-table-presentation")
+	if l := mustEval[tableLayout](p, tableLayoutJS, 5*time.Second); l.Page > l.Screen {
+		t.Errorf("in presentation mode the page is %v px wide on a %v px screen: it scrolls sideways", l.Page, l.Screen)
+	}
+}
