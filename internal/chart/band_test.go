@@ -206,16 +206,21 @@ func TestBoxChart(t *testing.T) {
 }
 
 // On a narrow chart, names wider than their column are staggered on two rows
-// so that neighbours do not overlap; on a wide one they share one row.
+// (or three) so that neighbours on a row keep boxLabelGap apart and do not
+// read as one name; on a wide one they share one row. The seven boxes of
+// the page's "Why this answer" chart on a 400 px phone (a chart 330 px
+// wide) take three rows: on two, "regression" and "recommended" would stand
+// a space apart.
 func TestBoxChartNarrowLabels(t *testing.T) {
 	q := [5]float64{-0.1, -0.05, 0, 0.05, 0.1}
 	four := []Box{{Name: "regression", Q: q}, {Name: "CleaneX", Q: q}, {Name: "recommended", Q: q}, {Name: "KDE", Q: q}}
 	six := []Box{{Name: "plug-in", Q: q}, {Name: "KDE", Q: q}, {Name: "pooled", Q: q}, {Name: "regression", Q: q}, {Name: "CleaneX", Q: q}, {Name: "recommended", Q: q}}
+	seven := []Box{{Name: "plug-in", Q: q}, {Name: "KDE", Q: q}, {Name: "pooled", Q: q}, {Name: "tail", Q: q}, {Name: "regression", Q: q}, {Name: "CleaneX", Q: q}, {Name: "recommended", Q: q}}
 	for _, tc := range []struct {
 		boxes []Box
 		width float64
 		rows  int
-	}{{four, 700, 1}, {four, 300, 2}, {six, 700, 1}, {six, 330, 2}, {six, 250, 3}} {
+	}{{four, 700, 1}, {four, 300, 2}, {six, 700, 1}, {six, 380, 2}, {six, 330, 3}, {six, 250, 3}, {seven, 700, 1}, {seven, 330, 3}} {
 		boxes := tc.boxes
 		r := &recorder{}
 		if err := (&BoxChart{Width: tc.width, Height: 240, Boxes: boxes}).Draw(r); err != nil {
@@ -249,12 +254,13 @@ func TestBoxChartNarrowLabels(t *testing.T) {
 				t.Errorf("width %v: label %q at (%.0f, %.0f) runs outside the canvas", tc.width, l.s, l.x, l.y)
 			}
 		}
-		// Neighbours on one row do not overlap (the recorder's text is 6.5 px a rune).
+		// Neighbours on one row keep boxLabelGap apart (the recorder's text
+		// is 6.5 px a rune).
 		for i := range labels {
 			for j := i + 1; j < len(labels); j++ {
 				a, b := labels[i], labels[j]
-				if a.y == b.y && math.Abs(a.x-b.x) < (r.MeasureText(a.s)+r.MeasureText(b.s))/2 {
-					t.Errorf("width %v: labels %q and %q overlap", tc.width, a.s, b.s)
+				if gap := math.Abs(a.x-b.x) - (r.MeasureText(a.s)+r.MeasureText(b.s))/2; a.y == b.y && gap < boxLabelGap-1e-9 {
+					t.Errorf("width %v: labels %q and %q on one row stand %.1f px apart, want %d or more", tc.width, a.s, b.s, gap, boxLabelGap)
 				}
 			}
 		}

@@ -152,9 +152,14 @@ func (bc *BoxChart) Draw(c Canvas) error {
 // maxLabelRows is the most rows the names under the boxes go on.
 const maxLabelRows = 3
 
+// boxLabelGap is the least room between two names on one row under the
+// boxes, in CSS pixels: several spaces' width, so that two names side by
+// side ("regression recommended") do not read as one.
+const boxLabelGap = 12
+
 // labelRows returns how many rows the names under the boxes need, each
 // name centred under its column of width colW and name i on row i mod
-// rows, so that names on one row keep 4 px apart: 1 when they all fit side
+// rows, so that names on one row keep boxLabelGap apart: 1 when they all fit side
 // by side, up to maxLabelRows (the font must be set on c).
 func (bc *BoxChart) labelRows(c Canvas, colW float64) int {
 	w := make([]float64, len(bc.Boxes))
@@ -164,7 +169,7 @@ func (bc *BoxChart) labelRows(c Canvas, colW float64) int {
 	for rows := 1; rows < maxLabelRows; rows++ {
 		fits := true
 		for i := 0; i+rows < len(w); i++ {
-			fits = fits && (w[i]+w[i+rows])/2+4 <= float64(rows)*colW
+			fits = fits && (w[i]+w[i+rows])/2+boxLabelGap <= float64(rows)*colW
 		}
 		if fits {
 			return rows
