@@ -725,10 +725,23 @@ func TestPrint(t *testing.T) {
 		t.Errorf("printed, the table has %s rows", got["rows"])
 	}
 	// Dark text on light ground everywhere, though the screen is dark: the
-	// headline, the table's cells and the "Why this answer" text.
+	// headline, the table's cells and the "Why this answer" text. The ground
+	// is what shows under the text: the translucent backgrounds from the
+	// element up laid over the first opaque one (or white).
 	inks := mustEval[map[string][]float64](p, `(() => {
 		const rgb = s => (s.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
-		const ground = el => { for (; el; el = el.parentElement) { const c = getComputedStyle(el).backgroundColor; if (!/rgba\(.*, 0\)$|transparent/.test(c)) return rgb(c); } return [255, 255, 255]; };
+		const alpha = s => { const m = s.match(/[\d.]+/g) || []; return s === "transparent" ? 0 : m.length > 3 ? Number(m[3]) : 1; };
+		const ground = el => {
+			const layers = [];
+			for (; el; el = el.parentElement) {
+				const c = getComputedStyle(el).backgroundColor, a = alpha(c);
+				if (a > 0) layers.push([rgb(c), a]);
+				if (a >= 1) break;
+			}
+			let g = [255, 255, 255];
+			for (const [c, a] of layers.reverse()) g = g.map((v, i) => a * c[i] + (1 - a) * v);
+			return g;
+		};
 		const out = {};
 		for (const [name, sel] of [["headline", "#headline"], ["table cell", "#results td"], ["why", "details.why"]]) {
 			const el = document.querySelector(sel);
