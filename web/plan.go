@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -337,11 +338,15 @@ type Pilot struct {
 	// Squashed reports scores squashed for the pooled and the tail method
 	// (protocol.Summary.Squashed).
 	Squashed bool
+	// Spread is its half-sampling spread (protocol.Summary.SpreadK and
+	// SpreadB; empty when unknown).
+	Spread halfsample.Spread
 }
 
 // fits returns the pilot as recommend.Fits (without curves).
 func (pl Pilot) fits() recommend.Fits {
-	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare, Squashed: pl.Squashed}
+	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare, Squashed: pl.Squashed,
+		Spread: pl.Spread}
 }
 
 // Outcome assembles the recommendation for k = 0..k2 from the jobs'

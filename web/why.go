@@ -618,6 +618,9 @@ func (s *State) WhyParts() []string {
 		"How much of the width each part takes was learned on test pilots whose true accuracy is known: a part is scaled up when it went with large errors there, and down when it said little about them, "+
 		"so a part's share need not follow the size written beside it.",
 		limits.Thousands(k2), d, shown, d, o.Lo[k2], d, o.Hi[k2])}
+	if k2 > r.K1 && !ft.BKnown {
+		out[0] += " How your pilot's answer moves over random halves of its classes could not be measured (a pilot read as per-point summaries, from a large file, embeddings or a summary, keeps no classes to draw; one of fewer than 6 classes has too few), so this interval comes from the calibration made without that measurement."
+	}
 	if o.Spanned {
 		out[0] += " Your pilot has too few errors for the test pilots to say which method's prediction holds, so the interval is widened to take in all of them; the parts below are those of the interval before that widening."
 	}
@@ -626,7 +629,13 @@ func (s *State) WhyParts() []string {
 		se = r.ClassSE[at]
 	}
 	grown := ""
-	if k2 > r.K1 && sh.ClassSample >= 0.005 {
+	switch {
+	case k2 > r.K1 && ft.BKnown:
+		// the half-sampling spread in accuracy units at the estimate
+		e := o.Estimate[k2]
+		grown = fmt.Sprintf("; carried out to %s classes it grows: fitted on random halves of your pilot's classes, the pooled and the tail method's answers at %s classes spread by about ±%.3f",
+			limits.Thousands(k2), limits.Thousands(k2), ft.B*e*(1-e))
+	case k2 > r.K1 && sh.ClassSample >= 0.005:
 		grown = "; carried out to " + limits.Thousands(k2) + " classes, this uncertainty grows"
 	}
 	size := fmt.Sprintf("about ±%.3f (one standard error)", se)

@@ -459,3 +459,24 @@ func TestWhyPartsSpanned(t *testing.T) {
 		t.Errorf("spanned: first part %q, want it to say %q", parts, said)
 	}
 }
+
+// Beyond the pilot, the class-sampling part gives the half-sampling spread
+// when it was measured, and the first part says when it was not (the
+// interval then comes from the calibration without it).
+func TestWhyPartsHalfSampling(t *testing.T) {
+	st := finishedStateAt(t, 20)
+	const without = "comes from the calibration made without that measurement"
+	ft := &st.Rec.Outcome.Features[20]
+	ft.B, ft.BKnown = 0.5, true
+	parts := st.WhyParts()
+	e := st.Rec.Outcome.Estimate[20]
+	want := fmt.Sprintf("fitted on random halves of your pilot's classes, the pooled and the tail method's answers at 20 classes spread by about ±%.3f", 0.5*e*(1-e))
+	if len(parts) < 2 || !strings.Contains(parts[1], want) || strings.Contains(parts[0], without) {
+		t.Errorf("B known: parts %q, want the second to say %q", parts, want)
+	}
+	ft.B, ft.BKnown = 0, false
+	parts = st.WhyParts()
+	if len(parts) < 2 || !strings.Contains(parts[0], without) || strings.Contains(parts[1], "random halves") {
+		t.Errorf("B unknown: parts %q, want the first to say %q", parts, without)
+	}
+}

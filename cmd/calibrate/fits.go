@@ -37,6 +37,13 @@ type Fits struct {
 	TailSpread  float64
 	Squashed    bool
 	ChecksKnown bool
+	// SpreadK and SpreadB are the pilot's half-sampling spread
+	// (recommend.Fits.Spread; empty when it could not be measured) and
+	// SpreadKnown says it was measured (fit reloads a pilot whose cache
+	// lacks it).
+	SpreadK     []int
+	SpreadB     []float64
+	SpreadKnown bool
 	// Curves maps a fit's name ("plugin", "kde", "regression", "cleanex/1", ...)
 	// to its predicted curve for k = 0..K.
 	Curves map[string][]float64
@@ -58,11 +65,12 @@ func loadPilot(ctx context.Context, p bank.Pilot, transform string) (*bank.Loade
 }
 
 // measure sets what f keeps of pilot s besides the fits: its ClassSE and
-// squashed check as the product takes them (recommend.PilotFits), and its
-// tail spread (ChecksKnown).
+// squashed check and half-sampling spread as the product takes them
+// (recommend.PilotFits), and its tail spread (ChecksKnown, SpreadKnown).
 func (f *Fits) measure(s *accuracy.Sample) {
 	pf := recommend.PilotFits(s)
 	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = pf.ClassSE, tail.Spread(s), pf.Squashed, true
+	f.SpreadK, f.SpreadB, f.SpreadKnown = pf.Spread.K, pf.Spread.B, true
 }
 
 // fitName returns the cache key of method m with seed seed.

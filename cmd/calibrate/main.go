@@ -169,7 +169,7 @@ func fitAll(ctx context.Context, dir string, pilots []bank.Pilot, seeds, jobs in
 				// cache lacks (and reloaded for the tail checks it lacks).
 				if f, err = loadFits(dir, p.ID); err == nil {
 					m := missing(f, seeds)
-					if len(m) == 0 && f.ChecksKnown {
+					if len(m) == 0 && f.ChecksKnown && f.SpreadKnown {
 						return errSkip
 					}
 					if err := refitPilot(ctx, p, f, m, seeds, transform); err != nil {

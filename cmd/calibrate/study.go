@@ -12,6 +12,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/backtest"
 	"github.com/cleanex/cleanex/internal/bank"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"gonum.org/v1/gonum/stat"
 )
@@ -52,7 +53,9 @@ func loadAll(dir string, pilots []bank.Pilot, seeds int) ([]pilotFits, error) {
 				errs[i] = fmt.Errorf("%s", f.Errors[name])
 			}
 		}
-		rf, failed := recommend.Usable(recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, Squashed: f.Squashed}, jobs, curves, errs, f.K)
+		pilot := recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, Squashed: f.Squashed,
+			Spread: halfsample.Spread{K: f.SpreadK, B: f.SpreadB}}
+		rf, failed := recommend.Usable(pilot, jobs, curves, errs, f.K)
 		for label, why := range failed {
 			fmt.Fprintf(os.Stderr, "%s: %s left out: %s\n", f.ID, label, why)
 		}
@@ -389,6 +392,11 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	gs := groups(all, false)
 	var pooledIn, pooledK, pooledAll, n float64
+	// the same for the pilots without their half-sampling spread (the
+	// calibration's WithoutB, as for a pilot given as a summary)
+	var noBK float64
+	var noBWidths []float64
+	var noBFams []string
 	var misses []string
 	var allWidths []float64 // LOFO widths at K, all pilots and by k1
 	byK1 := map[int][]float64{}
@@ -406,6 +414,10 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 		}
 		in := coverage(g.ps, cal)
 		out := coverage(g.ps, lofo)
+		noB := coverage(withoutSpread(g.ps), lofo)
+		noBK += noB.atK * float64(len(g.ps))
+		noBWidths = append(noBWidths, noB.widths...)
+		noBFams = append(noBFams, fmt.Sprintf("%s %.2f", g.name, noB.atK))
 		fmt.Printf("| %s | %d | %.2f | %.2f | %.2f | %.3f |", g.name, len(g.ps), in.atK, out.atK, out.all, median(out.widths))
 		for _, k1 := range bank.K1s {
 			var ws []float64
@@ -441,6 +453,8 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 		fmt.Printf(" %.3f |", median(byK1[k1]))
 	}
 	fmt.Println()
+	fmt.Printf("\nwithout the half-sampling spread (Calibration.WithoutB): LOFO coverage at K %.2f, median width %.3f; %s\n",
+		noBK/n, median(noBWidths), strings.Join(noBFams, ", "))
 	fmt.Println("\nLOFO misses at K, truth below / above the interval, by k1:")
 	for _, m := range misses {
 		fmt.Println(m)
@@ -453,6 +467,17 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	}
 	fmt.Println()
 	return table, nil
+}
+
+// withoutSpread returns ps with their half-sampling spread left out, as for
+// pilots given as per-point summaries.
+func withoutSpread(ps []pilotFits) []pilotFits {
+	out := make([]pilotFits, len(ps))
+	for i, p := range ps {
+		p.rf.Spread = halfsample.Spread{}
+		out[i] = p
+	}
+	return out
 }
 
 type cov struct {
@@ -649,15 +674,37 @@ func mix3(a, b, c float64) func(p pilotFits) accuracy.Curve {
 
 // fitCal fits the calibration the product uses (FitSidedScale), the one
 // with the scale fitted by o.scale (FitSidedScaleWith), or the symmetric one
-// (FitScale) for comparison.
+// (FitScale) for comparison; each with its WithoutB, the same fit on the
+// observations with B_k left out.
 func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration, error) {
-	switch {
-	case o.symmetric:
-		return recommend.FitScale(obs, recommend.DefaultKnots())
-	case o.scale != "":
-		return recommend.FitSidedScaleWith(obs, recommend.DefaultKnots(), recommend.ScaleFit(o.scale))
+	fit := func(obs []recommend.Observation) (recommend.Calibration, error) {
+		switch {
+		case o.symmetric:
+			return recommend.FitScale(obs, recommend.DefaultKnots())
+		case o.scale != "":
+			return recommend.FitSidedScaleWith(obs, recommend.DefaultKnots(), recommend.ScaleFit(o.scale))
+		}
+		return recommend.FitSidedScale(obs, recommend.DefaultKnots())
 	}
-	return recommend.FitSidedScale(obs, recommend.DefaultKnots())
+	cal, err := fit(obs)
+	if err != nil {
+		return cal, err
+	}
+	without, err := fit(withoutB(obs))
+	if err != nil {
+		return cal, fmt.Errorf("without B: %w", err)
+	}
+	cal.WithoutB = &without
+	return cal, nil
+}
+
+// withoutB returns obs with B_k left out (0, not known) on every observation.
+func withoutB(obs []recommend.Observation) []recommend.Observation {
+	out := slices.Clone(obs)
+	for i := range out {
+		out[i].F.B, out[i].F.BKnown = 0, false
+	}
+	return out
 }
 
 // sharedTail is the largest tail spread at which the tail-spread rule

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/bank"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/summary"
@@ -79,7 +80,10 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 			fromMatrix[name], fromSummary[name] = a.Curve, b.Curve
 		}
 		// The recommendation from each side's curves, with the one CleaneX
-		// fit as its CleaneX mean.
+		// fit as its CleaneX mean; the matrix's without its half-sampling
+		// spread, which a summary cannot have (its interval comes from the
+		// calibration's WithoutB), so that the bounds compare what the
+		// summary's curves change.
 		assemble := func(s *accuracy.Sample, curves map[string]accuracy.Curve) recommend.Outcome {
 			cs := make([]accuracy.Curve, len(recJobs))
 			errs := make([]error, len(recJobs))
@@ -88,7 +92,9 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 					errs[i] = errors.New("no fit")
 				}
 			}
-			return recommend.Assemble(recommend.PilotFits(s), recJobs, cs, errs, p.K, table.Calibration)
+			pf := recommend.PilotFits(s)
+			pf.Spread = halfsample.Spread{}
+			return recommend.Assemble(pf, recJobs, cs, errs, p.K, table.Calibration)
 		}
 		ra, rb := assemble(l.Sample, fromMatrix), assemble(tab.Sample, fromSummary)
 		if (ra.Err == nil) != (rb.Err == nil) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 )
@@ -109,7 +110,7 @@ func TestSummariseEqualsMatrix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, _, err := recommend.Run(context.Background(), full, 1500, 1, table.Calibration, nil)
+		a, curves, err := recommend.Run(context.Background(), full, 1500, 1, table.Calibration, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,8 +118,19 @@ func TestSummariseEqualsMatrix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (a.Err == nil) != (b.Err == nil) || a.Estimate == nil || !slices.Equal(a.Estimate, b.Estimate) || !slices.Equal(a.Lo, b.Lo) || !slices.Equal(a.Hi, b.Hi) {
-			t.Errorf("%s: the recommended estimate or its interval differ (errors %v, %v)", name, a.Err, b.Err)
+		if (a.Err == nil) != (b.Err == nil) || a.Estimate == nil || !slices.Equal(a.Estimate, b.Estimate) {
+			t.Errorf("%s: the recommended estimates differ (errors %v, %v)", name, a.Err, b.Err)
+		}
+		// The summaries keep no classes to draw halves of: their interval is
+		// the matrix's fits' interval without the half-sampling spread.
+		pf := recommend.PilotFits(full)
+		if len(pf.Spread.K) == 0 {
+			t.Fatalf("%s: no half-sampling spread on the matrix", name)
+		}
+		pf.Spread = halfsample.Spread{}
+		c := recommend.Assemble(pf, recommend.Jobs(1), curves, make([]error, len(curves)), 1500, table.Calibration)
+		if c.Err != nil || !slices.Equal(c.Lo, b.Lo) || !slices.Equal(c.Hi, b.Hi) {
+			t.Errorf("%s: the summaries' interval is not the matrix's without the half-sampling spread (%v)", name, c.Err)
 		}
 	}
 }

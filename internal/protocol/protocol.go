@@ -122,6 +122,10 @@ type Summary struct {
 	// ClassSE is, for k = 0..K, the standard error of the observed curve
 	// that comes from which classes the pilot holds (recommend.ClassSE).
 	ClassSE []float64
+	// SpreadK and SpreadB are the pilot's half-sampling spread
+	// (halfsample.Spread.Wire: its grid's k as whole numbers, and the
+	// spread at each; both nil when it could not be measured).
+	SpreadK, SpreadB []float64
 	// Seconds is how long loading took in the worker.
 	Seconds float64
 	// Embedding says how a pilot given as embeddings was scored (the zero
@@ -361,6 +365,8 @@ func (m *Summary) fields(c codec) {
 	c.floats(&m.Weights)
 	c.floats(&m.ObservedC)
 	c.floats(&m.ClassSE)
+	c.floats(&m.SpreadK)
+	c.floats(&m.SpreadB)
 	c.f(&m.Seconds)
 	m.Embedding.fields(c)
 }

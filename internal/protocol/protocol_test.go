@@ -20,7 +20,7 @@ func samples() []Message {
 		Simulate{Dataset: 3, Config: SimConfig{Classes: "normal", Points: "uniform", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 42}, WantSummary: true},
 		Summary{Dataset: 3, N: 1000, K: 100, MinPoints: 10, MaxPoints: 10, Direction: "lower", Detected: "lower",
 			Wins: 712, Top1: 0.712, Observed: curve, Truth: []float64{}, Weights: []float64{0.001}, ObservedC: []float64{0.5},
-			ClassSE: []float64{0, 0, 0.0125, 0.031}, Seconds: 0.25},
+			ClassSE: []float64{0, 0, 0.0125, 0.031}, SpreadK: []float64{2, 3, 4}, SpreadB: []float64{0.5, 0.25, 0.125}, Seconds: 0.25},
 		Summary{Dataset: 4, Direction: "higher", Detected: "higher", LogProbabilities: true, ScoresNote: "read as log-probabilities", TiedShare: 0.25, Squashed: true, Observed: curve},
 		Run{Dataset: 3, Run: 9, Method: "cleanex", K2: 2000, Preset: "fast", Seed: math.MaxUint64, KDEBandwidth: "lcv"},
 		Progress{Run: 9, Method: "kde", Step: 3, Total: -1, Loss: 0.5, ETA: 1.25},
@@ -225,7 +225,7 @@ func TestWireFormat(t *testing.T) {
 	pre, suf := LoadParts(1<<40, 123456, "higher")
 	h.Write(pre)
 	h.Write(suf)
-	const want = 0x4e892599606d5d6f
+	const want = 0xca201e83a93cdcfc
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the encodings = %#x, want %#x", got, uint64(want))
 	}

@@ -31,7 +31,7 @@
 // The interval is a location-scale model in logit space with a scale per side,
 //
 //	[sigma(c_k + q_lo(L_k) s_lo,k), sigma(c_k + q_hi(L_k) s_hi,k)],
-//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k + a_6 G_k,
+//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k + a_6 G_k + a_7 B_k,
 //
 // centred at c_k = logit(est_k) with est_k clamped to [0.5/N, 1 - 0.5/N]
 // (the pilot cannot tell accuracies closer to 0 or 1 apart). Its features
@@ -45,7 +45,12 @@
 // logit E_k^(m) over the CleaneX seeds; L_k = max(0, log(k / k1)), how far the
 // curve is extrapolated (the quantiles depend on it too); and
 // G_k = max(0, logit(Abar_k1) - c_k), how far the estimate falls below the
-// pilot's own accuracy at k1. The logits of the features clamp probabilities
+// pilot's own accuracy at k1; and B_k, the pilot's half-sampling spread
+// (internal/halfsample: how much the pooled and the tail method's
+// extrapolation to k moves over random halves of the pilot's classes). A
+// pilot whose B_k is unknown (given as a per-point summary, which has no
+// classes to draw) gets the calibration fitted without it
+// (Calibration.WithoutB). The logits of the features clamp probabilities
 // to [0.5/N, 1 - 0.5/N] as well. The coefficients (one set per side) and the
 // quantiles come from a Calibration fitted on the benchmark bank and its
 // first two replicates (internal/bank; 768 pilots) by cmd/calibrate and embedded
@@ -62,6 +67,7 @@ import (
 	"slices"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/limits"
 )
 
@@ -95,6 +101,12 @@ type Fits struct {
 	// excess sum, as with sharp probabilities read as they are): their models
 	// then have little to go on, and CleaneX counts twice.
 	Squashed bool
+	// Spread is the pilot's half-sampling spread (halfsample.Measure): how
+	// much the pooled and the tail method's extrapolation moves when half of
+	// the pilot's classes are drawn. It is empty when unknown (a pilot given
+	// as a per-point summary, or of fewer than halfsample.MinClasses
+	// classes); the interval then uses Calibration.WithoutB.
+	Spread halfsample.Spread
 	// CleaneXCount, when not 0, is how many times the CleaneX mean counts
 	// in the median instead of CleaneXCount(K1) (or 2 when Squashed), from
 	// 1 to 2 (cmd/calibrate sets it to compare rules).
@@ -167,21 +179,25 @@ const MostlyTied = 0.5
 
 // Features are the interval model's inputs at one k (see the package doc).
 type Features struct {
-	// SE, D, S, L and G are SE_k, D_k, S_k, L_k and G_k.
-	SE, D, S, L, G float64
+	// SE, D, S, L, G and B are SE_k, D_k, S_k, L_k, G_k and B_k (B 0 when
+	// unknown).
+	SE, D, S, L, G, B float64
+	// BKnown reports that B was measured (the pilot's Fits.Spread is not
+	// empty); without it the interval uses Calibration.WithoutB.
+	BKnown bool
 }
 
 // NumCoef is the number of scale coefficients a_j.
-const NumCoef = 7
+const NumCoef = 8
 
-// vector returns the features multiplied by a_0..a_6: (1, SE, D, S, L, L SE, G).
+// vector returns the features multiplied by a_0..a_7: (1, SE, D, S, L, L SE, G, B).
 func (f Features) vector() [NumCoef]float64 {
-	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE, f.G}
+	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE, f.G, f.B}
 }
 
 // Calibration holds the fitted constants of the recommendation.
 type Calibration struct {
-	// Coef holds a_0..a_6 of the scale s_k of the lower side; CoefUp those
+	// Coef holds a_0..a_7 of the scale s_k of the lower side; CoefUp those
 	// of the upper side, or all zero for one scale on both sides (Coef).
 	Coef   [NumCoef]float64 `json:"coef"`
 	CoefUp [NumCoef]float64 `json:"coef_up"`
@@ -194,6 +210,26 @@ type Calibration struct {
 	Knots []float64 `json:"knots"`
 	QLo   []float64 `json:"q_lo"`
 	QHi   []float64 `json:"q_hi"`
+	// WithoutB, when not nil, is the calibration fitted on the same pilots
+	// with B_k left out (0 on every pilot): the one used for a pilot whose
+	// half-sampling spread is unknown (For).
+	WithoutB *Calibration `json:"without_b,omitempty"`
+}
+
+// For returns the calibration for pilot f: cal itself when f's
+// half-sampling spread is known or cal has no WithoutB, else *cal.WithoutB.
+func (cal Calibration) For(f Fits) Calibration {
+	return cal.forB(len(f.Spread.K) > 0)
+}
+
+// forFeatures is For for the pilot whose features at some k are ft.
+func (cal Calibration) forFeatures(ft Features) Calibration { return cal.forB(ft.BKnown) }
+
+func (cal Calibration) forB(known bool) Calibration {
+	if known || cal.WithoutB == nil {
+		return cal
+	}
+	return *cal.WithoutB
 }
 
 // Quantiles returns q_lo and q_hi at extrapolation L (see Knots).
@@ -223,6 +259,11 @@ func (cal Calibration) validate() error {
 	for j := range cal.Knots {
 		if j > 0 && !(cal.Knots[j] > cal.Knots[j-1]) || !(cal.QLo[j] <= cal.QHi[j]) {
 			return fmt.Errorf("recommend: calibration knot %d is out of order", j)
+		}
+	}
+	if cal.WithoutB != nil {
+		if err := cal.WithoutB.validate(); err != nil {
+			return fmt.Errorf("without B: %w", err)
 		}
 	}
 	return nil
@@ -336,6 +377,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	if err := cal.validate(); err != nil {
 		return Result{}, err
 	}
+	cal = cal.For(f)
 	if f.K1 < 2 || f.Observed.Max() < f.K1 || f.ClassSE.Max() < f.K1 {
 		return Result{}, fmt.Errorf("recommend: the pilot's observed curve and its standard errors must cover k = 0..k1 = %d", f.K1)
 	}
@@ -534,7 +576,7 @@ func (cal Calibration) scales(ft Features) (lo, hi float64) {
 	return scale(cal.Coef, ft), scale(cal.CoefUp, ft)
 }
 
-// features returns the interval model's inputs SE, S and L at k.
+// features returns the interval model's inputs SE, S, L and B at k.
 func features(f Fits, cx []accuracy.Curve, k int) Features {
 	kk := min(k, f.K1)
 	a := min(max(f.Observed[kk], logitClamp), 1-logitClamp)
@@ -549,6 +591,9 @@ func features(f Fits, cx []accuracy.Curve, k int) Features {
 		se = max(se, math.Sqrt(a*(1-a)/n))
 	}
 	ft := Features{SE: se / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1)))}
+	if len(f.Spread.K) > 0 {
+		ft.B, ft.BKnown = f.Spread.At(k), true
+	}
 	if len(cx) > 1 {
 		m, m2 := 0.0, 0.0
 		eps := featureClamp(f)
@@ -607,8 +652,8 @@ func wilson(p float64, n int) (lo, hi float64) {
 // Shares splits the interval's width in logit units at one k into the
 // parts of the scale model, each a fraction of the whole (they sum to 1).
 type Shares struct {
-	// ClassSample is the part of SE_k and half of L_k SE_k: which classes the
-	// pilot happens to hold.
+	// ClassSample is the part of SE_k, half of L_k SE_k and B_k: which
+	// classes the pilot happens to hold.
 	ClassSample float64
 	// Disagreement is the part of D_k: how far apart the methods are.
 	Disagreement float64
@@ -633,6 +678,7 @@ func (cal Calibration) Shares(ft Features) Shares {
 			t[j] += math.Abs(q) * coef[j] * v[j]
 		}
 	}
+	cal = cal.forFeatures(ft)
 	if cal.sided() {
 		add(cal.Coef, ft, qlo)
 		add(cal.CoefUp, ft, qhi)
@@ -647,6 +693,6 @@ func (cal Calibration) Shares(ft Features) Shares {
 	if !(total > 0) {
 		return Shares{}
 	}
-	return Shares{Floor: t[0] / total, ClassSample: (t[1] + t[5]/2) / total, Disagreement: t[2] / total,
+	return Shares{Floor: t[0] / total, ClassSample: (t[1] + t[5]/2 + t[7]) / total, Disagreement: t[2] / total,
 		SeedSpread: t[3] / total, Extrapolation: (t[4] + t[5]/2 + t[6]) / total}
 }

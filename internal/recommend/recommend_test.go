@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -423,9 +424,9 @@ func TestFitSidedScaleRecoversSides(t *testing.T) {
 }
 
 func TestSharesSumToOne(t *testing.T) {
-	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 0.5, 0.2, 0.1, 0.3, 0.05}, CoefUp: [NumCoef]float64{0.2, 0.5, 1, 0, 0.2, 0.1, 0},
+	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 0.5, 0.2, 0.1, 0.3, 0.05, 0.4}, CoefUp: [NumCoef]float64{0.2, 0.5, 1, 0, 0.2, 0.1, 0, 0.6},
 		Knots: []float64{0, 2}, QLo: []float64{-1, -1.5}, QHi: []float64{1, 1.2}}
-	ft := Features{SE: 0.2, D: 0.4, S: 0.05, L: 1.5, G: 0.4}
+	ft := Features{SE: 0.2, D: 0.4, S: 0.05, L: 1.5, G: 0.4, B: 0.3, BKnown: true}
 	sh := cal.Shares(ft)
 	if sum := sh.ClassSample + sh.Disagreement + sh.SeedSpread + sh.Extrapolation + sh.Floor; math.Abs(sum-1) > 1e-12 {
 		t.Errorf("shares %+v sum to %v", sh, sum)
@@ -731,5 +732,56 @@ func TestMethods(t *testing.T) {
 		if InMedian(m) == (m == "kde") {
 			t.Errorf("InMedian(%q) = %v", m, InMedian(m))
 		}
+	}
+}
+
+// The half-sampling spread B widens the interval beyond the pilot as its
+// coefficients say; a pilot without it gets exactly the interval of the
+// calibration's WithoutB, and For picks between them.
+func TestHalfSamplingSpread(t *testing.T) {
+	const k1, k2 = 50, 150
+	withB := Calibration{Coef: [NumCoef]float64{0.01, 0.5, 0, 0, 0, 0, 0, 0.4}, CoefUp: [NumCoef]float64{0.01, 0.5, 0, 0, 0, 0, 0, 0.6},
+		Knots: []float64{0, 3}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.3, 1.4}}
+	without := Calibration{Coef: [NumCoef]float64{0.05, 0.8}, CoefUp: [NumCoef]float64{0.05, 0.9},
+		Knots: []float64{0, 3}, QLo: []float64{-1.2, -1.6}, QHi: []float64{1.2, 1.5}}
+	withB.WithoutB = &without
+	f := testFits(k1, k2)
+	f.N = 500
+	width := func(b float64) float64 {
+		g := f
+		g.Spread = halfsample.Spread{K: []int{2, k2}, B: []float64{b, b}}
+		if cal := withB.For(g); cal.WithoutB == nil {
+			t.Fatalf("For chose WithoutB for a pilot with B")
+		}
+		res, err := Recommend(g, k2, withB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ft := res.Features[k2]; !ft.BKnown || ft.B != b {
+			t.Fatalf("features at k2 = %+v, want B %v known", ft, b)
+		}
+		return res.Hi[k2] - res.Lo[k2]
+	}
+	if w1, w2 := width(1), width(2); !(w2 > w1) {
+		t.Errorf("width at k2 with B = 2 (%v) not above that with B = 1 (%v)", w2, w1)
+	}
+	if cal := withB.For(f); cal.WithoutB != nil || cal.Coef != without.Coef {
+		t.Fatalf("For a pilot without B gave %+v, want WithoutB", cal)
+	}
+	got, err := Recommend(f, k2, withB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Recommend(f, k2, without)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Lo, want.Lo) || !slices.Equal(got.Hi, want.Hi) || got.Features[k2].BKnown {
+		t.Errorf("a pilot without B: interval not WithoutB's")
+	}
+	bad := withB
+	bad.WithoutB = &Calibration{Knots: []float64{0}, QLo: []float64{1}, QHi: []float64{0}}
+	if _, err := Recommend(f, k2, bad); err == nil || !strings.Contains(err.Error(), "without B") {
+		t.Errorf("a broken WithoutB: %v, want an error naming it", err)
 	}
 }

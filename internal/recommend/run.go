@@ -8,6 +8,7 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate"
 	"github.com/cleanex/cleanex/internal/estimate/tail"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/methods"
 )
 
@@ -84,10 +85,17 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 }
 
 // PilotFits returns what the recommendation knows of pilot s before any fit:
-// its size, observed curve, class-sampling standard errors, tied share and
-// whether its scores are squashed (tail.Squashed); no curves.
+// its size, observed curve, class-sampling standard errors, tied share,
+// whether its scores are squashed (tail.Squashed) and its half-sampling
+// spread (halfsample.Measure; empty when it cannot be measured: a pilot
+// given as a per-point summary or of fewer than halfsample.MinClasses
+// classes); no curves.
 func PilotFits(s *accuracy.Sample) Fits {
-	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), Squashed: tail.Squashed(s)}
+	f := Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), Squashed: tail.Squashed(s)}
+	if sp, err := halfsample.Measure(context.Background(), s); err == nil {
+		f.Spread = sp
+	}
+	return f
 }
 
 // Name is the recommendation's name as a method ("estimate", its CSV column).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cleanex/cleanex/internal/compute"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/methods"
@@ -557,7 +558,8 @@ func (a *app) finishRun(r *runState) {
 
 // pilot returns what the recommendation needs of the current data set.
 func (a *app) pilot() web.Pilot {
-	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE, TiedShare: a.summary.TiedShare, Squashed: a.summary.Squashed}
+	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE, TiedShare: a.summary.TiedShare, Squashed: a.summary.Squashed,
+		Spread: halfsample.FromWire(a.summary.SpreadK, a.summary.SpreadB)}
 }
 
 // joinByKey returns every message of errs, in the order of their keys,
