@@ -356,14 +356,13 @@ func (s *Server) finishLoad(id uint64, reply bool, ds *Dataset, sum protocol.Sum
 }
 
 // Summary returns the data set's summary with its class-sampling standard
-// errors (recommend.ClassSE) and its half-sampling spread (halfsample.Measure,
-// as recommend.PilotFits takes it), which are computed on the first call
-// only: a worker that never answers for the data set does not spend time on
-// them.
+// errors (recommend.ClassSE) and its half-sampling spread
+// (recommend.SpreadOf), which are computed on the first call only: a worker
+// that never answers for the data set does not spend time on them.
 func (d *Dataset) Summary() protocol.Summary {
 	if d.summary.ClassSE == nil {
 		d.summary.ClassSE = recommend.ClassSE(d.Sample)
-		d.summary.SpreadK, d.summary.SpreadB = recommend.PilotFits(d.Sample).Spread.Wire()
+		d.summary.SpreadK, d.summary.SpreadB = recommend.SpreadOf(d.Sample).Wire()
 	}
 	return d.summary
 }

@@ -322,3 +322,31 @@ func TestLoadSquashed(t *testing.T) {
 		}
 	}
 }
+
+// Describe's summary carries the pilot's half-sampling spread as the
+// recommendation takes it (recommend.SpreadOf), and none for a pilot of
+// fewer than 6 classes.
+func TestDescribeSpread(t *testing.T) {
+	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 3, Sigma2: 0.1, R: 3, K1: 20, K2: 200, Seed: 5}
+	s := newCollector()
+	srv := NewServer(s.post, Options{})
+	srv.Handle(protocol.Simulate{Dataset: 7, Config: cfg})
+	srv.Handle(protocol.Describe{Dataset: 7})
+	sum, ok := s.wait(t, protocol.KindSummary).(protocol.Summary)
+	if !ok {
+		t.Fatalf("describe: %+v", s.msgs)
+	}
+	ds, _, err := Simulate(cfg, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantK, wantB := recommend.SpreadOf(ds.Sample).Wire()
+	if len(wantK) == 0 || !slices.Equal(sum.SpreadK, wantK) || !slices.Equal(sum.SpreadB, wantB) {
+		t.Fatalf("summary's spread %v / %v, want %v / %v", sum.SpreadK, sum.SpreadB, wantK, wantB)
+	}
+	srv.Handle(protocol.Load{Dataset: 4, CSV: []byte(small), Direction: "auto"})
+	srv.Handle(protocol.Describe{Dataset: 4})
+	if sum, ok := s.wait(t, protocol.KindSummary).(protocol.Summary); !ok || sum.SpreadK != nil || sum.SpreadB != nil {
+		t.Fatalf("a pilot of 3 classes: %#v, want no spread", sum)
+	}
+}

@@ -23,7 +23,6 @@ package halfsample
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -202,7 +201,7 @@ func Measure(ctx context.Context, s *accuracy.Sample) (Spread, error) {
 		return Spread{}, err
 	}
 	if used < Reps/2 {
-		return Spread{}, fmt.Errorf("halfsample: only %d of %d halves could be fitted: %w", used, Reps, errors.Join(lastErr))
+		return Spread{}, fmt.Errorf("halfsample: only %d of %d halves could be fitted: %w", used, Reps, lastErr)
 	}
 	b := make([]float64, len(ks))
 	n := float64(used)

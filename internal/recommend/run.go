@@ -87,15 +87,22 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 // PilotFits returns what the recommendation knows of pilot s before any fit:
 // its size, observed curve, class-sampling standard errors, tied share,
 // whether its scores are squashed (tail.Squashed) and its half-sampling
-// spread (halfsample.Measure; empty when it cannot be measured: a pilot
-// given as a per-point summary or of fewer than halfsample.MinClasses
-// classes); no curves.
+// spread (SpreadOf); no curves.
 func PilotFits(s *accuracy.Sample) Fits {
-	f := Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), Squashed: tail.Squashed(s)}
-	if sp, err := halfsample.Measure(context.Background(), s); err == nil {
-		f.Spread = sp
+	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), Squashed: tail.Squashed(s),
+		Spread: SpreadOf(s)}
+}
+
+// SpreadOf returns pilot s's half-sampling spread (halfsample.Measure), or
+// an empty one when it cannot be measured: a pilot given as a per-point
+// summary, or of fewer than halfsample.MinClasses classes. The interval then
+// uses Calibration.WithoutB.
+func SpreadOf(s *accuracy.Sample) halfsample.Spread {
+	sp, err := halfsample.Measure(context.Background(), s)
+	if err != nil {
+		return halfsample.Spread{}
 	}
-	return f
+	return sp
 }
 
 // Name is the recommendation's name as a method ("estimate", its CSV column).
