@@ -31,6 +31,10 @@ type Task struct {
 	// Bar is the progress bar the fit counts towards: the method's name,
 	// or PaperBar.
 	Bar string
+	// Spread asks the worker to measure the pilot's half-sampling spread
+	// after the fit (protocol.Run.Spread): set on the recommendation's tail
+	// fit, so that it is measured beside the other fits.
+	Spread bool
 }
 
 // Label names the task in messages ("regression", "cleanex seed 3").
@@ -53,6 +57,9 @@ type Fit struct {
 	C, Losses []float64
 	// Seconds is the fit's time in the worker.
 	Seconds float64
+	// Spread is the pilot's half-sampling spread when the task asked for it
+	// (Task.Spread; empty when it could not be measured).
+	Spread halfsample.Spread
 }
 
 // taskState is a task's progress and end; a skipped task is done, with
@@ -108,7 +115,7 @@ func NewPlan(display []string, preset string, seed uint64) *Plan {
 	}
 	var cleanex []Task
 	for i, j := range p.Jobs {
-		t := Task{Method: j.Method, Seed: j.Seed, Preset: "fast", Job: i, Bar: j.Method}
+		t := Task{Method: j.Method, Seed: j.Seed, Preset: "fast", Job: i, Bar: j.Method, Spread: j.Method == methods.Tail}
 		if j.Method == methods.CleaneX {
 			cleanex = append(cleanex, t)
 		} else {
@@ -338,15 +345,11 @@ type Pilot struct {
 	// Squashed reports scores squashed for the pooled and the tail method
 	// (protocol.Summary.Squashed).
 	Squashed bool
-	// Spread is its half-sampling spread (protocol.Summary.SpreadK and
-	// SpreadB; empty when unknown).
-	Spread halfsample.Spread
 }
 
 // fits returns the pilot as recommend.Fits (without curves).
 func (pl Pilot) fits() recommend.Fits {
-	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare, Squashed: pl.Squashed,
-		Spread: pl.Spread}
+	return recommend.Fits{K1: pl.K1, N: pl.N, Observed: pl.Observed, ClassSE: pl.ClassSE, TiedShare: pl.TiedShare, Squashed: pl.Squashed}
 }
 
 // Outcome assembles the recommendation for k = 0..k2 from the jobs'
@@ -364,19 +367,22 @@ func (p *Plan) outcome(pilot Pilot, k2 int, table recommend.Table, tableErr erro
 	for i := range p.Jobs {
 		errs[i] = errors.New(pending)
 	}
+	f := pilot.fits()
 	for i, t := range p.Tasks {
 		if t.Job < 0 {
 			continue
 		}
-		f, err := p.Result(i)
+		fit, err := p.Result(i)
 		switch {
 		case err != nil:
 			errs[t.Job] = err
-		case f != nil:
-			curves[t.Job], errs[t.Job] = f.Curve, nil
+		case fit != nil:
+			curves[t.Job], errs[t.Job] = fit.Curve, nil
+			if t.Spread {
+				f.Spread = fit.Spread
+			}
 		}
 	}
-	f := pilot.fits()
 	if tableErr != nil {
 		out := recommend.Assemble(f, p.Jobs, curves, errs, k2, recommend.Calibration{})
 		out.Result = recommend.Result{}

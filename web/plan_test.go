@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
@@ -235,5 +236,46 @@ func TestBarShowsTheChartedFit(t *testing.T) {
 	}
 	if b := p.bar("cleanex"); !strings.Contains(b.Text, "2 running") || !strings.Contains(b.Text, "60 / 300") {
 		t.Errorf("bar text %q, want the charted fit's 60 / 300", b.Text)
+	}
+}
+
+// Only the recommendation's tail fit asks its worker for the half-sampling
+// spread, and the recommendation takes the spread that fit returns: with it
+// the interval comes from the embedded calibration itself, without it from
+// the calibration's WithoutB (the features say which).
+func TestOutcomeTakesTheSpreadOfTheTailFit(t *testing.T) {
+	table, err := recommend.DefaultTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k2 = 100
+	pilot := testPilot()
+	for _, withSpread := range []bool{true, false} {
+		p := NewPlan([]string{"plugin"}, "fast", 1)
+		asked := 0
+		for i, tk := range p.Tasks {
+			if tk.Spread {
+				asked++
+				if tk.Method != "tail" || tk.Job < 0 {
+					t.Errorf("task %+v asks for the spread", tk)
+				}
+			}
+			f := Fit{Curve: smooth(k2, 0.9, 0.05)}
+			if tk.Spread && withSpread {
+				f.Spread = halfsample.Spread{K: []int{2, k2}, B: []float64{0.2, 0.4}}
+			}
+			p.Start(i)
+			p.Finish(i, f)
+		}
+		if asked != 1 {
+			t.Fatalf("%d tasks ask for the spread, want the tail fit only", asked)
+		}
+		out := p.Outcome(pilot, k2, table, nil)
+		if out.Err != nil {
+			t.Fatal(out.Err)
+		}
+		if ft := out.Features[k2]; ft.BKnown != withSpread || withSpread && ft.B != 0.4 {
+			t.Errorf("with the spread %v: features at k2 %+v", withSpread, ft)
+		}
 	}
 }

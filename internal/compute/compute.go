@@ -356,13 +356,11 @@ func (s *Server) finishLoad(id uint64, reply bool, ds *Dataset, sum protocol.Sum
 }
 
 // Summary returns the data set's summary with its class-sampling standard
-// errors (recommend.ClassSE) and its half-sampling spread
-// (recommend.SpreadOf), which are computed on the first call only: a worker
-// that never answers for the data set does not spend time on them.
+// errors (recommend.ClassSE), which are computed on the first call only: a
+// worker that never answers for the data set does not spend time on them.
 func (d *Dataset) Summary() protocol.Summary {
 	if d.summary.ClassSE == nil {
 		d.summary.ClassSE = recommend.ClassSE(d.Sample)
-		d.summary.SpreadK, d.summary.SpreadB = recommend.SpreadOf(d.Sample).Wire()
 	}
 	return d.summary
 }
@@ -407,8 +405,16 @@ func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.
 		return fail(err)
 	}
 	t.flush()
-	return protocol.Result{Run: m.Run, Method: m.Method, Curve: res.Curve, C: res.C, Losses: res.Losses,
+	out := protocol.Result{Run: m.Run, Method: m.Method, Curve: res.Curve, C: res.C, Losses: res.Losses,
 		Seconds: s.now().Sub(start).Seconds()}
+	if m.Spread {
+		sp, err := recommend.SpreadOf(ctx, ds.Sample)
+		if err != nil {
+			return fail(err)
+		}
+		out.SpreadK, out.SpreadB = sp.Wire()
+	}
+	return out
 }
 
 // throttle turns an estimator's progress calls into Progress messages at

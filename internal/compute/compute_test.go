@@ -323,30 +323,40 @@ func TestLoadSquashed(t *testing.T) {
 	}
 }
 
-// Describe's summary carries the pilot's half-sampling spread as the
-// recommendation takes it (recommend.SpreadOf), and none for a pilot of
-// fewer than 6 classes.
-func TestDescribeSpread(t *testing.T) {
+// A run that asks for the half-sampling spread (the recommendation's tail
+// fit) returns it as the recommendation takes it (recommend.SpreadOf) beside
+// its curve; a run that does not, and a pilot of fewer than 6 classes,
+// return none.
+func TestRunSpread(t *testing.T) {
 	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 3, Sigma2: 0.1, R: 3, K1: 20, K2: 200, Seed: 5}
 	s := newCollector()
 	srv := NewServer(s.post, Options{})
 	srv.Handle(protocol.Simulate{Dataset: 7, Config: cfg})
-	srv.Handle(protocol.Describe{Dataset: 7})
-	sum, ok := s.wait(t, protocol.KindSummary).(protocol.Summary)
-	if !ok {
-		t.Fatalf("describe: %+v", s.msgs)
-	}
 	ds, _, err := Simulate(cfg, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantK, wantB := recommend.SpreadOf(ds.Sample).Wire()
-	if len(wantK) == 0 || !slices.Equal(sum.SpreadK, wantK) || !slices.Equal(sum.SpreadB, wantB) {
-		t.Fatalf("summary's spread %v / %v, want %v / %v", sum.SpreadK, sum.SpreadB, wantK, wantB)
+	sp, err := recommend.SpreadOf(context.Background(), ds.Sample)
+	if err != nil {
+		t.Fatal(err)
 	}
-	srv.Handle(protocol.Load{Dataset: 4, CSV: []byte(small), Direction: "auto"})
-	srv.Handle(protocol.Describe{Dataset: 4})
-	if sum, ok := s.wait(t, protocol.KindSummary).(protocol.Summary); !ok || sum.SpreadK != nil || sum.SpreadB != nil {
-		t.Fatalf("a pilot of 3 classes: %#v, want no spread", sum)
+	wantK, wantB := sp.Wire()
+	for _, tc := range []struct {
+		run     uint64
+		spread  bool
+		dataset uint64
+		want    bool
+	}{{1, true, 7, true}, {2, false, 7, false}, {3, true, 4, false}} {
+		if tc.dataset == 4 {
+			srv.Handle(protocol.Load{Dataset: 4, CSV: []byte(small), Direction: "auto"})
+		}
+		srv.Handle(protocol.Run{Dataset: tc.dataset, Run: tc.run, Method: "tail", K2: 100, Seed: 1, Spread: tc.spread})
+		res, ok := s.wait(t, protocol.KindResult).(protocol.Result)
+		if !ok || res.Run != tc.run || len(res.Curve) != 101 {
+			t.Fatalf("run %d: %#v", tc.run, res)
+		}
+		if got := len(res.SpreadK) > 0; got != tc.want || tc.want && (!slices.Equal(res.SpreadK, wantK) || !slices.Equal(res.SpreadB, wantB)) {
+			t.Errorf("run %d: spread %v / %v, want it %v (%v / %v)", tc.run, res.SpreadK, res.SpreadB, tc.want, wantK, wantB)
+		}
 	}
 }

@@ -122,10 +122,6 @@ type Summary struct {
 	// ClassSE is, for k = 0..K, the standard error of the observed curve
 	// that comes from which classes the pilot holds (recommend.ClassSE).
 	ClassSE []float64
-	// SpreadK and SpreadB are the pilot's half-sampling spread
-	// (halfsample.Spread.Wire: its grid's k as whole numbers, and the
-	// spread at each; both nil when it could not be measured).
-	SpreadK, SpreadB []float64
 	// Seconds is how long loading took in the worker.
 	Seconds float64
 	// Embedding says how a pilot given as embeddings was scored (the zero
@@ -233,6 +229,11 @@ type Run struct {
 	Seed uint64
 	// KDEBandwidth is the KDE bandwidth selector ("" for the default).
 	KDEBandwidth string
+	// Spread asks the worker to measure, after the fit, the data set's
+	// half-sampling spread too (recommend.SpreadOf; the recommendation's
+	// tail fit asks for it, so it is measured beside the other fits instead
+	// of before them).
+	Spread bool
 }
 
 // Progress reports how far a method has come.
@@ -265,6 +266,11 @@ type Result struct {
 	Losses []float64
 	// Seconds is the fit's wall time in the worker.
 	Seconds float64
+	// SpreadK and SpreadB are the data set's half-sampling spread when the
+	// Run asked for it (halfsample.Spread.Wire: its grid's k as whole
+	// numbers, and the spread at each; both nil when it could not be
+	// measured).
+	SpreadK, SpreadB []float64
 }
 
 // Error reports a failed load, simulation or run.
@@ -365,8 +371,6 @@ func (m *Summary) fields(c codec) {
 	c.floats(&m.Weights)
 	c.floats(&m.ObservedC)
 	c.floats(&m.ClassSE)
-	c.floats(&m.SpreadK)
-	c.floats(&m.SpreadB)
 	c.f(&m.Seconds)
 	m.Embedding.fields(c)
 }
@@ -414,6 +418,7 @@ func (m *Run) fields(c codec) {
 	c.str(&m.Preset)
 	c.u(&m.Seed)
 	c.str(&m.KDEBandwidth)
+	c.bool(&m.Spread)
 }
 func (m *Progress) fields(c codec) {
 	c.u(&m.Run)
@@ -431,6 +436,8 @@ func (m *Result) fields(c codec) {
 	c.floats(&m.C)
 	c.floats(&m.Losses)
 	c.f(&m.Seconds)
+	c.floats(&m.SpreadK)
+	c.floats(&m.SpreadB)
 }
 func (m *Error) fields(c codec) {
 	c.u(&m.Dataset)

@@ -20,13 +20,15 @@ func samples() []Message {
 		Simulate{Dataset: 3, Config: SimConfig{Classes: "normal", Points: "uniform", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 42}, WantSummary: true},
 		Summary{Dataset: 3, N: 1000, K: 100, MinPoints: 10, MaxPoints: 10, Direction: "lower", Detected: "lower",
 			Wins: 712, Top1: 0.712, Observed: curve, Truth: []float64{}, Weights: []float64{0.001}, ObservedC: []float64{0.5},
-			ClassSE: []float64{0, 0, 0.0125, 0.031}, SpreadK: []float64{2, 3, 4}, SpreadB: []float64{0.5, 0.25, 0.125}, Seconds: 0.25},
+			ClassSE: []float64{0, 0, 0.0125, 0.031}, Seconds: 0.25},
 		Summary{Dataset: 4, Direction: "higher", Detected: "higher", LogProbabilities: true, ScoresNote: "read as log-probabilities", TiedShare: 0.25, Squashed: true, Observed: curve},
 		Run{Dataset: 3, Run: 9, Method: "cleanex", K2: 2000, Preset: "fast", Seed: math.MaxUint64, KDEBandwidth: "lcv"},
 		Progress{Run: 9, Method: "kde", Step: 3, Total: -1, Loss: 0.5, ETA: 1.25},
 		Crash{Reason: "test"},
 		Progress{Run: 9, Method: "cleanex", Step: 4, Total: 10, Loss: 0.25, ETA: 2, Curve: []float64{1, 1, 0.5}},
 		Result{Run: 9, Method: "regression", Curve: curve, C: []float64{0.5}, Seconds: 3},
+		Result{Run: 9, Method: "tail", Curve: curve, Seconds: 1, SpreadK: []float64{2, 3, 4}, SpreadB: []float64{0.5, 0.25, 0.125}},
+		Run{Dataset: 3, Run: 10, Method: "tail", K2: 2000, Seed: 1, Spread: true},
 		Error{Dataset: 2, Method: "kde", Message: "row 3, column \"b\": not a number", Cancelled: true},
 		Cancel{Run: 9},
 		Describe{Dataset: 12},
@@ -225,7 +227,7 @@ func TestWireFormat(t *testing.T) {
 	pre, suf := LoadParts(1<<40, 123456, "higher")
 	h.Write(pre)
 	h.Write(suf)
-	const want = 0xca201e83a93cdcfc
+	const want = 0xeda5137af684d5c5
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the encodings = %#x, want %#x", got, uint64(want))
 	}

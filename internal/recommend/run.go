@@ -89,20 +89,24 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 // whether its scores are squashed (tail.Squashed) and its half-sampling
 // spread (SpreadOf); no curves.
 func PilotFits(s *accuracy.Sample) Fits {
+	sp, _ := SpreadOf(context.Background(), s) // not cancelled: no error
 	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), Squashed: tail.Squashed(s),
-		Spread: SpreadOf(s)}
+		Spread: sp}
 }
 
 // SpreadOf returns pilot s's half-sampling spread (halfsample.Measure), or
 // an empty one when it cannot be measured: a pilot given as a per-point
-// summary, or of fewer than halfsample.MinClasses classes. The interval then
-// uses Calibration.WithoutB.
-func SpreadOf(s *accuracy.Sample) halfsample.Spread {
-	sp, err := halfsample.Measure(context.Background(), s)
-	if err != nil {
-		return halfsample.Spread{}
+// summary, or of fewer than halfsample.MinClasses classes (the interval then
+// uses Calibration.WithoutB). Its only error is ctx's when ctx is done.
+func SpreadOf(ctx context.Context, s *accuracy.Sample) (halfsample.Spread, error) {
+	sp, err := halfsample.Measure(ctx, s)
+	if err := ctx.Err(); err != nil {
+		return halfsample.Spread{}, err
 	}
-	return sp
+	if err != nil {
+		return halfsample.Spread{}, nil
+	}
+	return sp, nil
 }
 
 // Name is the recommendation's name as a method ("estimate", its CSV column).

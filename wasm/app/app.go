@@ -453,7 +453,7 @@ func (a *app) onResult(s *slot, m protocol.Result) {
 		return
 	}
 	r.active--
-	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds})
+	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds, Spread: halfsample.FromWire(m.SpreadK, m.SpreadB)})
 	r.results = web.KeepPreview(r.plan.Partial(r.base, a.pilot(), r.k2), r.preview)
 	a.st.Results = r.results
 	a.charts.dirty = true
@@ -478,7 +478,7 @@ func (a *app) fill() {
 			break
 		}
 		t := r.plan.Tasks[i]
-		if err := s.sendMsg(protocol.Run{Dataset: r.dataset, Run: r.id, Method: t.Method, K2: r.k2, Preset: t.Preset, Seed: t.Seed}); err != nil {
+		if err := s.sendMsg(protocol.Run{Dataset: r.dataset, Run: r.id, Method: t.Method, K2: r.k2, Preset: t.Preset, Seed: t.Seed, Spread: t.Spread}); err != nil {
 			r.plan.Fail(i, err)
 			continue
 		}
@@ -558,8 +558,7 @@ func (a *app) finishRun(r *runState) {
 
 // pilot returns what the recommendation needs of the current data set.
 func (a *app) pilot() web.Pilot {
-	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE, TiedShare: a.summary.TiedShare, Squashed: a.summary.Squashed,
-		Spread: halfsample.FromWire(a.summary.SpreadK, a.summary.SpreadB)}
+	return web.Pilot{K1: a.summary.K, N: a.summary.N, Observed: a.summary.Observed, ClassSE: a.summary.ClassSE, TiedShare: a.summary.TiedShare, Squashed: a.summary.Squashed}
 }
 
 // joinByKey returns every message of errs, in the order of their keys,
