@@ -15,7 +15,6 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/bank"
-	"github.com/cleanex/cleanex/internal/halfsample"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/summary"
@@ -80,11 +79,14 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 			fromMatrix[name], fromSummary[name] = a.Curve, b.Curve
 		}
 		// The recommendation from each side's curves, with the one CleaneX
-		// fit as its CleaneX mean; the matrix's without its half-sampling
-		// spread, which a summary cannot have (its interval comes from the
-		// calibration's WithoutB), so that the bounds compare what the
-		// summary's curves change.
-		assemble := func(s *accuracy.Sample, curves map[string]accuracy.Curve) recommend.Outcome {
+		// fit as its CleaneX mean, both on the summary's pilot: its observed
+		// curve, class-sampling errors, ties and squashed check are the
+		// matrix's, and it has no half-sampling spread (a summary keeps no
+		// classes to draw; its interval comes from the calibration's
+		// WithoutB), so that the bounds compare what the summary's curves
+		// change.
+		pf := recommend.PilotFits(tab.Sample)
+		assemble := func(curves map[string]accuracy.Curve) recommend.Outcome {
 			cs := make([]accuracy.Curve, len(recJobs))
 			errs := make([]error, len(recJobs))
 			for i, j := range recJobs {
@@ -92,11 +94,9 @@ func summaryStudy(ctx context.Context, pilots []bank.Pilot, q, jobs int) error {
 					errs[i] = errors.New("no fit")
 				}
 			}
-			pf := recommend.PilotFits(s)
-			pf.Spread = halfsample.Spread{}
 			return recommend.Assemble(pf, recJobs, cs, errs, p.K, table.Calibration)
 		}
-		ra, rb := assemble(l.Sample, fromMatrix), assemble(tab.Sample, fromSummary)
+		ra, rb := assemble(fromMatrix), assemble(fromSummary)
 		if (ra.Err == nil) != (rb.Err == nil) {
 			return fmt.Errorf("recommendation: matrix %v, summary %v", ra.Err, rb.Err)
 		}

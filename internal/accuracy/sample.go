@@ -76,6 +76,16 @@ func (s *Sample) IncorrectRow(i int) []float64 {
 	return s.Incorrect[i*m : (i+1)*m]
 }
 
+// ScoreRow returns point i's K scores, oriented so higher is better, in
+// class order: a view of the Sample's scores, not to be modified; nil for a
+// Sample built from a summary, which has no scores.
+func (s *Sample) ScoreRow(i int) []float64 {
+	if s.summary != nil {
+		return nil
+	}
+	return s.scores[i*s.K : (i+1)*s.K]
+}
+
 // Matrix returns the Sample's scores as a new matrix, oriented so higher is
 // better, with the classes named "1".."K". A Sample built from a summary has
 // no scores (ErrSummarised).

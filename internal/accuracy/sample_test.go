@@ -609,3 +609,37 @@ func BenchmarkExpected(b *testing.B) {
 		}
 	})
 }
+
+// ScoreRow is the row Matrix gives (oriented: negated for lower-is-better
+// scores), without a copy; a Sample built from a summary has none.
+func TestScoreRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	m := randomMatrix(rng, 6, 3, 3)
+	for _, d := range []scores.Direction{scores.Higher, scores.Lower} {
+		s, _, err := NewSample(m, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mm, err := s.Matrix()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s.Labels {
+			if got, want := s.ScoreRow(i), mm.Scores[i*s.K:(i+1)*s.K]; !slices.Equal(got, want) {
+				t.Errorf("%v, row %d: %v, want %v", d, i, got, want)
+			}
+		}
+		ranks := []int{1, 2, s.K - 1}
+		pts := make([]PointSummary, s.N())
+		for i := range pts {
+			pts[i] = s.Point(i, ranks)
+		}
+		sum, err := NewSummarisedSample(s.K, ranks, pts, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row := sum.ScoreRow(0); row != nil {
+			t.Errorf("%v: a summary's row %v, want nil", d, row)
+		}
+	}
+}

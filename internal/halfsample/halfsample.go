@@ -162,19 +162,15 @@ func Measure(ctx context.Context, s *accuracy.Sample) (Spread, error) {
 	}
 	sum := make([]float64, len(ks))
 	sum2 := make([]float64, len(ks))
-	m := make([]float64, len(ks))
 	d := draw.New(seed, stream)
-	rows, err := newSortedRows(s)
-	if err != nil {
-		return Spread{}, fmt.Errorf("halfsample: %w", err)
-	}
+	rows := newSortedRows(s)
 	used := 0
 	var lastErr error
 	for range Reps {
 		if err := ctx.Err(); err != nil {
 			return Spread{}, err
 		}
-		half, err := rows.half(d.Classes(s.K, s.K/2))
+		half, err := rows.half(d.Classes(s.K, rows.kh))
 		if err != nil {
 			return Spread{}, fmt.Errorf("halfsample: %w", err)
 		}
@@ -191,9 +187,9 @@ func Measure(ctx context.Context, s *accuracy.Sample) (Spread, error) {
 		et := expectedAt(t.C, half.Weight, ks)
 		ep := expectedAt(p.C, half.Weight, ks)
 		for i := range ks {
-			m[i] = (logit(et[i]) + logit(ep[i])) / 2
-			sum[i] += m[i]
-			sum2[i] += m[i] * m[i]
+			m := (logit(et[i]) + logit(ep[i])) / 2
+			sum[i] += m
+			sum2[i] += m * m
 		}
 		used++
 	}
@@ -216,57 +212,56 @@ func Measure(ctx context.Context, s *accuracy.Sample) (Spread, error) {
 // in ascending order of score, so that a half's sorted rows are read off in
 // one pass instead of sorted again.
 type sortedRows struct {
-	k      int
-	labels []int
-	scores []float64 // N x K, oriented higher-is-better
-	order  []int32   // N x K: each row's class indices by ascending score
+	s     *accuracy.Sample // built from a score matrix (ScoreRow)
+	order []int32          // N x K: each row's class indices by ascending score
+	// kh is the number of classes of a half, ranks the knot ranks of its
+	// summaries (summary.KnotRanks with summary.DefaultQuantiles steps).
+	kh    int
+	ranks []int
 }
 
-// newSortedRows sorts every row of s's scores once.
-func newSortedRows(s *accuracy.Sample) (*sortedRows, error) {
-	m, err := s.Matrix()
-	if err != nil {
-		return nil, err
-	}
+// newSortedRows sorts every row of s's scores (s built from a score matrix)
+// once.
+func newSortedRows(s *accuracy.Sample) *sortedRows {
 	k := s.K
-	r := &sortedRows{k: k, labels: s.Labels, scores: m.Scores, order: make([]int32, len(m.Scores))}
+	r := &sortedRows{s: s, order: make([]int32, s.N()*k), kh: k / 2}
+	r.ranks = summary.KnotRanks(r.kh, summary.DefaultQuantiles)
 	for x := range s.Labels {
-		row := r.scores[x*k : (x+1)*k]
+		row := s.ScoreRow(x)
 		ord := r.order[x*k : (x+1)*k]
 		for j := range ord {
 			ord[j] = int32(j)
 		}
 		slices.SortFunc(ord, func(a, b int32) int { return cmp.Compare(row[a], row[b]) })
 	}
-	return r, nil
+	return r
 }
 
-// half returns the pilot restricted to the classes cls (ascending) and their
-// points, as the per-point summary a score matrix of those classes would
-// give (accuracy.SummarisePoint at summary.KnotRanks with
-// summary.DefaultQuantiles steps): the pooled and the tail method read a
-// score matrix at those ranks, so they fit it as they would fit
-// Sample.Subset(cls), without sorting each row again.
+// half returns the pilot restricted to the r.kh classes cls (ascending) and
+// their points, as the per-point summary a score matrix of those classes
+// would give (accuracy.SummarisePoint at r.ranks): the pooled and the tail
+// method read a score matrix at those ranks, so they fit it as they would
+// fit Sample.Subset(cls), without sorting each row again.
 func (r *sortedRows) half(cls []int) (*accuracy.Sample, error) {
-	idx := make([]int, r.k)
+	k := r.s.K
+	idx := make([]int, k)
 	for j := range idx {
 		idx[j] = -1
 	}
 	for i, c := range cls {
 		idx[c] = i
 	}
-	kh := len(cls)
-	ranks := summary.KnotRanks(kh, summary.DefaultQuantiles)
 	var pts []accuracy.PointSummary
-	inc := make([]float64, 0, kh-1)
-	for x, y := range r.labels {
+	inc := make([]float64, 0, r.kh-1)
+	for x, y := range r.s.Labels {
 		if idx[y] < 0 {
 			continue
 		}
-		row := r.scores[x*r.k : (x+1)*r.k]
+		row := r.s.ScoreRow(x)
 		c := row[y]
-		inc, below := inc[:0], 0
-		for _, j := range r.order[x*r.k : (x+1)*r.k] {
+		inc = inc[:0]
+		below := 0
+		for _, j := range r.order[x*k : (x+1)*k] {
 			if int(j) == y || idx[j] < 0 {
 				continue
 			}
@@ -276,9 +271,9 @@ func (r *sortedRows) half(cls []int) (*accuracy.Sample, error) {
 			}
 			inc = append(inc, v)
 		}
-		pts = append(pts, accuracy.SummarisePoint(idx[y], c, inc, below, ranks))
+		pts = append(pts, accuracy.SummarisePoint(idx[y], c, inc, below, r.ranks))
 	}
-	return accuracy.NewSummarisedSample(kh, ranks, pts, nil)
+	return accuracy.NewSummarisedSample(r.kh, r.ranks, pts, nil)
 }
 
 // expectedAt returns E_k = sum_x w_x C_x^(k-1) at each k of ks (computed
