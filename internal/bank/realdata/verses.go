@@ -207,9 +207,18 @@ func (p *tfidf) weigh(tv termVec) gramVec {
 
 // template returns the summed term counts of the given verses (ids ascending).
 func (p *versePool) template(verses []int) termVec {
+	vecs := make([]termVec, len(verses))
+	for i, v := range verses {
+		vecs[i] = p.counts[v]
+	}
+	return sumTerms(vecs...)
+}
+
+// sumTerms returns the term counts of the given vectors summed (ids
+// ascending): the counts of the documents concatenated.
+func sumTerms(vecs ...termVec) termVec {
 	count := map[int32]int32{}
-	for _, v := range verses {
-		tv := p.counts[v]
+	for _, tv := range vecs {
 		for i, id := range tv.ids {
 			count[id] += tv.counts[i]
 		}
