@@ -38,7 +38,7 @@
 //     between time-normalised cepstra on their 32 principal axes (lower is
 //     better).
 //
-// Three more families are kept out of the bank (HeldOutFamilies), to check
+// Five more families are kept out of the bank (HeldOutFamilies), to check
 // the calibration on real data it never saw:
 //
 //   - Hangul ("hangul"): identify a Korean syllable from its rendering, as
@@ -62,6 +62,14 @@
 //     Caribbean, New York, ...). Score: the mean of the cosines of the
 //     phoneme bigram and trigram count vectors (higher is better; words that
 //     sound alike tie).
+//   - Descriptions ("descriptions"): identify a Debian package from a
+//     sentence of its description. Classes are distinct English package
+//     descriptions of Debian 12 main (packages sharing a description's first
+//     paragraph make one class); a class's template is its short
+//     description and 2 of its sentences, drawn by seed and concatenated,
+//     its test points are its other sentences (2..8). Score: cosine
+//     similarity of sparse TF-IDF bag-of-words vectors (higher is better;
+//     sentences that several descriptions share tie).
 //
 // Everything is computed with float64 additions, multiplications, divisions
 // and square roots in a fixed order, with explicit conversions against fused
@@ -127,6 +135,11 @@ const (
 	// other accents its test points, scored by phoneme n-gram cosine
 	// similarity (scores.Higher). It is not one of Families.
 	Pronunciations = "pronunciations"
+	// Descriptions is the held-out package-description family: sentences
+	// of Debian 12's English package descriptions against per-description
+	// templates (the short description and two other sentences), scored by
+	// TF-IDF cosine (scores.Higher). It is not one of Families.
+	Descriptions = "descriptions"
 )
 
 // Families lists the bank's family names.
@@ -137,7 +150,9 @@ func Families() []string { return []string{Glyphs, Misspellings, Verses, Senses,
 // the calibration on real data that no design step saw.
 // New held-out families go last: bank.HeldOut derives a family's pilot seeds
 // from its index.
-func HeldOutFamilies() []string { return []string{Hangul, HangulBits, Translations, Pronunciations} }
+func HeldOutFamilies() []string {
+	return []string{Hangul, HangulBits, Translations, Pronunciations, Descriptions}
+}
 
 // PoolSize returns how many classes the family's pool holds (k must be <= this).
 func PoolSize(family string) (int, error) {
@@ -190,6 +205,12 @@ func PoolSize(family string) (int, error) {
 			return 0, err
 		}
 		return len(p.words), nil
+	case Descriptions:
+		d, err := loadDescriptions()
+		if err != nil {
+			return 0, err
+		}
+		return len(d.names), nil
 	}
 	return 0, fmt.Errorf("realdata: unknown family %q (have %v and the held-out %v)", family, Families(), HeldOutFamilies())
 }
@@ -241,6 +262,10 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 		p, _ := loadPronunciations()
 		rng := rand.New(rand.NewPCG(seed, 0x70726f6e756e0001))
 		return p.population(pick(rng, n, k)), scores.Higher, nil
+	case Descriptions:
+		d, _ := loadDescriptions()
+		rng := rand.New(rand.NewPCG(seed, 0x6465736372690001))
+		return d.population(rng, pick(rng, n, k)), scores.Higher, nil
 	default: // Speech
 		s, _ := loadSpeech()
 		rng := rand.New(rand.NewPCG(seed, 0x7370656563680001))

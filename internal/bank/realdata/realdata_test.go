@@ -54,6 +54,8 @@ func TestPopulationErrors(t *testing.T) {
 		{Senses, 9805},
 		{Translations, 1},
 		{Translations, 30257},
+		{Descriptions, 1},
+		{Descriptions, 5096},
 	} {
 		if _, _, err := Population(tc.family, 1, tc.k); err == nil {
 			t.Errorf("Population(%q, 1, %d): want an error", tc.family, tc.k)
@@ -115,6 +117,8 @@ func TestPopulationShapeAndDeterminism(t *testing.T) {
 		{Senses, scores.Higher, 300},
 		{Pronunciations, scores.Higher, 2},
 		{Pronunciations, scores.Higher, 300},
+		{Descriptions, scores.Higher, 2},
+		{Descriptions, scores.Higher, 300},
 	} {
 		a, dir, err := Population(tc.family, 7, tc.k)
 		if err != nil {
@@ -367,6 +371,7 @@ func TestGolden(t *testing.T) {
 		{HangulBits, 1, 40, 0xc66d62df4103ac2d},
 		{Translations, 1, 40, 0x9f8f115e68c0481e},
 		{Pronunciations, 1, 40, 0x34d9bbdb7e515615},
+		{Descriptions, 1, 40, 0x9a51f48dc5d21514},
 	} {
 		m, _, err := Population(tc.family, tc.seed, tc.k)
 		if err != nil {

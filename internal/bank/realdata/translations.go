@@ -57,9 +57,10 @@ func decodeTranslations(gz []byte) (*translationPool, error) {
 	return p, nil
 }
 
-// translationTerms returns the term counts of a verse as terms does, with
-// the right single quotation mark (U+2019), which the modules use as their
-// apostrophe ("Yahweh’s", "doesn’t"), read as an apostrophe.
+// translationTerms returns the term counts of a text as terms does, with
+// the right single quotation mark (U+2019), which the SWORD modules and some
+// package descriptions use as their apostrophe ("Yahweh’s", "doesn’t"),
+// read as an apostrophe. The translations and the descriptions use it.
 func translationTerms(text string, ids map[string]int32) termVec {
 	return terms(strings.ReplaceAll(text, "\u2019", "'"), ids)
 }

@@ -29,6 +29,15 @@
 //	apt-get install -y --no-install-recommends wamerican espeak-ng
 //	go run ./internal/bank/realdata/gen -pronunciations /usr/share/dict/american-english
 //
+// With -descriptions it writes only the held-out descriptions family's
+// data, from the English package descriptions of Debian 12 main (the
+// archive's Translation-en index, which `apt-get -o Acquire::Languages=en
+// update` downloads lz4-compressed; decompress it first):
+//
+//	apt-get -o Acquire::Languages=en update && apt-get install -y lz4
+//	lz4cat /var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_i18n_Translation-en.lz4 > tr-en.txt
+//	go run ./internal/bank/realdata/gen -descriptions tr-en.txt
+//
 // Verses: the whole King James Version as printed by the bible program,
 // one verse a line.
 //
@@ -92,6 +101,7 @@ func main() {
 	speechDir := flag.String("speech", "", "folder for the spoken renditions of the speech family (made with the Debian packages espeak-ng and flite when missing, reused when present)")
 	diatheke := flag.String("diatheke", "", "the diatheke program of the Debian package diatheke (e.g. /usr/bin/diatheke), to read the SWORD modules of sword-text-kjv and sword-text-web for the held-out translations family")
 	hangul := flag.Bool("hangul", false, "write only the held-out hangul family's data (hangul.bin.gz) from the fonts that map Hangul syllables")
+	descIndex := flag.String("descriptions", "", "write only the held-out descriptions family's data (descriptions.txt.gz) from this decompressed Translation-en index of Debian 12 main (lz4cat /var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_i18n_Translation-en.lz4 > tr-en.txt)")
 	pronDict := flag.String("pronunciations", "", "write only the held-out pronunciations family's data (pronunciations.txt.gz): the words of this list (e.g. /usr/share/dict/american-english of the Debian package wamerican) transcribed by espeak-ng; needs misspellings.txt.gz in -out")
 	out := flag.String("out", "internal/bank/realdata/data", "output directory")
 	flag.Parse()
@@ -100,6 +110,12 @@ func main() {
 	}
 	if *hangul {
 		if err := genHangul(*fontsDir, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *descIndex != "" {
+		if err := genDescriptions(*descIndex, *out); err != nil {
 			log.Fatal(err)
 		}
 		return

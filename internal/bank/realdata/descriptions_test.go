@@ -1,0 +1,283 @@
+package realdata
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"hash/fnv"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/cleanex/cleanex/internal/accuracy"
+	"github.com/cleanex/cleanex/internal/scores"
+)
+
+// descriptionLines returns the embedded descriptions data's lines, split at
+// their tabs, read here without the decoder.
+func descriptionLines(t *testing.T) [][]string {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(descriptionsData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		out = append(out, strings.Split(sc.Text(), "\t"))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// descWords returns the words of a text, computed here from its fields:
+// lower-cased, "'", "’" and "-" removed, any other non-letter a separator.
+func descWords(s string) []string {
+	return strings.FieldsFunc(strings.NewReplacer("'", "", "\u2019", "", "-", "").Replace(strings.ToLower(s)), func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// TestDescriptionPool checks the pool: the last held-out family, 5,095
+// classes with 27,046 sentences, unique package names whose FNV-1a hash is
+// even, 4..10 distinct sentences of at least 8 words each, a few known
+// packages in and out, and every idf > 0.
+func TestDescriptionPool(t *testing.T) {
+	held := HeldOutFamilies()
+	if slices.Contains(Families(), Descriptions) || held[len(held)-1] != Descriptions {
+		t.Fatalf("families %v, held out %v", Families(), held)
+	}
+	p, err := loadDescriptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := PoolSize(Descriptions); n != 5095 || len(p.names) != n || len(p.shorts) != n || len(p.sentences) != 27046 {
+		t.Fatalf("pool: %d classes (%d names, %d short descriptions), %d sentences; want 5095 and 27046", n, len(p.names), len(p.shorts), len(p.sentences))
+	}
+	names := map[string]bool{}
+	for c, f := range descriptionLines(t) {
+		if f[0] != p.names[c] || names[f[0]] {
+			t.Fatalf("line %d: package %q, pool class %s (or repeated)", c+1, f[0], p.names[c])
+		}
+		names[f[0]] = true
+		h := fnv.New64a()
+		h.Write([]byte(f[0]))
+		if h.Sum64()%2 != 0 {
+			t.Errorf("package %s: FNV-1a hash odd", f[0])
+		}
+		ss := f[2:]
+		if len(ss) < 4 || len(ss) > 10 || p.start[c+1]-p.start[c] != len(ss) {
+			t.Fatalf("package %s: %d sentences (%d in the pool), want 4..10", f[0], len(ss), p.start[c+1]-p.start[c])
+		}
+		seen := map[string]bool{}
+		for i, s := range ss {
+			if seen[s] || len(descWords(s)) < 8 || len(descWords(s)) != wordCount(p.sentences[p.start[c]+i]) {
+				t.Fatalf("package %s: sentence %q repeated or of %d words (%d in the pool)", f[0], s, len(descWords(s)), wordCount(p.sentences[p.start[c]+i]))
+			}
+			seen[s] = true
+		}
+	}
+	for name, want := range map[string]bool{
+		"9wm":                     true,
+		"imagemagick":             true,
+		"python3-pyqrcode":        true,
+		"0ad":                     false, // 3 sentences of 8 words or more
+		"adapterremoval-examples": false, // the first paragraph of adapterremoval's description
+		"bash":                    false, // FNV-1a hash odd
+	} {
+		if names[name] != want {
+			t.Errorf("package %s in the pool: %v, want %v", name, names[name], want)
+		}
+	}
+	for i, v := range p.idf {
+		if !(v > 0) {
+			t.Fatalf("idf of term %d = %v, want > 0", i, v)
+		}
+	}
+}
+
+// TestDescriptionScores checks a small population against an independent
+// computation of each point's score for its own class, from the data file's
+// texts: words as descWords; weights (1 + ln tf)·ln(D/df) over the pool's D
+// documents (short descriptions and sentences); the cosine summed over a map
+// of terms. A class's template is its short description and 2 of its
+// sentences and its points are the others in order, so the test tries every
+// pair of sentences as the template and wants one that gives all the
+// class's own scores. It also checks the shape: 2..8 points per class,
+// scores in [0, 1].
+func TestDescriptionScores(t *testing.T) {
+	const k = 30
+	m, dir, err := Population(Descriptions, 3, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMatrix(t, m, k)
+	if dir != scores.Higher {
+		t.Fatalf("direction %v", dir)
+	}
+	lines := descriptionLines(t)
+	bag := func(s string) map[string]float64 {
+		c := map[string]float64{}
+		for _, w := range descWords(s) {
+			c[w]++
+		}
+		return c
+	}
+	df := map[string]float64{}
+	docs := 0.0
+	class := map[string][]string{}
+	for _, f := range lines {
+		class[f[0]] = f[1:]
+		for _, s := range f[1:] {
+			docs++
+			for w := range bag(s) {
+				df[w]++
+			}
+		}
+	}
+	vec := func(s string) map[string]float64 {
+		v := bag(s)
+		for w, tf := range v {
+			v[w] = (1 + math.Log(tf)) * math.Log(docs/df[w])
+		}
+		return v
+	}
+	cosine := func(a, b map[string]float64) float64 {
+		dot, na, nb := 0.0, 0.0, 0.0
+		for w, x := range a {
+			dot += x * b[w]
+			na += x * x
+		}
+		for _, x := range b {
+			nb += x * x
+		}
+		return dot / math.Sqrt(na*nb)
+	}
+	for j, c := range m.Classes {
+		var own []float64
+		for i, y := range m.Labels {
+			if y == j {
+				own = append(own, m.Scores[i*k+j])
+			}
+			for _, v := range m.Row(i) {
+				if v < 0 || v > 1+1e-12 {
+					t.Fatalf("point %d: score %v out of [0, 1]", i, v)
+				}
+			}
+		}
+		short, ss := class[c][0], class[c][1:]
+		if len(own) < 2 || len(own) > 8 || len(own) != len(ss)-2 {
+			t.Fatalf("class %s: %d points of %d sentences", c, len(own), len(ss))
+		}
+		found := 0
+		for a := range ss {
+			for b := a + 1; b < len(ss); b++ {
+				tmpl := vec(short + " " + ss[a] + " " + ss[b])
+				match, i := true, 0
+				for s := range ss {
+					if s == a || s == b {
+						continue
+					}
+					if math.Abs(cosine(vec(ss[s]), tmpl)-own[i]) > 1e-12 {
+						match = false
+					}
+					i++
+				}
+				if match {
+					found++
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("class %s: no pair of its sentences as the template gives its points' scores %v", c, own)
+		}
+	}
+}
+
+// TestDescriptionsDeterminism checks that a seed gives the same bits and
+// another seed other classes, that every class of a 2,000-class population
+// has 2..8 points, and that the accuracy falls as classes are added.
+func TestDescriptionsDeterminism(t *testing.T) {
+	a, dir, err := Population(Descriptions, 7, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMatrix(t, a, 300)
+	b, _, _ := Population(Descriptions, 7, 300)
+	c, _, _ := Population(Descriptions, 8, 300)
+	if !slices.Equal(a.Classes, b.Classes) || !slices.Equal(a.Labels, b.Labels) || !bitsEqual(a.Scores, b.Scores) || slices.Equal(a.Classes, c.Classes) {
+		t.Errorf("same seed same bits %v, seeds 7 and 8 same classes %v", bitsEqual(a.Scores, b.Scores), slices.Equal(a.Classes, c.Classes))
+	}
+	s, _, err := accuracy.NewSample(a, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Observed[10] <= s.Observed[300] || s.Observed[300] <= 0.3 || s.Observed[2] >= 1 {
+		t.Errorf("accuracy %.3f at 2 classes, %.3f at 10, %.3f at 300", s.Observed[2], s.Observed[10], s.Observed[300])
+	}
+	m, _, err := Population(Descriptions, 1, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMatrix(t, m, 2000)
+	sizes := make([]int, m.K())
+	for _, y := range m.Labels {
+		sizes[y]++
+	}
+	if lo, hi := slices.Min(sizes), slices.Max(sizes); lo < 2 || hi > maxDescPoints {
+		t.Errorf("classes of %d..%d points, want 2..%d", lo, hi, maxDescPoints)
+	}
+}
+
+// TestDescriptionsReport prints the measurements of the README; run with
+// REALDATA_REPORT=1 go test -run TestDescriptionsReport -v ./internal/bank/realdata/.
+func TestDescriptionsReport(t *testing.T) {
+	if os.Getenv("REALDATA_REPORT") == "" {
+		t.Skip("set REALDATA_REPORT=1 to print the report")
+	}
+	n, _ := PoolSize(Descriptions)
+	t.Logf("%s: pool %d", Descriptions, n)
+	for _, seed := range []uint64{1, 2} {
+		start := time.Now()
+		m, dir, err := Population(Descriptions, seed, 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		el := time.Since(start)
+		s, _, err := accuracy.NewSample(m, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zeroCorrect, zeros, tied, tiedZero := 0, 0, 0, 0
+		for i, y := range m.Labels {
+			row := m.Row(i)
+			if row[y] == 0 {
+				zeroCorrect++
+			}
+			tie := false
+			for j, v := range row {
+				if j != y && v == 0 {
+					zeros++
+				}
+				if j != y && v == row[y] {
+					tie = true
+				}
+			}
+			if tie {
+				tied++
+				if row[y] == 0 {
+					tiedZero++
+				}
+			}
+		}
+		pairs := float64(m.N() * (m.K() - 1))
+		t.Logf("  seed %d: k=2000 built in %v; N=%d (%.2f per class); Abar_k at 2, 10, 100, 500, 2000: %.4f %.4f %.4f %.4f %.4f; correct scores 0: %d; incorrect 0: %.3f; points whose correct score ties an incorrect one: %d (%.4f; %d of them at 0)",
+			seed, el.Round(time.Millisecond), m.N(), float64(m.N())/float64(m.K()), s.Observed[2], s.Observed[10], s.Observed[100], s.Observed[500], s.Observed[2000],
+			zeroCorrect, float64(zeros)/pairs, tied, float64(tied)/float64(m.N()), tiedZero)
+	}
+}
