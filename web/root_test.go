@@ -66,7 +66,7 @@ func TestRootShowsStateAndErrorInDropZone(t *testing.T) {
 	if !strings.Contains(html, "1,500 points, 150 classes (8–12 per class); top-1 accuracy at 150 classes: 0.500") {
 		t.Error("summary line missing")
 	}
-	if !strings.Contains(html, `class="row-plugin"`) || !strings.Contains(html, "error vs truth (RMSE)") {
+	if !strings.Contains(html, `class="row-plugin"`) || !strings.Contains(html, `error vs truth <span class="head-unit">(RMSE)</span>`) {
 		t.Error("results table with an RMSE column missing")
 	}
 	// RMSE of plugin vs truth over k = 2..4: only k = 4 differs, by 0.05: sqrt(0.0025/3) = 0.0289.

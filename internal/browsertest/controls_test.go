@@ -4,6 +4,7 @@ package browsertest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -55,5 +56,71 @@ func TestSlidersSpanPhone(t *testing.T) {
 		if got[id] < 0.8*got["form"] {
 			t.Errorf("the %s slider is %.0f px wide in a %.0f px form: want 80%% of it or more", id, got[id], got["form"])
 		}
+	}
+}
+
+// resultsLayoutJS describes the results table as it stands on screen: its
+// box's and its own widths, how many lines the recommended value at k2 with
+// its interval, each header and each curve name take (lines of text: the
+// distinct tops of their text's boxes), and the least room, over the cells
+// of numbers, between a cell's text and its edges (negative: cut off).
+const resultsLayoutJS = `(() => {
+	const w = document.querySelector(".table-wrap"), table = document.querySelector("#results");
+	const lines = e => { const r = document.createRange(); r.selectNodeContents(e);
+		const tops = [...r.getClientRects()].filter(b => b.width > 0).map(b => b.top).sort((a, b) => a - b);
+		return tops.filter((t, i) => i === 0 || t - tops[i - 1] > 5).length; };
+	const k2 = [...table.querySelectorAll("tr.row-estimate td")].find(td => td.querySelector(".interval"));
+	const heads = [...table.querySelectorAll("thead th")].map(th => th.textContent + ":" + lines(th));
+	const names = [...table.querySelectorAll("tbody th")].map(th => th.textContent + ":" + lines(th));
+	let room = Infinity;
+	for (const td of table.querySelectorAll("tbody td")) {
+		if (!td.textContent.trim()) continue;
+		const r = document.createRange(); r.selectNodeContents(td);
+		const cs = getComputedStyle(td);
+		room = Math.min(room, td.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - r.getBoundingClientRect().width);
+	}
+	return {box: w.clientWidth, table: table.getBoundingClientRect().width, k2Cell: k2.textContent,
+		k2Lines: lines(k2), k2Width: k2.getBoundingClientRect().width, heads, names, room};
+})()`
+
+// resultsLayout is what resultsLayoutJS returns.
+type resultsLayout struct {
+	Box, Table   float64
+	K2Cell       string
+	K2Lines      int
+	K2Width      float64
+	Heads, Names []string
+	Room         float64
+}
+
+// On a 1280 px screen, on first open, the recommended value at k2 and its
+// 80% interval stand on one line in the results table, which fits its box,
+// with every curve name on one line, no header on more than two and every
+// number wholly inside its column.
+func TestEstimateOnOneLineWide(t *testing.T) {
+	p := openPage(t, "")
+	p.waitFinished(180 * time.Second)
+	p.front()
+	p.elementImage(".table-wrap", "64-wide-results-table")
+	l := mustEval[resultsLayout](p, resultsLayoutJS, 5*time.Second)
+	t.Logf("wide table: %+v", l)
+	if l.K2Lines != 1 {
+		t.Errorf("the recommended value and interval at k2 %q take %d lines in a %.0f px cell, want 1", l.K2Cell, l.K2Lines, l.K2Width)
+	}
+	if l.Table > l.Box {
+		t.Errorf("the table is %.0f px wide in its %.0f px box: it scrolls sideways", l.Table, l.Box)
+	}
+	for _, h := range l.Heads {
+		if n := h[strings.LastIndex(h, ":")+1:]; n != "1" && n != "2" {
+			t.Errorf("header %q takes more than two lines", h)
+		}
+	}
+	for _, n := range l.Names {
+		if !strings.HasSuffix(n, ":1") {
+			t.Errorf("curve name %q takes more than one line", n)
+		}
+	}
+	if l.Room < -1 {
+		t.Errorf("a number is %.1f px wider than its column", -l.Room)
 	}
 }
