@@ -5,6 +5,7 @@ package browsertest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -129,5 +130,40 @@ func TestResultsTableOnPhone(t *testing.T) {
 	p.shot("61-phone-table-presentation")
 	if l := mustEval[tableLayout](p, tableLayoutJS, 5*time.Second); l.Page > l.Screen {
 		t.Errorf("in presentation mode the page is %v px wide on a %v px screen: it scrolls sideways", l.Page, l.Screen)
+	}
+}
+
+// fieldFitJS gives, for the input #id, its width, the width of the settings
+// box it stands in, and the room left between its value's text and its
+// content box's edges (negative: part of the value is hidden).
+const fieldFitJS = `(id => {
+	const e = document.getElementById(id), cs = getComputedStyle(e);
+	const ctx = document.createElement("canvas").getContext("2d");
+	ctx.font = cs.font;
+	const inner = e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+	return {width: e.getBoundingClientRect().width, box: e.closest(".settings").clientWidth, room: inner - ctx.measureText(e.value).width};
+})`
+
+// fieldFit is what fieldFitJS returns.
+type fieldFit struct{ Width, Box, Room float64 }
+
+// On a 400 px phone the k2 and seed boxes span the settings, as the preset
+// beside them does, and show the largest k2 and a 16-digit seed whole.
+func TestK2AndSeedFieldsOnPhone(t *testing.T) {
+	p := openPage(t, "example=0")
+	p.onPhone()
+	p.typeInto("k2", "10,000,000")
+	p.typeInto("seed", "9007199254740991")
+	p.front()
+	p.elementImage("section[aria-labelledby=h-run] .settings", "65-phone-k2-seed")
+	for _, id := range []string{"k2", "seed"} {
+		f := mustEval[fieldFit](p, fmt.Sprintf("(%s)(%s)", fieldFitJS, jsString(id)), 5*time.Second)
+		t.Logf("#%s on a phone: %+v", id, f)
+		if f.Width < 0.9*f.Box {
+			t.Errorf("the #%s box is %.0f px wide in the %.0f px settings: want 90%% of them or more", id, f.Width, f.Box)
+		}
+		if f.Room < 0 {
+			t.Errorf("the #%s box hides %.0f px of its value", id, -f.Room)
+		}
 	}
 }
