@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 )
 
 // linesJS is a JavaScript expression giving, for each element matching the
@@ -122,5 +125,46 @@ func TestEstimateOnOneLineWide(t *testing.T) {
 	}
 	if l.Room < -1 {
 		t.Errorf("a number is %.1f px wider than its column", -l.Room)
+	}
+}
+
+// In the dark scheme the recommended row is one colour from its name to its
+// numbers: the name's cell (opaque, as it stays in view when the table
+// scrolls sideways) has the colour of the tinted cells beside it.
+func TestEstimateRowOneColourDark(t *testing.T) {
+	p := openPage(t, "")
+	p.waitFinished(180 * time.Second)
+	p.front()
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}})
+	})
+	p.waitJS(`document.getElementById("chart-acc").dataset.theme === "dark"`, 5*time.Second)
+	// Where to look, in the row's own pixels: the blank end of the name's
+	// cell and the blank start of the first cell of numbers, either side of
+	// their common edge.
+	at := mustEval[map[string]float64](p, `(() => { const tr = document.querySelector("#results tr.row-estimate"), r = tr.getBoundingClientRect();
+		const th = tr.querySelector("th").getBoundingClientRect(), td = tr.querySelector("td").getBoundingClientRect();
+		return {nameX: th.right - r.left - 4, cellX: td.left - r.left + 4, y: r.height / 2}; })()`, 5*time.Second)
+	img := p.elementImage("#results tr.row-estimate", "66-dark-estimate-row")
+	p.elementImage(".table-wrap", "66-dark-results-table")
+	b := img.Bounds()
+	scale := float64(b.Dx()) / mustEval[float64](p, `document.querySelector("#results tr.row-estimate").getBoundingClientRect().width`, 5*time.Second)
+	rgb := func(x float64) [3]int {
+		r, g, bl, _ := img.At(b.Min.X+int(x*scale), b.Min.Y+int(at["y"]*scale)).RGBA()
+		return [3]int{int(r >> 8), int(g >> 8), int(bl >> 8)}
+	}
+	name, cell := rgb(at["nameX"]), rgb(at["cellX"])
+	t.Logf("dark recommended row: name cell %v, number cell %v", name, cell)
+	if name[0]+name[1]+name[2] > 300 {
+		t.Fatalf("the recommended row is not dark (%v): is the dark scheme emulated?", name)
+	}
+	for i := range name {
+		if d := name[i] - cell[i]; d > 2 || d < -2 {
+			t.Errorf("the recommended row's name cell is %v and the cell beside it %v: a seam of two colours", name, cell)
+			break
+		}
 	}
 }
