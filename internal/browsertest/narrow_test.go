@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,6 +166,38 @@ func TestK2AndSeedFieldsOnPhone(t *testing.T) {
 		}
 		if f.Room < 0 {
 			t.Errorf("the #%s box hides %.0f px of its value", id, -f.Room)
+		}
+	}
+}
+
+// On a 400 px phone a tap on the chart writes the readout under it in room
+// kept for it: the table below stays where it was, whichever k is read
+// (below k1 the readout also holds the observed accuracy), and when the
+// hint comes back.
+func TestReadoutKeepsTableOnPhone(t *testing.T) {
+	p := openPage(t, "")
+	p.onPhone()
+	p.waitFinished(180 * time.Second)
+	p.front()
+	tableTop := func() float64 {
+		return mustEval[float64](p, `document.querySelector(".table-wrap").getBoundingClientRect().top + scrollY`, 5*time.Second)
+	}
+	before := tableTop()
+	for _, at := range []struct {
+		x    float64
+		want string
+	}{{0.25, "observed"}, {0.9, "80% interval"}, {0.5, "observed"}, {0.99, "Point at"}} {
+		text := mustEval[string](p, fmt.Sprintf(`(() => { const c = document.getElementById("chart-acc"); c.scrollIntoView({block: "center"}); const b = c.getBoundingClientRect();
+			c.dispatchEvent(new PointerEvent("pointerdown", {pointerType: "touch", clientX: b.left + b.width * %v, clientY: b.top + b.height * 0.5, bubbles: true}));
+			return new Promise(res => setTimeout(() => res(document.getElementById("hover").textContent), 400)); })()`, at.x), 5*time.Second)
+		if !strings.Contains(text, at.want) {
+			t.Errorf("after a tap at %.0f%% of the chart's width the readout is %q, want it to hold %q", 100*at.x, text, at.want)
+		}
+		if at.x == 0.25 {
+			p.elementImage("section.results", "67-phone-readout")
+		}
+		if after := tableTop(); math.Abs(after-before) > 1 {
+			t.Errorf("after a tap at %.0f%% of the chart's width (readout %d characters) the table moved from %.0f px to %.0f px", 100*at.x, len([]rune(text)), before, after)
 		}
 	}
 }
