@@ -84,7 +84,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		{
 			vgparent := vgn
 			_ = vgparent
-			for vgiterkeyt, part := range c.S.HeadlineParts() {
+			for vgiterkeyt, part := range c.S.AnswerParts() {
 				var vgiterkey interface{} = vgiterkeyt
 				_ = vgiterkey
 				part := part

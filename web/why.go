@@ -199,6 +199,18 @@ func (s *State) HeadlineParts() []TextPart {
 	return []TextPart{{Text: h[:from]}, {Text: h[from:to], NoWrap: true}, {Text: h[to:]}}
 }
 
+// AnswerParts is what the answer bar at the top of the page says: the
+// headline's parts, except while the fits run, when it says only which k2
+// is being worked out. What runs, listed under "3. Results" (Headline),
+// shortens as each fit ends; in the bar above everything it would move the
+// whole page up and down under the pointer.
+func (s *State) AnswerParts() []TextPart {
+	if s.Running {
+		return []TextPart{{Text: workingLine(s.runK2())}, {NoWrap: true}, {}}
+	}
+	return s.HeadlineParts()
+}
+
 // HeadlineText formats the answer at k2: "At 2,000 classes: 0.47 (80%
 // interval 0.40–0.55)", with Decimals(lo, hi) decimals.
 func HeadlineText(k2 int, est, lo, hi float64) string {
@@ -237,19 +249,29 @@ func (s *State) runningLine() string {
 		}
 		parts = append(parts, name)
 	}
-	// The run's k2 (its results' K2), not a k2 typed since it started.
-	k2 := s.K2
-	if s.Results.K2 > 0 {
-		k2 = s.Results.K2
-	}
+	k2 := s.runK2()
 	if len(parts) == 0 {
-		return fmt.Sprintf("Working out the accuracy at %s classes…", limits.Thousands(k2))
+		return workingLine(k2)
 	}
 	list := parts[0]
 	if n := len(parts); n > 1 {
 		list = strings.Join(parts[:n-1], ", ") + " and " + parts[n-1]
 	}
 	return fmt.Sprintf("Working out the accuracy at %s classes: running %s…", limits.Thousands(k2), list)
+}
+
+// runK2 is the k2 of the run: its results' K2, not a k2 typed since it
+// started.
+func (s *State) runK2() int {
+	if s.Results.K2 > 0 {
+		return s.Results.K2
+	}
+	return s.K2
+}
+
+// workingLine says that the accuracy at k2 classes is being worked out.
+func workingLine(k2 int) string {
+	return fmt.Sprintf("Working out the accuracy at %s classes…", limits.Thousands(k2))
 }
 
 // TableRow is one line of the results table as the page shows it.

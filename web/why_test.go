@@ -121,6 +121,9 @@ func TestHeadlineAndWhy(t *testing.T) {
 	if got := st.Headline(); !strings.Contains(got, "still being computed;") {
 		t.Errorf("headline while the truth is computed: %q", got)
 	}
+	if ap := st.AnswerParts(); !slices.Equal(ap, st.HeadlineParts()) {
+		t.Errorf("answer bar %+v, want the headline's parts %+v", ap, st.HeadlineParts())
+	}
 	if hp := NewState().HeadlineParts(); len(hp) != 3 || hp[0].Text+hp[1].Text+hp[2].Text != "" {
 		t.Errorf("no headline: parts %+v, want three empty parts", hp)
 	}
@@ -171,10 +174,18 @@ func TestHeadlineAndWhy(t *testing.T) {
 	if got := st.Headline(); got != "Working out the accuracy at 100 classes: running regression (Zheng et al.) and CleaneX (1 of 4 fits done)…" {
 		t.Errorf("running headline %q", got)
 	}
+	// The answer bar at the top says only which k2 is worked out, a line
+	// that stays the same while the fits end one by one.
+	if ap := st.AnswerParts(); len(ap) != 3 || ap[0].Text+ap[1].Text+ap[2].Text != "Working out the accuracy at 100 classes…" {
+		t.Errorf("running answer bar %+v", ap)
+	}
 	// A k2 typed during the run does not change what the run works out.
 	st.SetK2("250")
 	if got := st.Headline(); !strings.HasPrefix(got, "Working out the accuracy at 100 classes") {
 		t.Errorf("running headline after typing k2 250: %q", got)
+	}
+	if ap := st.AnswerParts(); ap[0].Text != "Working out the accuracy at 100 classes…" {
+		t.Errorf("running answer bar after typing k2 250: %+v", ap)
 	}
 	st.ShowK2(100)
 	// No recommendation: one sentence why.

@@ -4,6 +4,7 @@ package browsertest
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -165,6 +166,76 @@ func TestEstimateRowOneColourDark(t *testing.T) {
 		if d := name[i] - cell[i]; d > 2 || d < -2 {
 			t.Errorf("the recommended row's name cell is %v and the cell beside it %v: a seam of two colours", name, cell)
 			break
+		}
+	}
+}
+
+// watchAnswerJS records, at every frame for the next ms milliseconds, where
+// the "Example file" button stands on screen, the answer bar's height and
+// text, and whether a run is going on (each change of them once).
+const watchAnswerJS = `(ms => { window.__frames = []; const t0 = performance.now();
+	const f = () => { const b = document.querySelector("#example").getBoundingClientRect(), a = document.querySelector("#answer");
+		const s = {button: b.top, answer: a.getBoundingClientRect().height, text: a.textContent,
+			running: document.querySelector("#status").textContent.startsWith("Running"), headline: document.querySelector("#headline").textContent};
+		const last = window.__frames[window.__frames.length - 1];
+		if (!last || JSON.stringify(last) !== JSON.stringify(s)) window.__frames.push(s);
+		if (performance.now() - t0 < ms) requestAnimationFrame(f); };
+	requestAnimationFrame(f); return true; })`
+
+// answerFrame is one entry of watchAnswerJS's record.
+type answerFrame struct {
+	Button, Answer float64
+	Text, Headline string
+	Running        bool
+}
+
+// A dropped file is worked out without the page moving under the pointer:
+// while the fits run and end one by one, the answer bar at the top keeps
+// one line saying which k2 is worked out (what runs is listed under "3.
+// Results"), so that at 1280 px the buttons of the drop zone never move,
+// and on a 400 px phone the bar keeps its height through the run.
+func TestAnswerBarSteadyDuringRun(t *testing.T) {
+	csv := simulatedCSV(t, 40, 3)
+	for _, phone := range []bool{false, true} {
+		p := openPage(t, "")
+		if phone {
+			p.onPhone()
+		}
+		p.waitFinished(180 * time.Second)
+		p.front()
+		mustEval[bool](p, `(scrollTo(0, 0), true)`, 5*time.Second)
+		mustEval[bool](p, watchAnswerJS+"(12000)", 5*time.Second)
+		mustEval[bool](p, dropJS(fileJS("pilot-40.csv", csv)), 10*time.Second)
+		p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("pilot-40.csv")`, 30*time.Second)
+		p.waitFinished(180 * time.Second)
+		time.Sleep(500 * time.Millisecond)
+		frames := mustEval[[]answerFrame](p, `window.__frames`, 5*time.Second)
+		what := map[bool]string{false: "1280 px", true: "400 px phone"}[phone]
+		running, lists := 0, map[string]bool{}
+		var heights []float64
+		for _, f := range frames {
+			t.Logf("%s: button %.0f, answer bar %.0f px %q (running %v; headline %q)", what, f.Button, f.Answer, f.Text, f.Running, f.Headline)
+			if f.Running {
+				running++
+				lists[f.Headline] = true
+				if len(heights) == 0 || heights[len(heights)-1] != f.Answer {
+					heights = append(heights, f.Answer)
+				}
+			}
+			if !phone && math.Abs(f.Button-frames[0].Button) > 1 {
+				t.Errorf("%s: the Example file button moved from %.0f px to %.0f px (answer bar %.0f px: %q)", what, frames[0].Button, f.Button, f.Answer, f.Text)
+			}
+		}
+		if running == 0 || len(lists) < 2 {
+			t.Fatalf("%s: %d frames of the run seen, with %d lists of what runs: the run was not watched", what, running, len(lists))
+		}
+		if len(heights) > 1 {
+			t.Errorf("%s: while the fits ran, the answer bar changed height: %v px", what, heights)
+		}
+		if phone {
+			p.shot("68-phone-after-drop")
+		} else {
+			p.shot("68-wide-after-drop")
 		}
 	}
 }
