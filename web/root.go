@@ -105,16 +105,19 @@ func (c *Root) setLogU(event vugu.DOMEvent) {
 	c.B.Redraw()
 }
 
-// slide stores a slider's whole-number value and simulates again.
-func (c *Root) slide(dst *int, event vugu.DOMEvent) {
-	c.setInt(dst, event)
-	c.B.Slide()
+// slide stores the whole-number value of the slider called name and
+// simulates again.
+func (c *Root) slide(name string, dst *int, event vugu.DOMEvent) {
+	if c.setInt(name, dst, event) {
+		c.B.Slide()
+	}
 }
 
-// slideFloat stores a slider's value and simulates again.
-func (c *Root) slideFloat(dst *float64, event vugu.DOMEvent) {
-	c.setFloat(dst, event)
-	c.B.Slide()
+// slideFloat stores the value of the slider called name and simulates again.
+func (c *Root) slideFloat(name string, dst *float64, event vugu.DOMEvent) {
+	if c.setFloat(name, dst, event) {
+		c.B.Slide()
+	}
 }
 
 func (c *Root) simButton() string {
@@ -181,11 +184,18 @@ func (c *Root) k2Key(event vugu.DOMEvent) {
 	c.B.Run()
 }
 
+// uintText is v in decimal: a seed's box shows it as text, since as a
+// JavaScript number a seed above 2^53 would be rounded.
+func uintText(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// seedField names the random seed's box in messages.
+const seedField = "random seed"
+
 // seedKey runs the methods with the typed random seed when Enter is
-// pressed in its box, as Enter in the k2 box does.
+// pressed in its box, as Enter in the k2 box does (not when the text typed
+// is not a seed: State.SetUint says so and keeps the seed).
 func (c *Root) seedKey(event vugu.DOMEvent) {
-	if event.PropString("key") == "Enter" {
-		c.setUint(&c.S.Seed, event)
+	if event.PropString("key") == "Enter" && c.setUint(seedField, &c.S.Seed, event) {
 		c.B.Run()
 	}
 }
@@ -196,25 +206,17 @@ func (c *Root) setK2(event vugu.DOMEvent) {
 	c.S.SetK2(event.PropString("target", "value"))
 }
 
-// setInt, setFloat and setUint read a simulation form field into dst; a
-// message about the settings before the change goes (State.ClearSimError).
-func (c *Root) setInt(dst *int, event vugu.DOMEvent) {
-	if v, err := strconv.Atoi(event.PropString("target", "value")); err == nil {
-		*dst = v
-	}
-	c.S.ClearSimError()
+// setInt, setFloat and setUint read the form field called name into dst
+// (State.SetInt, SetFloat, SetUint: text that cannot be read keeps dst and
+// says so) and report whether they could.
+func (c *Root) setInt(name string, dst *int, event vugu.DOMEvent) bool {
+	return c.S.SetInt(name, dst, event.PropString("target", "value"))
 }
 
-func (c *Root) setFloat(dst *float64, event vugu.DOMEvent) {
-	if v, err := strconv.ParseFloat(event.PropString("target", "value"), 64); err == nil {
-		*dst = v
-	}
-	c.S.ClearSimError()
+func (c *Root) setFloat(name string, dst *float64, event vugu.DOMEvent) bool {
+	return c.S.SetFloat(name, dst, event.PropString("target", "value"))
 }
 
-func (c *Root) setUint(dst *uint64, event vugu.DOMEvent) {
-	if v, err := strconv.ParseUint(event.PropString("target", "value"), 10, 64); err == nil {
-		*dst = v
-	}
-	c.S.ClearSimError()
+func (c *Root) setUint(name string, dst *uint64, event vugu.DOMEvent) bool {
+	return c.S.SetUint(name, dst, event.PropString("target", "value"))
 }

@@ -425,7 +425,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "change",
-							Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.D, event) },
+							Func:      func(event vugu.DOMEvent) { c.setInt("d", &c.S.Sim.D, event) },
 						})
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -448,7 +448,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "change",
-							Func:      func(event vugu.DOMEvent) { c.setFloat(&c.S.Sim.Sigma2, event) },
+							Func:      func(event vugu.DOMEvent) { c.setFloat("σ²", &c.S.Sim.Sigma2, event) },
 						})
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -471,7 +471,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "change",
-							Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.R, event) },
+							Func:      func(event vugu.DOMEvent) { c.setInt("r", &c.S.Sim.R, event) },
 						})
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -497,7 +497,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "change",
-							Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.K1, event) },
+							Func:      func(event vugu.DOMEvent) { c.setInt("k1", &c.S.Sim.K1, event) },
 						})
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -520,7 +520,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "change",
-							Func:      func(event vugu.DOMEvent) { c.setInt(&c.S.Sim.K2, event) },
+							Func:      func(event vugu.DOMEvent) { c.setInt("K", &c.S.Sim.K2, event) },
 						})
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -532,10 +532,10 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "simulation seed "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-seed"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-seed"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "numeric"}}}
 						vgparent.AppendChild(vgn)
 						{
-							b, err := vjson.Marshal(c.S.Sim.Seed)
+							b, err := vjson.Marshal(uintText(c.S.Sim.Seed))
 							if err != nil {
 								panic(err)
 							}
@@ -543,7 +543,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "change",
-							Func:      func(event vugu.DOMEvent) { c.setUint(&c.S.Sim.Seed, event) },
+							Func:      func(event vugu.DOMEvent) { c.setUint("simulation seed", &c.S.Sim.Seed, event) },
 						})
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -594,7 +594,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 								EventType: "input",
-								Func:      func(event vugu.DOMEvent) { c.slide(&c.S.Sim.D, event) },
+								Func:      func(event vugu.DOMEvent) { c.slide("d", &c.S.Sim.D, event) },
 							})
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
@@ -628,7 +628,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 								EventType: "input",
-								Func:      func(event vugu.DOMEvent) { c.slideFloat(&c.S.Sim.Sigma2, event) },
+								Func:      func(event vugu.DOMEvent) { c.slideFloat("σ²", &c.S.Sim.Sigma2, event) },
 							})
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
@@ -662,7 +662,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 								EventType: "input",
-								Func:      func(event vugu.DOMEvent) { c.slide(&c.S.Sim.K1, event) },
+								Func:      func(event vugu.DOMEvent) { c.slide("k1", &c.S.Sim.K1, event) },
 							})
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -1055,10 +1055,10 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Random seed (CleaneX, regression) "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "seed"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "number"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "seed"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "numeric"}}}
 					vgparent.AppendChild(vgn)
 					{
-						b, err := vjson.Marshal(c.S.Seed)
+						b, err := vjson.Marshal(uintText(c.S.Seed))
 						if err != nil {
 							panic(err)
 						}
@@ -1066,7 +1066,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "change",
-						Func:      func(event vugu.DOMEvent) { c.setUint(&c.S.Seed, event) },
+						Func:      func(event vugu.DOMEvent) { c.setUint(seedField, &c.S.Seed, event) },
 					})
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "keyup",

@@ -443,3 +443,63 @@ func (s *State) Label(name string) string {
 	}
 	return name
 }
+
+// fieldErrorPrefix begins every message about a form field whose text could
+// not be read (SetInt, SetFloat, SetUint).
+const fieldErrorPrefix = "Not changed: "
+
+// SetInt reads text, typed in the form field called name, into *dst and
+// reports whether it could. Text that is not a whole number leaves *dst as
+// it was and says so in Error (what was typed, what the field keeps, what to
+// type); a value read clears such a message and any SimError.
+func (s *State) SetInt(name string, dst *int, text string) bool {
+	v, err := strconv.Atoi(strings.TrimSpace(text))
+	if err != nil {
+		s.fieldError(name, text, "a whole number", strconv.Itoa(*dst))
+		return false
+	}
+	*dst = v
+	s.fieldRead()
+	return true
+}
+
+// SetFloat is SetInt for a field that takes any number.
+func (s *State) SetFloat(name string, dst *float64, text string) bool {
+	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		s.fieldError(name, text, "a number", strconv.FormatFloat(*dst, 'g', -1, 64))
+		return false
+	}
+	*dst = v
+	s.fieldRead()
+	return true
+}
+
+// SetUint is SetInt for a seed: a whole number from 0 to 2^64 - 1.
+func (s *State) SetUint(name string, dst *uint64, text string) bool {
+	v, err := strconv.ParseUint(strings.TrimSpace(text), 10, 64)
+	if err != nil {
+		s.fieldError(name, text, fmt.Sprintf("a whole number from 0 to %d", uint64(math.MaxUint64)), strconv.FormatUint(*dst, 10))
+		return false
+	}
+	*dst = v
+	s.fieldRead()
+	return true
+}
+
+func (s *State) fieldError(name, text, want, kept string) {
+	what := fmt.Sprintf("%q is not %s", text, want)
+	if strings.TrimSpace(text) == "" {
+		what = "the box is empty or holds no number" // a browser's number box gives "" for text it cannot read
+	}
+	s.Error = fmt.Sprintf("%s%s: %s, so it stays %s. Type %s there.", fieldErrorPrefix, name, what, kept, want)
+}
+
+// fieldRead clears a message about a field that could not be read, and any
+// SimError (the settings it was about are being changed).
+func (s *State) fieldRead() {
+	if strings.HasPrefix(s.Error, fieldErrorPrefix) {
+		s.Error = ""
+	}
+	s.ClearSimError()
+}

@@ -501,3 +501,58 @@ func TestSimulationBounds(t *testing.T) {
 	}
 	p.shot("25-simulation-bounds")
 }
+
+// A seed keeps all of its 64 bits in its box, and text in a seed's or a
+// simulation setting's box that is not a value says so under the data card
+// (what was typed, what is kept) instead of being dropped without a word;
+// Enter in the seed box with such text starts no run, and a value read
+// clears the message.
+func TestSeedAndSettingsFieldsRefuseUnreadable(t *testing.T) {
+	p := openPage(t, "")
+	p.waitFinished(180 * time.Second)
+	const big = "18446744073709551615"
+	errorText := func() string {
+		return mustEval[string](p, `(document.querySelector("#error") || {textContent: ""}).textContent`, 5*time.Second)
+	}
+	p.typeInto("seed", big)
+	p.waitJS(`document.readyState === "complete"`, 5*time.Second)
+	time.Sleep(300 * time.Millisecond) // the page redraws after the change
+	if v := mustEval[string](p, `document.querySelector("#seed").value`, 5*time.Second); v != big {
+		t.Errorf("after typing %s the seed box shows %q", big, v)
+	}
+	if e := errorText(); e != "" {
+		t.Errorf("a valid seed gave the message %q", e)
+	}
+	// Unreadable text and Enter: a message, the seed kept, no run.
+	mustEval[bool](p, `(() => { const s = document.querySelector("#seed"); s.focus(); s.value = "12x";
+		s.dispatchEvent(new KeyboardEvent("keyup", {key: "Enter", bubbles: true})); return true; })()`, 5*time.Second)
+	p.waitJS(`!!document.querySelector("#error")`, 10*time.Second)
+	if e := errorText(); !strings.Contains(e, `random seed: "12x" is not a whole number`) || !strings.Contains(e, "stays "+big) {
+		t.Errorf("after 12x and Enter in the seed box the page says %q", e)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if running := mustEval[bool](p, `document.querySelector("#run").getAttribute("aria-disabled") === "true"`, 5*time.Second); running {
+		t.Error("Enter with an unreadable seed started a run")
+	}
+	p.typeInto("seed", "5")
+	p.waitJS(`!document.querySelector("#error")`, 10*time.Second)
+	// A simulation setting: d = 2.5 is refused with its name and the d kept.
+	p.click("show-sim")
+	p.waitJS(`!!document.querySelector("#sim-d")`, 10*time.Second)
+	p.typeInto("sim-d", "2.5")
+	p.waitJS(`!!document.querySelector("#error")`, 10*time.Second)
+	if e := errorText(); !strings.Contains(e, `d: "2.5" is not a whole number, so it stays 5`) {
+		t.Errorf("after d = 2.5 the page says %q", e)
+	}
+	p.typeInto("sim-seed", big)
+	p.waitJS(`!document.querySelector("#error")`, 10*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if v := mustEval[string](p, `document.querySelector("#sim-seed").value`, 5*time.Second); v != big {
+		t.Errorf("after typing %s the simulation seed box shows %q", big, v)
+	}
+	// The box is wide enough to show the whole seed.
+	if cut := mustEval[float64](p, `(() => { const e = document.querySelector("#sim-seed"); return e.scrollWidth - e.clientWidth; })()`, 5*time.Second); cut > 0 {
+		t.Errorf("the simulation seed box hides %.0f px of %s", cut, big)
+	}
+	p.elementImage("#simform", "69-sim-form-after-fields")
+}
