@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -555,4 +556,39 @@ func TestSeedAndSettingsFieldsRefuseUnreadable(t *testing.T) {
 		t.Errorf("the simulation seed box hides %.0f px of %s", cut, big)
 	}
 	p.elementImage("#simform", "69-sim-form-after-fields")
+}
+
+// The keyboard focus ring contrasts with what lies around it by 3:1 or more
+// (the contrast asked of focus indicators), in the light and the dark
+// scheme: reached with Tab, a button's and a text box's outline colour
+// against the card behind them.
+func TestFocusRingContrast(t *testing.T) {
+	for _, scheme := range []string{"light", "dark"} {
+		t.Run(scheme, func(t *testing.T) {
+			p := openPage(t, "example=0")
+			if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range []string{"example", "k2"} {
+				p.tabTo(id)
+				got := mustEval[[]float64](p, `(() => {
+					const rgb = s => s.match(/[\d.]+/g).slice(0, 3).map(Number);
+					const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+						return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+					const e = document.activeElement, st = getComputedStyle(e);
+					let bg = e.parentElement;
+					while (bg && getComputedStyle(bg).backgroundColor.match(/[\d.]+/g).length === 4 && Number(getComputedStyle(bg).backgroundColor.match(/[\d.]+/g)[3]) === 0) bg = bg.parentElement;
+					const a = lum(rgb(st.outlineColor)), b = lum(rgb(getComputedStyle(bg || document.body).backgroundColor));
+					return [(Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), parseFloat(st.outlineWidth)];
+				})()`, 5*time.Second)
+				t.Logf("%s scheme, #%s: focus ring contrast %.2f, width %.0f px", scheme, id, got[0], got[1])
+				if id == "example" {
+					p.elementImage(".dropzone .actions", "70-focus-ring-"+scheme)
+				}
+				if got[0] < 3 || got[1] < 2 {
+					t.Errorf("%s scheme: the focus ring of #%s has contrast %.2f:1 and width %.0f px against its background, want at least 3:1 and 2 px", scheme, id, got[0], got[1])
+				}
+			}
+		})
+	}
 }
