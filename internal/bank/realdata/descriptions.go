@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/scores"
@@ -88,24 +87,12 @@ func (p *descriptionPool) population(rng *rand.Rand, classes []int) *scores.Matr
 	var points []gramVec
 	for j, c := range classes {
 		m.Classes[j] = p.names[c]
-		n := p.start[c+1] - p.start[c]
-		order := make([]int, n)
-		for i := range order {
-			order[i] = p.start[c] + i
-		}
-		rng.Shuffle(n, func(a, b int) { order[a], order[b] = order[b], order[a] })
-		tmpl := order[:descTemplateSentences]
-		slices.Sort(tmpl)
+		tmpl, test := drawSplit(rng, p.start[c], p.start[c+1], descTemplateSentences, maxDescPoints)
 		vecs := []termVec{p.shorts[c]}
 		for _, s := range tmpl {
 			vecs = append(vecs, p.sentences[s])
 		}
 		temps[j] = p.weigh(sumTerms(vecs...))
-		test := order[descTemplateSentences:]
-		if len(test) > maxDescPoints {
-			test = test[:maxDescPoints]
-		}
-		slices.Sort(test)
 		for _, s := range test {
 			points = append(points, p.weigh(p.sentences[s]))
 			m.Labels = append(m.Labels, j)

@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"hash/fnv"
 	"math"
 	"os"
@@ -16,26 +13,6 @@ import (
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/scores"
 )
-
-// descriptionLines returns the embedded descriptions data's lines, split at
-// their tabs, read here without the decoder.
-func descriptionLines(t *testing.T) [][]string {
-	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(descriptionsData))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]string
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		out = append(out, strings.Split(sc.Text(), "\t"))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // descWords returns the words of a text, computed here from its fields:
 // lower-cased, "'", "’" and "-" removed, any other non-letter a separator.
@@ -60,7 +37,7 @@ func TestDescriptionPool(t *testing.T) {
 		t.Fatalf("pool: %d classes (%d names, %d short descriptions), %d sentences; want 5095 and 27046", n, len(p.names), len(p.shorts), len(p.sentences))
 	}
 	names := map[string]bool{}
-	for c, f := range descriptionLines(t) {
+	for c, f := range tabLines(t, descriptionsData) {
 		if f[0] != p.names[c] || names[f[0]] {
 			t.Fatalf("line %d: package %q, pool class %s (or repeated)", c+1, f[0], p.names[c])
 		}
@@ -120,7 +97,7 @@ func TestDescriptionScores(t *testing.T) {
 	if dir != scores.Higher {
 		t.Fatalf("direction %v", dir)
 	}
-	lines := descriptionLines(t)
+	lines := tabLines(t, descriptionsData)
 	bag := func(s string) map[string]float64 {
 		c := map[string]float64{}
 		for _, w := range descWords(s) {

@@ -16,11 +16,11 @@ import (
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
-// translationLines returns the embedded translations data's lines, split at
-// their tabs, read here without the decoder.
-func translationLines(t *testing.T) [][]string {
+// tabLines returns the lines of an embedded gzip data file, split at their
+// tabs, read here without the package's decoders.
+func tabLines(t *testing.T, gz []byte) [][]string {
 	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(translationsData))
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestTranslationPool(t *testing.T) {
 		t.Fatalf("pool: %d verses (%d KJV, %d WEB texts), want 30256", n, len(p.kjv), len(p.web))
 	}
 	names, texts, bags := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for i, f := range translationLines(t) {
+	for i, f := range tabLines(t, translationsData) {
 		if len(f) != 3 || f[0] != p.names[i] {
 			t.Fatalf("line %d: %q, pool verse %s", i+1, f, p.names[i])
 		}
@@ -111,7 +111,7 @@ func TestTranslationScores(t *testing.T) {
 	if dir != scores.Higher || m.N() != k || !slices.Equal(m.Labels, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24}) {
 		t.Fatalf("direction %v, %d points, labels %v", dir, m.N(), m.Labels)
 	}
-	lines := translationLines(t)
+	lines := tabLines(t, translationsData)
 	bag := func(s string) map[string]float64 {
 		c := map[string]float64{}
 		for _, w := range strings.FieldsFunc(strings.NewReplacer("'", "", "\u2019", "", "-", "").Replace(strings.ToLower(s)), func(r rune) bool { return !unicode.IsLetter(r) }) {

@@ -226,6 +226,24 @@ func sumTerms(vecs ...termVec) termVec {
 	return sortedTerms(count)
 }
 
+// drawSplit shuffles the ids lo..hi-1 with rng and splits them into the
+// first nTemplate (a template's) and up to maxTest of the others (its test
+// points'), each returned in ascending order.
+func drawSplit(rng *rand.Rand, lo, hi, nTemplate, maxTest int) (tmpl, test []int) {
+	order := make([]int, hi-lo)
+	for i := range order {
+		order[i] = lo + i
+	}
+	rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+	tmpl, test = order[:nTemplate], order[nTemplate:]
+	if len(test) > maxTest {
+		test = test[:maxTest]
+	}
+	slices.Sort(tmpl)
+	slices.Sort(test)
+	return tmpl, test
+}
+
 // population builds the matrix for the given pool passages (ascending). Each
 // passage's verses are split by rng into templateVerses template verses and
 // up to maxVersePoints test verses (in verse order); a test verse's score for
@@ -238,20 +256,8 @@ func (p *versePool) population(rng *rand.Rand, classes []int) *scores.Matrix {
 	var points []gramVec
 	for j, c := range classes {
 		m.Classes[j] = p.names[c]
-		n := p.start[c+1] - p.start[c]
-		order := make([]int, n)
-		for i := range order {
-			order[i] = p.start[c] + i
-		}
-		rng.Shuffle(n, func(a, b int) { order[a], order[b] = order[b], order[a] })
-		tmpl := order[:templateVerses]
-		slices.Sort(tmpl)
+		tmpl, test := drawSplit(rng, p.start[c], p.start[c+1], templateVerses, maxVersePoints)
 		temps[j] = p.weigh(p.template(tmpl))
-		test := order[templateVerses:]
-		if len(test) > maxVersePoints {
-			test = test[:maxVersePoints]
-		}
-		slices.Sort(test)
 		for _, v := range test {
 			points = append(points, p.weigh(p.counts[v]))
 			m.Labels = append(m.Labels, j)
