@@ -760,10 +760,69 @@ func (s *State) WhyCheck() string {
 		}
 		return fmt.Sprintf("%s of the time (%.0f%% over all %s)", cov, 100*sum/float64(max(pilots, 1)), Count(pilots, "pilot", "pilots"))
 	}
-	return fmt.Sprintf("How the interval was checked: on %s of test pilots whose true accuracy is known, each with the interval calibrated on the other families only, 80%% intervals contained the truth %s across all k, and %s at the largest k — so read it as a guide, not a guarantee.",
+	line := fmt.Sprintf("How the interval was checked: on %s of test pilots whose true accuracy is known, each with the interval calibrated on the other families only, 80%% intervals contained the truth %s across all k, and %s at the largest k — so read it as a guide, not a guarantee.",
 		Count(len(r.Table.Families), "family", "families"),
 		span(func(f recommend.FamilyCheck) float64 { return f.CoverageAllK }),
 		span(func(f recommend.FamilyCheck) float64 { return f.CoverageAtK }))
+	return line + lowestFamily(r.Table.Families)
+}
+
+// lowestFamily says, when the family whose interval held the truth at the
+// largest k least often is under LowFamilyCoverage, which family it is and
+// on which side of the interval most of its misses lay; else "".
+func lowestFamily(fams []recommend.FamilyCheck) string {
+	if len(fams) == 0 {
+		return ""
+	}
+	low := fams[0]
+	for _, f := range fams[1:] {
+		if f.CoverageAtK < low.CoverageAtK {
+			low = f
+		}
+	}
+	if low.CoverageAtK >= LowFamilyCoverage {
+		return ""
+	}
+	words, why := familyWords(low.Family)
+	s := fmt.Sprintf(" It held least often (%.0f%% at the largest k) on %s", 100*low.CoverageAtK, words)
+	switch misses := low.Below + low.Above; {
+	case misses > 0 && low.Below >= 3*low.Above:
+		s += fmt.Sprintf(", where %d of its %d misses lay below the interval: the estimate expected more accuracy than those classes gave", low.Below, misses)
+	case misses > 0 && low.Above >= 3*low.Below:
+		s += fmt.Sprintf(", where %d of its %d misses lay above the interval: the estimate expected less accuracy than those classes gave", low.Above, misses)
+	}
+	s += "."
+	if why != "" {
+		s += " " + why
+	}
+	return s
+}
+
+// LowFamilyCoverage is the share of a family's pilots under which the "why"
+// panel names the family whose interval held the truth least often: the
+// issue's lowest acceptable coverage per family.
+const LowFamilyCoverage = 0.72
+
+// familyWords names a calibration bank family (internal/bank) in words, and
+// says what sets it apart where that was measured (docs/recommendation.md);
+// an unknown name is returned as it is.
+func familyWords(name string) (words, apart string) {
+	switch name {
+	case "sim-d3", "sim-d5", "sim-d10":
+		return "the paper's simulation in " + strings.TrimPrefix(name, "sim-d") + " dimensions", ""
+	case "real-glyphs":
+		return "characters of 42 scripts rendered by different fonts", ""
+	case "real-misspellings":
+		return "English words told from their misspellings", ""
+	case "real-verses":
+		return "passages of the Bible told apart by their verses' words",
+			"There a passage competes hardest with the other passages of its own book, of which a pilot holds only one to three, and every method over-predicted."
+	case "real-senses":
+		return "word senses told apart by their example sentences", ""
+	case "real-speech":
+		return "English words told apart by synthesized voices", ""
+	}
+	return name, ""
 }
 
 // BoxMethod is one box of the error box plot: a method's or the

@@ -441,8 +441,13 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 			pilotsByK1[p.K1]++
 		}
 		misses = append(misses, m)
-		table.Families = append(table.Families, recommend.FamilyCheck{Family: g.name, Pilots: len(g.ps),
-			CoverageAtK: out.atK, CoverageAllK: out.all, MedianWidth: median(out.widths)})
+		fc := recommend.FamilyCheck{Family: g.name, Pilots: len(g.ps),
+			CoverageAtK: out.atK, CoverageAllK: out.all, MedianWidth: median(out.widths)}
+		for _, k1 := range bank.K1s {
+			fc.Below += out.below[k1]
+			fc.Above += out.above[k1]
+		}
+		table.Families = append(table.Families, fc)
 		pooledIn += in.atK * float64(len(g.ps))
 		pooledK += out.atK * float64(len(g.ps))
 		pooledAll += out.all * float64(len(g.ps))

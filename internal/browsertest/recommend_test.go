@@ -174,6 +174,12 @@ func (p *page) checkAnswer(k2 string, sources ...string) string {
 			t.Errorf("why panel %s %q lacks %q", key, s, want)
 		}
 	}
+	// The check names the family the interval held least often on, and the
+	// side of its misses.
+	if s, _ := why["check"].(string); !strings.Contains(s, "on passages of the Bible") || !strings.Contains(s, "misses lay below the interval") {
+		t.Errorf("why panel check %q does not name the family held least often on", s)
+	}
+	p.elementImage("#why-check", "14-why-check")
 	for _, want := range sources {
 		if s, _ := why["sources"].(string); !strings.Contains(s, want) {
 			t.Errorf("why panel sources %q lacks %q", s, want)

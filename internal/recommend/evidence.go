@@ -46,6 +46,10 @@ type FamilyCheck struct {
 	CoverageAllK float64 `json:"coverage_all_k"`
 	// MedianWidth is the median width hi - lo at k = K.
 	MedianWidth float64 `json:"median_width"`
+	// Below and Above count the pilots whose truth at k = K lies below and
+	// above the interval: whether the misses share one side.
+	Below int `json:"below"`
+	Above int `json:"above"`
 }
 
 // Table is everything cmd/calibrate writes: the calibration and the
