@@ -47,3 +47,27 @@ func TestSetFields(t *testing.T) {
 		t.Errorf("SetInt(3): d %d, Error %q; want 3 and the file's message kept", d, s.Error)
 	}
 }
+
+// TestActionNoteOrder: an action that ends later (an image made) writes its
+// note only if no other action began or set one since, so the line says what
+// the last action did.
+func TestActionNoteOrder(t *testing.T) {
+	s := NewState()
+	png := s.BeginNote()
+	s.SetNote("Saved pilot-session.json.")
+	s.EndNote(png, "Saved pilot-accuracy.png.")
+	if s.ActionNote != "Saved pilot-session.json." {
+		t.Errorf("after an image begun, a session saved, then the image done: note %q, want the session's", s.ActionNote)
+	}
+	png = s.BeginNote()
+	s.EndNote(png, "Saved pilot-accuracy.png.")
+	if s.ActionNote != "Saved pilot-accuracy.png." {
+		t.Errorf("after an image begun and done: note %q, want the image's", s.ActionNote)
+	}
+	first, second := s.BeginNote(), s.BeginNote()
+	s.EndNote(second, "Link copied.")
+	s.EndNote(first, "Saved pilot-accuracy.png.")
+	if s.ActionNote != "Link copied." {
+		t.Errorf("two actions ending out of order: note %q, want the later action's", s.ActionNote)
+	}
+}

@@ -129,8 +129,11 @@ type State struct {
 	// Status is the line under the Run button.
 	Status string
 	// ActionNote is the line under the export and share buttons: what the
-	// last of them did ("Link copied…"), until the next run.
+	// last of them did ("Link copied…"), until the next run. SetNote and
+	// EndNote write it.
 	ActionNote string
+	// noteSeq counts the notes begun or set (BeginNote, SetNote).
+	noteSeq int
 	// TruthPending is whether the data set is a simulation whose truth curve
 	// is still being computed (it comes after the pilot: web.SlowTruth).
 	TruthPending bool
@@ -502,4 +505,26 @@ func (s *State) fieldRead() {
 		s.Error = ""
 	}
 	s.ClearSimError()
+}
+
+// SetNote sets ActionNote to text for an action that is done at once.
+func (s *State) SetNote(text string) {
+	s.noteSeq++
+	s.ActionNote = text
+}
+
+// BeginNote starts an action that ends later (an image made, a link copied)
+// and returns its ticket for EndNote.
+func (s *State) BeginNote() int {
+	s.noteSeq++
+	return s.noteSeq
+}
+
+// EndNote sets ActionNote to text for the action whose ticket is t, unless
+// another action began or set a note since: the line then says what that
+// later action did, not what an earlier one finished last.
+func (s *State) EndNote(t int, text string) {
+	if t == s.noteSeq {
+		s.ActionNote = text
+	}
 }

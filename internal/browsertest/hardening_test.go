@@ -592,3 +592,20 @@ func TestFocusRingContrast(t *testing.T) {
 		})
 	}
 }
+
+// The line under the export buttons says what the last action did: "Export
+// chart (PNG)" then at once "Save session" leaves the session's note, though
+// the image is made (and downloaded) after the session is saved.
+func TestActionNoteNamesLastAction(t *testing.T) {
+	p := openPage(t, "")
+	p.waitFinished(180 * time.Second)
+	mustEval[bool](p, `(() => { window.__blobs = []; const o = URL.createObjectURL.bind(URL);
+		URL.createObjectURL = b => { window.__blobs.push(b); return o(b); }; return true; })()`, 5*time.Second)
+	mustEval[bool](p, `(() => { document.querySelector("#export-png").click(); document.querySelector("#save-session").click(); return true; })()`, 5*time.Second)
+	p.waitJS(`window.__blobs.length >= 2 && window.__blobs.some(b => b.type === "image/png")`, 10*time.Second)
+	time.Sleep(300 * time.Millisecond) // the page redraws after the image's note
+	note := mustEval[string](p, `document.querySelector("#action-note").textContent`, 5*time.Second)
+	if !strings.Contains(note, "-session.json") {
+		t.Errorf("after Export chart (PNG) then Save session the note is %q, want the session's", note)
+	}
+}

@@ -969,7 +969,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
 	a.st.Running = true
 	a.st.Status = "Running…"
-	a.st.ActionNote = ""
+	a.st.SetNote("")
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.charts.dirty = true
 	a.fill()

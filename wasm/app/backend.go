@@ -326,7 +326,7 @@ func (a *app) ExportCSV() {
 		a.st.Error = "Export failed: " + err.Error()
 		return
 	}
-	a.st.ActionNote = web.Downloaded(name)
+	a.st.SetNote(web.Downloaded(name))
 }
 
 // exportScale is the least number of image pixels per CSS pixel of an
@@ -355,6 +355,7 @@ func (a *app) ExportPNG() {
 		a.st.Error = "Export failed: " + err.Error()
 		return
 	}
+	note := a.st.BeginNote()
 	go func() {
 		blob, err := jsdom.ToPNG(img)
 		if err == nil {
@@ -364,7 +365,7 @@ func (a *app) ExportPNG() {
 		if err != nil {
 			a.st.Error = "Export failed: " + err.Error()
 		} else {
-			a.st.ActionNote = web.Downloaded(name)
+			a.st.EndNote(note, web.Downloaded(name))
 		}
 		a.env.UnlockRender()
 	}()
@@ -414,13 +415,14 @@ func (a *app) Slide() {
 // shows it when the browser gives no clipboard.
 func (a *app) CopyLink() {
 	link := a.st.Link
+	note := a.st.BeginNote()
 	go func() {
 		err := jsdom.CopyText(link)
 		a.env.Lock()
 		if err != nil {
-			a.st.ActionNote = "Copy this link: " + link
+			a.st.EndNote(note, "Copy this link: "+link)
 		} else {
-			a.st.ActionNote = "Link copied: it opens this simulation with these settings."
+			a.st.EndNote(note, "Link copied: it opens this simulation with these settings.")
 		}
 		a.env.UnlockRender()
 	}()
@@ -438,7 +440,7 @@ func (a *app) SaveSession() {
 		a.st.Error = "Saving the session failed: " + err.Error()
 		return
 	}
-	a.st.ActionNote = web.Downloaded(name)
+	a.st.SetNote(web.Downloaded(name))
 }
 
 // OpenSession reads a session file: its settings are restored, a simulated
