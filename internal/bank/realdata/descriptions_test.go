@@ -176,19 +176,13 @@ func TestDescriptionScores(t *testing.T) {
 	}
 }
 
-// TestDescriptionsDeterminism checks that a seed gives the same bits and
-// another seed other classes, that every class of a 2,000-class population
-// has 2..8 points, and that the accuracy falls as classes are added.
-func TestDescriptionsDeterminism(t *testing.T) {
+// TestDescriptionsAccuracyAndPoints checks that the accuracy falls as
+// classes are added and that every class of a 2,000-class population has
+// 2..8 points (TestPopulationShapeAndDeterminism checks the bits per seed).
+func TestDescriptionsAccuracyAndPoints(t *testing.T) {
 	a, dir, err := Population(Descriptions, 7, 300)
 	if err != nil {
 		t.Fatal(err)
-	}
-	checkMatrix(t, a, 300)
-	b, _, _ := Population(Descriptions, 7, 300)
-	c, _, _ := Population(Descriptions, 8, 300)
-	if !slices.Equal(a.Classes, b.Classes) || !slices.Equal(a.Labels, b.Labels) || !bitsEqual(a.Scores, b.Scores) || slices.Equal(a.Classes, c.Classes) {
-		t.Errorf("same seed same bits %v, seeds 7 and 8 same classes %v", bitsEqual(a.Scores, b.Scores), slices.Equal(a.Classes, c.Classes))
 	}
 	s, _, err := accuracy.NewSample(a, dir)
 	if err != nil {
