@@ -184,10 +184,6 @@ func (c *Root) k2Key(event vugu.DOMEvent) {
 	c.B.Run()
 }
 
-// uintText is v in decimal: a seed's box shows it as text, since as a
-// JavaScript number a seed above 2^53 would be rounded.
-func uintText(v uint64) string { return strconv.FormatUint(v, 10) }
-
 // seedField names the random seed's box in messages.
 const seedField = "random seed"
 

@@ -456,33 +456,33 @@ const fieldErrorPrefix = "Not changed: "
 // it was and says so in Error (what was typed, what the field keeps, what to
 // type); a value read clears such a message and any SimError.
 func (s *State) SetInt(name string, dst *int, text string) bool {
-	v, err := strconv.Atoi(strings.TrimSpace(text))
-	if err != nil {
-		s.fieldError(name, text, "a whole number", strconv.Itoa(*dst))
-		return false
-	}
-	*dst = v
-	s.fieldRead()
-	return true
+	return setField(s, name, dst, text, "a whole number", strconv.Atoi, strconv.Itoa)
 }
 
-// SetFloat is SetInt for a field that takes any number.
+// SetFloat is SetInt for a field that takes any (finite) number.
 func (s *State) SetFloat(name string, dst *float64, text string) bool {
-	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		s.fieldError(name, text, "a number", strconv.FormatFloat(*dst, 'g', -1, 64))
-		return false
+	parse := func(t string) (float64, error) {
+		v, err := strconv.ParseFloat(t, 64)
+		if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			err = strconv.ErrSyntax
+		}
+		return v, err
 	}
-	*dst = v
-	s.fieldRead()
-	return true
+	return setField(s, name, dst, text, "a number", parse, func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) })
 }
 
 // SetUint is SetInt for a seed: a whole number from 0 to 2^64 - 1.
 func (s *State) SetUint(name string, dst *uint64, text string) bool {
-	v, err := strconv.ParseUint(strings.TrimSpace(text), 10, 64)
+	parse := func(t string) (uint64, error) { return strconv.ParseUint(t, 10, 64) }
+	return setField(s, name, dst, text, fmt.Sprintf("a whole number from 0 to %d", uint64(math.MaxUint64)), parse, uintText)
+}
+
+// setField is SetInt, SetFloat and SetUint: parse reads text (trimmed), want
+// names what it takes and show writes the value kept.
+func setField[T any](s *State, name string, dst *T, text, want string, parse func(string) (T, error), show func(T) string) bool {
+	v, err := parse(strings.TrimSpace(text))
 	if err != nil {
-		s.fieldError(name, text, fmt.Sprintf("a whole number from 0 to %d", uint64(math.MaxUint64)), strconv.FormatUint(*dst, 10))
+		s.fieldError(name, text, want, show(*dst))
 		return false
 	}
 	*dst = v
@@ -528,3 +528,7 @@ func (s *State) EndNote(t int, text string) {
 		s.ActionNote = text
 	}
 }
+
+// uintText is v in decimal: a seed's box shows it as text, since as a
+// JavaScript number a seed above 2^53 would be rounded.
+func uintText(v uint64) string { return strconv.FormatUint(v, 10) }

@@ -66,11 +66,15 @@ func loadPilot(ctx context.Context, p bank.Pilot, transform string) (*bank.Loade
 
 // measure sets what f keeps of pilot s besides the fits: its ClassSE and
 // squashed check and half-sampling spread as the product takes them
-// (recommend.PilotFits), and its tail spread (ChecksKnown, SpreadKnown).
-func (f *Fits) measure(s *accuracy.Sample) {
-	pf := recommend.PilotFits(s)
+// (recommend.MeasuredPilot), and its tail spread (ChecksKnown, SpreadKnown).
+func (f *Fits) measure(ctx context.Context, s *accuracy.Sample) error {
+	pf, err := recommend.MeasuredPilot(ctx, s)
+	if err != nil {
+		return err
+	}
 	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = pf.ClassSE, tail.Spread(s), pf.Squashed, true
 	f.SpreadK, f.SpreadB, f.SpreadKnown = pf.Spread.K, pf.Spread.B, true
+	return nil
 }
 
 // fitName returns the cache key of method m with seed seed.
@@ -92,7 +96,9 @@ func fitPilot(ctx context.Context, p bank.Pilot, seeds int, transform string) (*
 	f := &Fits{ID: p.ID, Family: p.Family, Setting: p.Setting, K1: p.K1, K: p.K, N: l.Sample.N(),
 		Observed: l.Sample.Observed, Truth: l.Truth,
 		Curves: map[string][]float64{}, Errors: map[string]string{}, Seconds: map[string]float64{}}
-	f.measure(l.Sample)
+	if err := f.measure(ctx, l.Sample); err != nil {
+		return nil, err
+	}
 	for _, m := range fitMethods {
 		if err := fitInto(ctx, f, fitName(m, 1), m, 1, l.Sample, p.K); err != nil {
 			return nil, err
@@ -166,7 +172,9 @@ func refitPilot(ctx context.Context, p bank.Pilot, f *Fits, names []string, seed
 	if err != nil {
 		return err
 	}
-	f.measure(l.Sample)
+	if err := f.measure(ctx, l.Sample); err != nil {
+		return err
+	}
 	for _, m := range names {
 		ss := []uint64{1}
 		if m == "cleanex" {

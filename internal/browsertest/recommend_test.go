@@ -43,7 +43,11 @@ func nativeOutcome(t *testing.T, s *accuracy.Sample, k2 int, seed uint64) recomm
 		res, err := est.Fit(context.Background(), s, k2, nil)
 		curves[i], errs[i] = res.Curve, err
 	}
-	return recommend.Assemble(recommend.PilotFits(s), jobs, curves, errs, k2, table.Calibration)
+	f, err := recommend.MeasuredPilot(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recommend.Assemble(f, jobs, curves, errs, k2, table.Calibration)
 }
 
 // compareColumns checks the page's estimate, estimate_lo, estimate_hi and

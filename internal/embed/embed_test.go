@@ -123,7 +123,10 @@ func TestSummariseEqualsMatrix(t *testing.T) {
 		}
 		// The summaries keep no classes to draw halves of: their interval is
 		// the matrix's fits' interval without the half-sampling spread.
-		pf := recommend.PilotFits(full)
+		pf, err := recommend.MeasuredPilot(context.Background(), full)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(pf.Spread.K) == 0 {
 			t.Fatalf("%s: no half-sampling spread on the matrix", name)
 		}

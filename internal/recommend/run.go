@@ -81,17 +81,29 @@ func Run(ctx context.Context, s *accuracy.Sample, k2 int, seed uint64, cal Calib
 	if err := ctx.Err(); err != nil {
 		return Outcome{}, nil, err
 	}
-	return Assemble(PilotFits(s), jobs, curves, errs, k2, cal), curves, nil
+	f, err := MeasuredPilot(ctx, s)
+	if err != nil {
+		return Outcome{}, nil, err
+	}
+	return Assemble(f, jobs, curves, errs, k2, cal), curves, nil
 }
 
-// PilotFits returns what the recommendation knows of pilot s before any fit:
-// its size, observed curve, class-sampling standard errors, tied share,
-// whether its scores are squashed (tail.Squashed) and its half-sampling
-// spread (SpreadOf); no curves.
+// PilotFits returns what the recommendation knows of pilot s before any fit
+// without refitting anything: its size, observed curve, class-sampling
+// standard errors, tied share and whether its scores are squashed
+// (tail.Squashed); no curves and no half-sampling spread (MeasuredPilot).
 func PilotFits(s *accuracy.Sample) Fits {
-	sp, _ := SpreadOf(context.Background(), s) // not cancelled: no error
-	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), Squashed: tail.Squashed(s),
-		Spread: sp}
+	return Fits{K1: s.K, Observed: s.Observed, ClassSE: ClassSE(s), N: s.N(), TiedShare: s.TiedShare(), Squashed: tail.Squashed(s)}
+}
+
+// MeasuredPilot returns PilotFits(s) with the pilot's half-sampling spread
+// (SpreadOf), as the recommendation of a score matrix takes it. Its only
+// error is ctx's when ctx is done.
+func MeasuredPilot(ctx context.Context, s *accuracy.Sample) (Fits, error) {
+	f := PilotFits(s)
+	var err error
+	f.Spread, err = SpreadOf(ctx, s)
+	return f, err
 }
 
 // SpreadOf returns pilot s's half-sampling spread (halfsample.Measure), or

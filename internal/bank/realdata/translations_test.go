@@ -1,9 +1,6 @@
 package realdata
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"math"
 	"os"
 	"slices"
@@ -20,17 +17,11 @@ import (
 // tabs, read here without the package's decoders.
 func tabLines(t *testing.T, gz []byte) [][]string {
 	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out [][]string
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		out = append(out, strings.Split(sc.Text(), "\t"))
-	}
-	if err := sc.Err(); err != nil {
+	if err := gzipLines(gz, func(_ int, text string) error {
+		out = append(out, strings.Split(text, "\t"))
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	return out

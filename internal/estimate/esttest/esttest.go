@@ -125,11 +125,18 @@ func SameBits(t *testing.T, e estimate.Estimator, want uint64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := fnv.New64a()
-	for _, v := range append(res.C, res.Curve...) {
-		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
-	}
-	if got := h.Sum64(); got != want {
+	if got := Bits(append(res.C, res.Curve...)); got != want {
 		t.Errorf("hash of the fit = %#x, want %#x (platform-dependent arithmetic crept in)", got, want)
 	}
+}
+
+// Bits returns the FNV-1a hash of the bits of vs (little-endian float64s):
+// what a test pins to check that a computation gives the same bits on every
+// platform.
+func Bits(vs []float64) uint64 {
+	h := fnv.New64a()
+	for _, v := range vs {
+		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
+	}
+	return h.Sum64()
 }
