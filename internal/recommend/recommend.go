@@ -668,8 +668,11 @@ type Shares struct {
 
 // Shares returns the parts of the interval's width at the features ft: each
 // term a_j v_j of each side's scale, weighted by that side's quantile
-// (|q_lo| below, q_hi above), over the total |q_lo| s_lo + q_hi s_hi.
+// (|q_lo| below, q_hi above), over the total |q_lo| s_lo + q_hi s_hi; the
+// coefficients and quantiles are WithoutB's when ft's B is unknown, those
+// of the interval such a pilot gets.
 func (cal Calibration) Shares(ft Features) Shares {
+	cal = cal.forFeatures(ft)
 	qlo, qhi := cal.Quantiles(ft.L)
 	var t [NumCoef]float64
 	add := func(coef [NumCoef]float64, f Features, q float64) {
@@ -678,7 +681,6 @@ func (cal Calibration) Shares(ft Features) Shares {
 			t[j] += math.Abs(q) * coef[j] * v[j]
 		}
 	}
-	cal = cal.forFeatures(ft)
 	if cal.sided() {
 		add(cal.Coef, ft, qlo)
 		add(cal.CoefUp, ft, qhi)

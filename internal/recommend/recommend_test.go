@@ -439,6 +439,19 @@ func TestSharesSumToOne(t *testing.T) {
 	}
 }
 
+// A pilot whose half-sampling spread is unknown gets the shares of the
+// calibration it is given, WithoutB: its coefficients and its quantiles.
+func TestSharesWithoutB(t *testing.T) {
+	without := Calibration{Coef: [NumCoef]float64{0.3, 1, 0.5}, CoefUp: [NumCoef]float64{0.1, 0.2, 1},
+		Knots: []float64{0, 2}, QLo: []float64{-1, -3}, QHi: []float64{1, 1.1}}
+	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 0.5, 0.2, 0.1, 0.3, 0.05, 0.4}, CoefUp: [NumCoef]float64{0.2, 0.5, 1, 0, 0.2, 0.1, 0, 0.6},
+		Knots: []float64{0, 2}, QLo: []float64{-1, -1.5}, QHi: []float64{1, 1.2}, WithoutB: &without}
+	ft := Features{SE: 0.2, D: 0.4, S: 0.05, L: 1.5, G: 0.4}
+	if got, want := cal.Shares(ft), without.Shares(ft); got != want {
+		t.Errorf("shares without B %+v, want those of WithoutB %+v", got, want)
+	}
+}
+
 func TestWarnsOnFewErrors(t *testing.T) {
 	const k1, k2 = 20, 100
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
