@@ -81,23 +81,6 @@ func decodeDescriptions(gz []byte) (*descriptionPool, error) {
 // vectors of the sentence and of the class's template (its short
 // description's and template sentences' counts summed).
 func (p *descriptionPool) population(rng *rand.Rand, classes []int) *scores.Matrix {
-	k := len(classes)
-	m := &scores.Matrix{Classes: make([]string, k)}
-	temps := make([]gramVec, k)
-	var points []gramVec
-	for j, c := range classes {
-		m.Classes[j] = p.names[c]
-		tmpl, test := drawSplit(rng, p.start[c], p.start[c+1], descTemplateSentences, maxDescPoints)
-		vecs := []termVec{p.shorts[c]}
-		for _, s := range tmpl {
-			vecs = append(vecs, p.sentences[s])
-		}
-		temps[j] = p.weigh(sumTerms(vecs...))
-		for _, s := range test {
-			points = append(points, p.weigh(p.sentences[s]))
-			m.Labels = append(m.Labels, j)
-		}
-	}
-	m.Scores = cosines(points, temps, len(p.idf))
-	return m
+	short := func(c int) []termVec { return []termVec{p.shorts[c]} }
+	return p.splitPopulation(rng, classes, p.names, p.start, p.sentences, descTemplateSentences, maxDescPoints, short)
 }

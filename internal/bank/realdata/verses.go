@@ -205,15 +205,6 @@ func (p *tfidf) weigh(tv termVec) gramVec {
 	return v
 }
 
-// template returns the summed term counts of the given verses (ids ascending).
-func (p *versePool) template(verses []int) termVec {
-	vecs := make([]termVec, len(verses))
-	for i, v := range verses {
-		vecs[i] = p.counts[v]
-	}
-	return sumTerms(vecs...)
-}
-
 // sumTerms returns the term counts of the given vectors summed (ids
 // ascending): the counts of the documents concatenated.
 func sumTerms(vecs ...termVec) termVec {
@@ -250,16 +241,35 @@ func drawSplit(rng *rand.Rand, lo, hi, nTemplate, maxTest int) (tmpl, test []int
 // a passage is the cosine similarity of the TF-IDF vectors of the verse and
 // of the passage's template (its verses' counts summed).
 func (p *versePool) population(rng *rand.Rand, classes []int) *scores.Matrix {
+	return p.splitPopulation(rng, classes, p.names, p.start, p.counts, templateVerses, maxVersePoints, nil)
+}
+
+// splitPopulation builds the matrix for the given pool classes (ascending)
+// of a pool whose class c has the texts docs[start[c]:start[c+1]] and the
+// name names[c]: each class's texts are split by rng (drawSplit) into
+// nTemplate template texts and up to maxTest test points; a test point's
+// score for a class is the cosine similarity of the TF-IDF vectors of the
+// point and of the class's template (its template texts' counts and those
+// of extra(c), when extra is not nil, summed).
+func (p *tfidf) splitPopulation(rng *rand.Rand, classes []int, names []string, start []int, docs []termVec,
+	nTemplate, maxTest int, extra func(c int) []termVec) *scores.Matrix {
 	k := len(classes)
 	m := &scores.Matrix{Classes: make([]string, k)}
 	temps := make([]gramVec, k)
 	var points []gramVec
 	for j, c := range classes {
-		m.Classes[j] = p.names[c]
-		tmpl, test := drawSplit(rng, p.start[c], p.start[c+1], templateVerses, maxVersePoints)
-		temps[j] = p.weigh(p.template(tmpl))
-		for _, v := range test {
-			points = append(points, p.weigh(p.counts[v]))
+		m.Classes[j] = names[c]
+		tmpl, test := drawSplit(rng, start[c], start[c+1], nTemplate, maxTest)
+		var vecs []termVec
+		if extra != nil {
+			vecs = extra(c)
+		}
+		for _, d := range tmpl {
+			vecs = append(vecs, docs[d])
+		}
+		temps[j] = p.weigh(sumTerms(vecs...))
+		for _, d := range test {
+			points = append(points, p.weigh(docs[d]))
 			m.Labels = append(m.Labels, j)
 		}
 	}
