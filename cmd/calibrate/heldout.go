@@ -8,7 +8,7 @@ import (
 )
 
 // heldOutStudy reads the cached fits of pilots and prints every method's
-// mean RMSE and the coverage and width of the interval with the calibration
+// mean RMSE, its mean signed error at K and the coverage and width of the interval with the calibration
 // the product embeds. On the held-out pilots (bank.HeldOut, fitted by
 // `calibrate fit -heldout`; `calibrate heldout`) that calibration was fitted
 // on the bank alone: an out-of-sample check on settings the bank lacks; on
@@ -29,6 +29,7 @@ func heldOutStudy(dir string, pilots []bank.Pilot, seeds int) error {
 	fmt.Printf("%d pilots cached; the embedded calibration was fitted on %d bank pilots\n\n", len(all), table.Pilots)
 	rmseTable(all, seeds)
 	spreadTable(all)
+	biasTable(all)
 	paperTable(all, seeds) // the published CleaneX (PyTorch) where `calibrate paper -heldout` ran it
 	fmt.Println("| group | n | coverage at K | coverage, all k | truth below / above at K | median width at K |")
 	fmt.Println("|---|---|---|---|---|---|")

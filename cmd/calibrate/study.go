@@ -208,8 +208,12 @@ func biasTable(all []pilotFits) {
 		name  string
 		curve func(p pilotFits) accuracy.Curve
 	}
-	cols := []col{{"KDE", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }}}
+	var cols []col
 	for _, m := range recommend.Methods() {
+		if m == "kde" {
+			cols = append(cols, col{"KDE", func(p pilotFits) accuracy.Curve { return p.Curves[m] }})
+			continue
+		}
 		if m == "cleanex" {
 			cols = append(cols, col{"CleaneX, mean", func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }})
 			continue

@@ -40,7 +40,7 @@ const (
 // and that README.md's examples use only these flags).
 const usage = `usage:
   cleanex predict --k2 N [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--truth TRUTH.csv] [--estimate=false] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE
-  cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--seed S] [--k1 N] [--truth TRUTH.csv] [--embeddings train|gallery] [--ref-points 0] [--format csv|npz]
+  cleanex simulate [--classes normal|uniform] [--points normal|uniform] [--d 5] [--sigma2 0.1] [--k 2000] [--r 10] [--group 0 --tau2 T] [--seed S] [--k1 N] [--truth TRUTH.csv] [--embeddings train|gallery] [--ref-points 0] [--format csv|npz]
   cleanex backtest [--k1 100] [--reps 10] [--methods LIST] [--direction auto|higher|lower] [--seed S] [--preset fast|paper] [--kde-bandwidth lcv|ucv] [--estimate=false] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE
   cleanex summarise [--direction auto|higher|lower] [--quantiles 128] [--metric euclidean|cosine] [--reference centroid|1nn|oneshot] FILE | --sql (the SQL recipe instead)
 FILE is the pilot's score matrix as CSV or TSV (.csv, .tsv, also gzip-compressed: .csv.gz),
@@ -366,6 +366,8 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	sigma2 := fs.Float64("sigma2", 0.1, "variance of the points around their centre")
 	k := intFlag(fs, "k", 2000, "number of classes K")
 	r := intFlag(fs, "r", 10, "points per class")
+	group := intFlag(fs, "group", 0, "classes per group: above 1, each group's classes lie around a shared centre and are one another's closest rivals (0: independent classes, the paper's)")
+	tau2 := fs.Float64("tau2", 0, "with --group: variance of a class's centre around its group's centre")
 	seed := uint64Flag(fs, "seed", 1, "random seed")
 	k1 := intFlag(fs, "k1", 0, "write the pilot of k1 classes drawn at random (default: all K)")
 	truth := fs.String("truth", "", "also write the exact accuracy curve k,truth for k = 2..K to this file")
@@ -381,7 +383,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := se.visit(fs); err != nil {
 		return err
 	}
-	cfg := simulate.Config{D: *d, Sigma2: *sigma2, K: *k, R: *r, Seed: *seed}
+	cfg := simulate.Config{D: *d, Sigma2: *sigma2, K: *k, R: *r, Seed: *seed, Group: *group, Tau2: *tau2}
 	if cfg.Classes, err = simulate.ParseDist(*classes); err != nil {
 		return badInput("--classes: %v", err)
 	}

@@ -294,6 +294,46 @@ func TestSimulateTruth(t *testing.T) {
 	}
 }
 
+// TestSimulateGroups checks that simulate --group --tau2 writes the grouped
+// world of simulate.Generate, and that a grouping without a valid τ² is
+// refused with a message naming the flag's value and what it must be.
+func TestSimulateGroups(t *testing.T) {
+	code, got, errs := cli(t, "", "simulate", "--d", "3", "--sigma2", "0.1", "--k", "24", "--r", "2", "--seed", "8", "--group", "6", "--tau2", "0.05")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 3, Sigma2: 0.1, K: 24, R: 2, Seed: 8, Group: 6, Tau2: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	if err := w.WriteCSV(&want, w.AllClasses()); err != nil {
+		t.Fatal(err)
+	}
+	if got != want.String() {
+		t.Errorf("simulate --group 6 --tau2 0.05 differs from the grouped world")
+	}
+	_, ungrouped, _ := cli(t, "", "simulate", "--d", "3", "--sigma2", "0.1", "--k", "24", "--r", "2", "--seed", "8")
+	if ungrouped == got {
+		t.Errorf("--group 6 wrote the ungrouped world")
+	}
+	for _, c := range []struct{ args, want []string }{
+		{[]string{"--group", "4"}, []string{"tau2 = 0 with groups of 4 classes", "above 0"}},
+		{[]string{"--group", "4", "--tau2", "-1"}, []string{"tau2 = -1"}},
+		{[]string{"--group", "-3"}, []string{"group = -3", "at least 0"}},
+	} {
+		code, out, errs := cli(t, "", append([]string{"simulate", "--k", "20"}, c.args...)...)
+		if code == 0 || out != "" {
+			t.Errorf("simulate %v: status %d with %d bytes written, want a refusal", c.args, code, len(out))
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("simulate %v: message %q lacks %q", c.args, errs, w)
+			}
+		}
+	}
+}
+
 func TestBacktestOutput(t *testing.T) {
 	_, full, _ := cli(t, "", "simulate", "--d", "2", "--k", "30", "--r", "2", "--seed", "2")
 	code, out, errs := cli(t, full, "backtest", "--k1", "10", "--reps", "3", "--methods", "plugin", "--estimate=false", "-")

@@ -1,7 +1,9 @@
 package bank
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/recommend"
@@ -45,5 +47,30 @@ func TestReplicateIsFresh(t *testing.T) {
 	}
 	if got := ReplicateOf("sim-d3"); got != "sim-d3" {
 		t.Errorf("ReplicateOf(sim-d3) = %q", got)
+	}
+}
+
+// Every held-out pilot has an ID and a world seed of its own, used by no bank
+// pilot, and the grouped held-out families' settings name their grouping.
+func TestHeldOutIsApart(t *testing.T) {
+	ids, seeds := map[string]bool{}, map[uint64]bool{}
+	for _, p := range Pilots() {
+		ids[p.ID], seeds[p.Seed] = true, true
+	}
+	grouped := 0
+	for _, p := range HeldOut(nil, nil) {
+		if ids[p.ID] || seeds[p.Seed] {
+			t.Errorf("held-out pilot %s (seed %d) reuses an ID or seed", p.ID, p.Seed)
+		}
+		ids[p.ID], seeds[p.Seed] = true, true
+		if p.sim != nil && p.sim.Group > 1 {
+			grouped++
+			if want := fmt.Sprintf("-g%d-t%g", p.sim.Group, p.sim.Tau2); !strings.HasSuffix(p.Setting, want) {
+				t.Errorf("grouped pilot %s: setting %q does not end in %q", p.ID, p.Setting, want)
+			}
+		}
+	}
+	if grouped != 64 {
+		t.Errorf("%d grouped held-out pilots, want 64 (two families of 32)", grouped)
 	}
 }

@@ -19,6 +19,10 @@ func heldOutFamilies() []simFamily {
 		{name: "out-d4-r5", d: 4, r: 5, k: PopulationK, sigma2: [2]float64{0.05, 0.1}, seedBase: 40_000_000},
 		{name: "out-d7-r20", d: 7, r: 20, k: PopulationK, sigma2: [2]float64{0.2, 0.4}, seedBase: 70_000_000},
 		{name: "out-d5-K5000", d: 5, r: simR, k: 5000, sigma2: [2]float64{0.1, 0.2}, seedBase: 55_000_000},
+		{name: "out-groups-d8", d: 8, r: simR, k: PopulationK, sigma2: [2]float64{0.3, 0.5},
+			group: [2]int{25, 25}, tau2: [2]float64{0.3, 0.3}, seedBase: 80_000_000},
+		{name: "out-groups-d5", d: 5, r: simR, k: PopulationK, sigma2: [2]float64{0.1, 0.2},
+			group: [2]int{40, 10}, tau2: [2]float64{0.2, 0.2}, seedBase: 45_000_000},
 	}
 }
 

@@ -18,6 +18,11 @@ type simFamily struct {
 	d, r   int
 	k      int
 	sigma2 [2]float64
+	// group and tau2, when group[i] > 1, make the worlds of noise level i
+	// grouped (simulate.Config.Group and Tau2): classes come in groups of
+	// group[i] whose centres lie within τ² = tau2[i] of their group's.
+	group [2]int
+	tau2  [2]float64
 	// seedBase separates the families' world seeds.
 	seedBase uint64
 }
@@ -40,7 +45,8 @@ func simFamilies() []simFamily {
 const simR = 10
 
 // pilots returns the family's 32 pilots: for each k1 in K1s, each of the
-// 2 x 2 class and point distribution pairs and each noise level, one world of
+// 2 x 2 class and point distribution pairs and each noise level (with its
+// grouping, if any), one world of
 // f.k classes with f.r points each and its own seed (seedBase + 1, +2, ...),
 // and one pilot of k1 classes drawn from it.
 func (f simFamily) pilots() []Pilot {
@@ -50,10 +56,14 @@ func (f simFamily) pilots() []Pilot {
 	for _, k1 := range K1s {
 		for _, yc := range dists {
 			for _, xp := range dists {
-				for _, s2 := range f.sigma2 {
+				for n, s2 := range f.sigma2 {
 					i++
 					cfg := simulate.Config{Classes: yc, Points: xp, D: f.d, Sigma2: s2, K: f.k, R: f.r, Seed: f.seedBase + i}
 					setting := fmt.Sprintf("Y%c-X%c-s%g", yc.String()[0], xp.String()[0], s2)
+					if f.group[n] > 1 {
+						cfg.Group, cfg.Tau2 = f.group[n], f.tau2[n]
+						setting += fmt.Sprintf("-g%d-t%g", cfg.Group, cfg.Tau2)
+					}
 					ps = append(ps, Pilot{Family: f.name, Setting: setting, K1: k1, K: f.k,
 						Seed: cfg.Seed, sim: &cfg,
 						ID: fmt.Sprintf("%s/%s/k%d/w%d", f.name, setting, k1, cfg.Seed)})

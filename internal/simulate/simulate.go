@@ -94,6 +94,16 @@ type Config struct {
 	R int
 	// Seed selects the random stream.
 	Seed uint64
+	// Group is the number of classes per group; 0 and 1 give independent
+	// centres (the paper's worlds). With Group = g > 1, classes jg, ..., jg +
+	// g - 1 share a group centre c_j drawn from Classes, and a class's centre
+	// is c_j + τ u with u a further draw from Classes: classes of one group
+	// are one another's closest rivals, as breeds of dogs are in a
+	// photograph classifier.
+	Group int
+	// Tau2 is τ², the per-coordinate variance of a class's centre around its
+	// group's centre (Group > 1 only; it must then be above 0).
+	Tau2 float64
 }
 
 // Validate reports the first field that is out of range.
@@ -119,6 +129,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("simulate: r = %d points per class: at least 1 is needed", c.R)
 	case c.R > MaxCoords || c.R > MaxCoords/c.K || c.R*c.K > MaxCoords/c.D:
 		return fmt.Errorf("simulate: K·r·d = %d·%d·%d point coordinates: at most %d are supported", c.K, c.R, c.D, MaxCoords)
+	case c.Group < 0:
+		return fmt.Errorf("simulate: group = %d classes: it must be at least 0 (0 and 1: independent classes)", c.Group)
+	case c.Group > 1 && (!(c.Tau2 > 0) || math.IsInf(c.Tau2, 0)):
+		return fmt.Errorf("simulate: tau2 = %v with groups of %d classes: it must be a finite number above 0 (the variance of a class's centre around its group's)", c.Tau2, c.Group)
+	case c.Group > 1 && c.Tau2 > MaxSigma2D/float64(c.D):
+		return fmt.Errorf("simulate: tau2 = %v with d = %d: the squared distances would overflow a 64-bit float; use tau2 <= %.3g", c.Tau2, c.D, MaxSigma2D/float64(c.D))
 	}
 	return nil
 }
@@ -130,6 +146,7 @@ const (
 	streamCentres = 0x636c6173_73657321 // "classes!"
 	streamPoints  = 0x706f696e_74732121 // "points!!"
 	streamPilot   = 0x70696c6f_74212121 // "pilot!!!"
+	streamGroups  = 0x67726f75_70732121 // "groups!!"
 )
 
 // World is a generated problem: the class centres and the points.
@@ -147,7 +164,8 @@ type World struct {
 // stream, class by class and coordinate by coordinate; the points from another
 // stream, class by class, point by point, coordinate by coordinate. So a world
 // with fewer classes (same seed, d, r and distributions) is a prefix of one
-// with more.
+// with more. Grouped worlds (Config.Group > 1) draw the group centres from a
+// third stream and keep that property.
 func Generate(cfg Config) (*World, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -157,10 +175,24 @@ func Generate(cfg Config) (*World, error) {
 
 	rc := rand.New(rand.NewPCG(cfg.Seed, streamCentres))
 	for i := range w.Centres {
-		if cfg.Classes == Uniform {
-			w.Centres[i] = uniform(rc, -math.Sqrt(3), math.Sqrt(3))
-		} else {
-			w.Centres[i] = rc.NormFloat64()
+		w.Centres[i] = cfg.Classes.draw(rc)
+	}
+	if cfg.Group > 1 {
+		// The group centres come from their own stream, group by group; the
+		// draws above become each class's offset within its group.
+		rg := rand.New(rand.NewPCG(cfg.Seed, streamGroups))
+		tau := math.Sqrt(cfg.Tau2)
+		c := make([]float64, d)
+		for j := 0; j < k; j++ {
+			if j%cfg.Group == 0 {
+				for t := range c {
+					c[t] = cfg.Classes.draw(rg)
+				}
+			}
+			y := w.Centres[j*d : (j+1)*d]
+			for t := range y {
+				y[t] = c[t] + float64(tau*y[t])
+			}
 		}
 	}
 
@@ -181,6 +213,14 @@ func Generate(cfg Config) (*World, error) {
 		}
 	}
 	return w, nil
+}
+
+// draw returns one coordinate of a class centre: N(0, 1) or U(-√3, √3).
+func (d Dist) draw(r *rand.Rand) float64 {
+	if d == Uniform {
+		return uniform(r, -math.Sqrt(3), math.Sqrt(3))
+	}
+	return r.NormFloat64()
 }
 
 // uniform returns a + (b - a) u with u uniform on [0, 1).

@@ -47,6 +47,10 @@ func TestValidate(t *testing.T) {
 		{"r overflow", func(c *Config) { c.R = math.MaxInt }, "point coordinates"},
 		{"bad class dist", func(c *Config) { c.Classes = Dist(7) }, "class distribution"},
 		{"bad point dist", func(c *Config) { c.Points = Dist(-1) }, "point distribution"},
+		{"group negative", func(c *Config) { c.Group = -2 }, "group = -2 classes"},
+		{"groups without tau2", func(c *Config) { c.Group = 4 }, "tau2 = 0 with groups of 4"},
+		{"groups with tau2 NaN", func(c *Config) { c.Group, c.Tau2 = 4, math.NaN() }, "tau2 = NaN"},
+		{"groups with tau2 Inf", func(c *Config) { c.Group, c.Tau2 = 4, math.Inf(1) }, "tau2 = +Inf"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,15 +129,39 @@ func TestPinned(t *testing.T) {
 	}
 }
 
+// TestPinnedGroups pins the bits of a grouped world, and checks that groups of
+// 0 or 1 class (with any τ²) give the paper's world, bit for bit.
+func TestPinnedGroups(t *testing.T) {
+	paper := Config{Classes: Normal, Points: Uniform, D: 5, Sigma2: 0.2, K: 200, R: 10, Seed: 20210504}
+	for _, g := range []int{0, 1} {
+		c := paper
+		c.Group, c.Tau2 = g, 0.3
+		if got := worldHash(mustGenerate(t, c)); got != 0x59d2fc782b889a99 {
+			t.Errorf("group %d: hash %#x, want the paper world's 0x59d2fc782b889a99", g, got)
+		}
+	}
+	c := paper
+	c.Group, c.Tau2 = 8, 0.1
+	w := mustGenerate(t, c)
+	const wantHash, wantTruth = 0xd3160290ad2b3696, 0.5188542558289544
+	if got, truth := worldHash(w), w.Truth()[100]; got != wantHash || truth != wantTruth {
+		t.Errorf("groups of 8: hash %#x truth at k=100 %v, want %#x %v (to the bit)", got, truth, uint64(wantHash), wantTruth)
+	}
+}
+
 // TestPrefix checks that a world with fewer classes is a prefix of one with
-// more (same seed, d, r, distributions).
+// more (same seed, d, r, distributions, groups), also when the smaller world
+// ends inside a group.
 func TestPrefix(t *testing.T) {
 	for _, d := range []Dist{Normal, Uniform} {
-		small := mustGenerate(t, Config{Classes: d, Points: d, D: 3, Sigma2: 0.1, K: 10, R: 4, Seed: 9})
-		big := mustGenerate(t, Config{Classes: d, Points: d, D: 3, Sigma2: 0.1, K: 25, R: 4, Seed: 9})
-		if !slices.Equal(small.Centres, big.Centres[:len(small.Centres)]) || !slices.Equal(small.Points, big.Points[:len(small.Points)]) {
-			t.Errorf("%v: the K=10 world is not a prefix of the K=25 world", d)
+		for _, g := range []int{0, 4} {
+			small := mustGenerate(t, Config{Classes: d, Points: d, D: 3, Sigma2: 0.1, K: 10, R: 4, Seed: 9, Group: g, Tau2: 0.2})
+			big := mustGenerate(t, Config{Classes: d, Points: d, D: 3, Sigma2: 0.1, K: 25, R: 4, Seed: 9, Group: g, Tau2: 0.2})
+			if !slices.Equal(small.Centres, big.Centres[:len(small.Centres)]) || !slices.Equal(small.Points, big.Points[:len(small.Points)]) {
+				t.Errorf("%v, groups of %d: the K=10 world is not a prefix of the K=25 world", d, g)
+			}
 		}
+		small := mustGenerate(t, Config{Classes: d, Points: d, D: 3, Sigma2: 0.1, K: 10, R: 4, Seed: 9})
 		other := mustGenerate(t, Config{Classes: d, Points: d, D: 3, Sigma2: 0.1, K: 10, R: 4, Seed: 10})
 		if slices.Equal(small.Centres, other.Centres) {
 			t.Errorf("%v: seeds 9 and 10 give the same centres", d)
@@ -188,6 +216,53 @@ func TestMoments(t *testing.T) {
 			}
 			check("offsets", off, sigma2, bound)
 		}
+	}
+}
+
+// TestGroupMoments checks grouped centres against the closed forms: the
+// classes of a group share one centre c with mean 0 and variance 1 per
+// coordinate, and a class's offset from it has mean 0 and variance τ²; so the
+// difference of two classes of one group has variance 2τ², and of two classes
+// of different groups 2(1 + τ²). The group centre is estimated as the mean of
+// its g classes' centres, whose offsets' mean has variance τ²/g: the offsets
+// from that mean have variance τ²(1 - 1/g). Tolerances are 5 standard
+// deviations of a sample variance, sqrt(2/n)·variance (exact for normal
+// draws; uniform ones have lighter tails).
+func TestGroupMoments(t *testing.T) {
+	const g, tau2 = 5, 0.2
+	for _, cd := range []Dist{Normal, Uniform} {
+		w := mustGenerate(t, Config{Classes: cd, Points: Normal, D: 4, Sigma2: 0.1, K: 4000, R: 1, Seed: 5, Group: g, Tau2: tau2})
+		d := w.Config.D
+		var within, between, groupMean []float64
+		for j := 0; j < w.Config.K; j += g {
+			for t := 0; t < d; t++ {
+				m := 0.0
+				for a := j; a < j+g; a++ {
+					m += w.Centres[a*d+t]
+				}
+				m /= g
+				groupMean = append(groupMean, m)
+				for a := j; a < j+g; a++ {
+					within = append(within, w.Centres[a*d+t]-m)
+				}
+				if j+g < w.Config.K {
+					between = append(between, w.Centres[(j+g)*d+t]-w.Centres[j*d+t])
+				}
+			}
+		}
+		check := func(what string, xs []float64, want float64) {
+			v := 0.0
+			for _, x := range xs {
+				v += x * x
+			}
+			v /= float64(len(xs))
+			if tol := 5 * math.Sqrt(2/float64(len(xs))) * want; math.Abs(v-want) > tol {
+				t.Errorf("%v %s: mean square %v, want %v ± %v", cd, what, v, want, tol)
+			}
+		}
+		check("offsets within a group", within, tau2*(1-1.0/g))
+		check("group centres", groupMean, 1+tau2/g)
+		check("classes of neighbouring groups", between, 2*(1+tau2))
 	}
 }
 
