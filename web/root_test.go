@@ -66,6 +66,11 @@ func TestRootShowsStateAndErrorInDropZone(t *testing.T) {
 	if !strings.Contains(html, "1,500 points, 150 classes (8–12 per class); top-1 accuracy at 150 classes: 0.500") {
 		t.Error("summary line missing")
 	}
+	// The busy line is there when idle too, empty, so that its text comes
+	// and goes in room kept for it.
+	if !strings.Contains(zone, `id="busy"`) {
+		t.Errorf("drop zone lacks the busy line when idle:\n%s", zone)
+	}
 	if !strings.Contains(html, `class="row-plugin"`) || !strings.Contains(html, `error vs truth <span class="head-unit">(RMSE)</span>`) {
 		t.Error("results table with an RMSE column missing")
 	}

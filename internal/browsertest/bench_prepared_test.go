@@ -163,7 +163,7 @@ func preparedOnce(b *testing.B, cli, path string, c preparedCase) preparedRow {
 		query += "&" + q
 	}
 	p := openPage(b, query)
-	p.waitJS(`!document.querySelector("#busy")`, 120*time.Second)
+	p.waitJS(`!document.querySelector("#busy").textContent`, 120*time.Second)
 	row.workers = mustEval[int](p, `Math.min(8, Math.max(1, navigator.hardwareConcurrency))`, 5*time.Second)
 	mustEval[chromedp.Void](p, `(() => {
 		const cv = document.querySelector("#chart-acc");

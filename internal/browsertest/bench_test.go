@@ -76,7 +76,7 @@ func BenchmarkPipeline(b *testing.B) {
 func benchOnce(b *testing.B, url string, k1 int) {
 	p := openPage(b, "example=0")
 	// Drop on a ready page: the workers have started ("Starting…" is gone).
-	p.waitJS(`!document.querySelector("#busy")`, 120*time.Second)
+	p.waitJS(`!document.querySelector("#busy").textContent`, 120*time.Second)
 	// Fetch the file first (network time is not the page's), then time the drop.
 	mustEval[chromedp.Void](p, fmt.Sprintf(`fetch(%q).then(r => r.blob()).then(bl => { window.__file = new File([bl], "bench.csv", {type: "text/csv"}); })`, "../.."+url), 120*time.Second)
 	// "Drawn" is when the page finished drawing the accuracy chart with the

@@ -239,3 +239,61 @@ func TestAnswerBarSteadyDuringRun(t *testing.T) {
 		}
 	}
 }
+
+// watchBusyJS records, for the next ms milliseconds, the busy line's text
+// and where the sections under the drop zone stand: the summary's top from
+// the data card's top, and the Predict card's top from the summary's bottom
+// (each change once). It looks at every frame and after every change of
+// the page (a line shown for less than a frame counts too). Measured from
+// the data card, the answer bar above it does not count.
+const watchBusyJS = `(ms => { window.__busy = []; const t0 = performance.now();
+	const look = () => { const data = document.querySelector("section[aria-labelledby=h-data]").getBoundingClientRect();
+		const sum = document.querySelector("#summary").getBoundingClientRect(), run = document.querySelector("section[aria-labelledby=h-run]").getBoundingClientRect();
+		const s = {busy: (document.querySelector("#busy") || {textContent: ""}).textContent, summary: sum.top - data.top, run: run.top - sum.bottom};
+		const last = window.__busy[window.__busy.length - 1];
+		if (!last || JSON.stringify(last) !== JSON.stringify(s)) window.__busy.push(s); };
+	const mo = new MutationObserver(look);
+	mo.observe(document.body, {childList: true, characterData: true, subtree: true, attributes: true});
+	const f = () => { look(); if (performance.now() - t0 < ms) requestAnimationFrame(f); else mo.disconnect(); };
+	requestAnimationFrame(f); return true; })`
+
+// busyFrame is one entry of watchBusyJS's record.
+type busyFrame struct {
+	Busy         string
+	Summary, Run float64
+}
+
+// A dropped file's "Reading …" line stands in room kept for it: at 1280 px
+// and on a 400 px phone, the summary under the drop zone and the Predict
+// card below it stay where they were while the line comes and goes.
+func TestBusyLineKeepsSectionsStill(t *testing.T) {
+	csv := simulatedCSVr(t, 100, 10, 3)
+	for _, phone := range []bool{false, true} {
+		what := map[bool]string{false: "1280 px", true: "400 px phone"}[phone]
+		p := openPage(t, "")
+		if phone {
+			p.onPhone()
+		}
+		p.waitFinished(180 * time.Second)
+		p.front()
+		mustEval[bool](p, watchBusyJS+"(10000)", 5*time.Second)
+		mustEval[bool](p, dropJS(fileJS("pilot-100.csv", csv)), 10*time.Second)
+		p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("pilot-100.csv")`, 30*time.Second)
+		time.Sleep(500 * time.Millisecond)
+		frames := mustEval[[]busyFrame](p, `window.__busy`, 5*time.Second)
+		seen := false
+		for _, f := range frames {
+			t.Logf("%s: busy %q, summary at %.1f px, Predict card %.1f px below it", what, f.Busy, f.Summary, f.Run)
+			if strings.Contains(f.Busy, "Reading pilot-100.csv") {
+				seen = true
+			}
+			if math.Abs(f.Summary-frames[0].Summary) > 1 || math.Abs(f.Run-frames[0].Run) > 1 {
+				t.Errorf("%s: with the busy line %q the summary stands at %.0f px (was %.0f) and the Predict card %.0f px below it (was %.0f)", what, f.Busy, f.Summary, frames[0].Summary, f.Run, frames[0].Run)
+			}
+		}
+		if !seen {
+			t.Fatalf("%s: the busy line never said \"Reading pilot-100.csv…\" (%d frames): the drop was not watched", what, len(frames))
+		}
+		p.waitFinished(180 * time.Second)
+	}
+}

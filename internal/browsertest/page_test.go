@@ -793,7 +793,7 @@ func (p *page) slideTo(id, value string) float64 {
 func TestSlidersAndPresentation(t *testing.T) {
 	p := openPage(t, "example=0")
 	p.front()
-	p.waitJS(`!document.querySelector("#busy")`, 60*time.Second)
+	p.waitJS(`!document.querySelector("#busy").textContent`, 60*time.Second)
 	p.click("show-sim")
 	p.waitJS(`!!document.getElementById("slide-d")`, 5*time.Second)
 	if k1 := mustEval[string](p, `document.getElementById("slide-k1").value`, 5*time.Second); k1 != "100" {
@@ -910,7 +910,7 @@ func TestSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := openPage(t, "example=0")
-	q.waitJS(`!document.querySelector("#busy")`, 60*time.Second)
+	q.waitJS(`!document.querySelector("#busy").textContent`, 60*time.Second)
 	if err := chromedp.Do(q.ctx, chromedp.SetUploadFiles(chromedp.ID("open-session"), []string{path})); err != nil {
 		t.Fatal(err)
 	}
