@@ -99,3 +99,34 @@ func TestBarLabel(t *testing.T) {
 		t.Errorf("the status line still says %q after a method was ticked", s.Status)
 	}
 }
+
+// A bar's label splits into the short name, the detail a phone leaves out
+// and the rest, which together are BarLabel; the paper preset's bar keeps
+// its bracket, which tells it from the fast CleaneX fits' bar.
+func TestBarLabelParts(t *testing.T) {
+	s := NewState()
+	s.Preset = "paper"
+	for i := range s.Methods {
+		if s.Methods[i].Name == "regression" {
+			s.Methods[i].On = false
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		want [3]string
+	}{
+		{"kde", [3]string{"KDE", " (Kay et al.)", ""}},
+		{"plugin", [3]string{"plug-in", "", ""}},
+		{"regression", [3]string{"regression", " (Zheng et al.)", ", for the recommendation"}},
+		{"cleanex", [3]string{"CleaneX fast, for the recommendation", "", ""}},
+		{PaperBar, [3]string{"CleaneX (paper preset)", "", ""}},
+	} {
+		got := s.BarLabelParts(tc.name)
+		if got != tc.want {
+			t.Errorf("BarLabelParts(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+		if joined := got[0] + got[1] + got[2]; joined != s.BarLabel(tc.name) {
+			t.Errorf("BarLabelParts(%q) joins to %q, BarLabel is %q", tc.name, joined, s.BarLabel(tc.name))
+		}
+	}
+}

@@ -416,6 +416,20 @@ func (s *State) BarLabel(name string) string {
 	return s.Label(name)
 }
 
+// BarLabelParts splits BarLabel(name) into three parts: the method's short
+// name (ShortLabel), its detail in brackets (LabelDetail, " (Kay et al.)"),
+// which a phone leaves out as its results table does, and the rest
+// (", for the recommendation"). The paper preset's bar and a bar whose
+// label has no detail come whole in the first part.
+func (s *State) BarLabelParts(name string) [3]string {
+	label := s.BarLabel(name)
+	short, detail := s.ShortLabel(name), s.LabelDetail(name)
+	if name == PaperBar || detail == "" || !strings.HasPrefix(label, short+detail) {
+		return [3]string{label, "", ""}
+	}
+	return [3]string{short, detail, label[len(short)+len(detail):]}
+}
+
 // ShortLabel returns Label without its detail in brackets ("tail" for
 // "tail (peaks over threshold)"): the name a narrow screen's table shows.
 func (s *State) ShortLabel(name string) string {

@@ -201,3 +201,91 @@ func TestReadoutKeepsTableOnPhone(t *testing.T) {
 		}
 	}
 }
+
+// progressLayoutJS describes the progress bars' block: its height, the
+// page's and the screen's widths, and for each <progress> the text of the
+// label the browser ties to it (its labels), whether that label is shown,
+// how many px of the label's and of the bar's text are cut off, the
+// label's font size and the bar's width.
+const progressLayoutJS = `(() => {
+	const b = document.querySelector(".progress");
+	if (!b) return {height: 0, page: 0, screen: 0, bars: []};
+	const cut = e => e ? Math.max(0, e.scrollWidth - e.clientWidth) : 0;
+	const bars = [...b.querySelectorAll("progress")].map(pr => {
+		const l = pr.labels.length ? pr.labels[0] : null, lr = l ? l.getBoundingClientRect() : {width: 0, height: 0};
+		const text = pr.parentElement.querySelector(".bar-text");
+		return {label: l ? l.textContent : "", shown: lr.width > 0 && lr.height > 0, labelCut: cut(l), textCut: cut(text),
+			font: l ? parseFloat(getComputedStyle(l).fontSize) : 0, width: pr.getBoundingClientRect().width};
+	});
+	return {height: b.getBoundingClientRect().height, page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth, bars};
+})()`
+
+// progressLayout is what progressLayoutJS returns.
+type progressLayout struct {
+	Height, Page, Screen float64
+	Bars                 []struct {
+		Label             string
+		Shown             bool
+		LabelCut, TextCut float64
+		Font, Width       float64
+	}
+}
+
+// On a 400 px phone the progress bars of a run take at most 200 px of
+// height, at every frame of the run and when it has finished, so that the
+// results stay near the first screen: every bar keeps a label tied to it
+// that is shown whole in readable type, a bar wide enough to read, no text
+// cut off, the page does not scroll sideways, and axe-core finds no
+// violation while the fits run.
+func TestProgressCompactOnPhone(t *testing.T) {
+	src := axeSource(t)
+	p := openPage(t, "")
+	p.onPhone()
+	p.waitFinished(180 * time.Second)
+	p.front()
+	// The tallest block at any frame of the run, on the phone's screen (a
+	// full-page screenshot widens the screen for a moment: not counted).
+	mustEval[bool](p, fmt.Sprintf(`(() => { const w = window.__progressWatch = {max: 0, at: null, frames: 0, stop: false}, screen = document.documentElement.clientWidth;
+		const f = () => { if (w.stop) return; const l = (%s); if (l.screen === screen) { w.frames++; if (l.height > w.max) { w.max = l.height; w.at = l; } } requestAnimationFrame(f); };
+		requestAnimationFrame(f); return true; })()`, progressLayoutJS), 5*time.Second)
+	p.click("run")
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Running")`, 30*time.Second)
+	p.waitJS(`document.querySelectorAll(".progress .bar-text:not(.done)").length > 0 && [...document.querySelectorAll(".progress .bar-text")].some(e => /\d/.test(e.textContent))`, 30*time.Second)
+	mustEval[bool](p, `(document.querySelector(".progress").scrollIntoView({block: "center"}), true)`, 5*time.Second)
+	p.shot("70-phone-progress-running")
+	p.elementImage(".progress", "70-phone-progress-block")
+	if v := p.axe(src); len(v) > 0 {
+		t.Errorf("axe-core on a phone while the fits run: %d violations:\n%s", len(v), strings.Join(v, "\n"))
+	}
+	p.waitFinished(180 * time.Second)
+	watch := mustEval[struct {
+		Max    float64
+		At     progressLayout
+		Frames int
+	}](p, `(() => { const w = window.__progressWatch; w.stop = true; return {max: w.max, at: w.at, frames: w.frames}; })()`, 5*time.Second)
+	done := mustEval[progressLayout](p, progressLayoutJS, 5*time.Second)
+	p.elementImage(".progress", "70-phone-progress-done")
+	t.Logf("phone progress: %d frames watched, tallest %.0f px: %+v; finished: %+v", watch.Frames, watch.Max, watch.At, done)
+	for _, l := range []struct {
+		when string
+		l    progressLayout
+	}{{"at the run's tallest frame", watch.At}, {"after the run", done}} {
+		if len(l.l.Bars) < 6 {
+			t.Fatalf("%s: %d progress bars, want one per method", l.when, len(l.l.Bars))
+		}
+		if l.l.Height > 200 {
+			t.Errorf("%s: the progress bars take %.0f px of height on a 400 px phone, want 200 px or less", l.when, l.l.Height)
+		}
+		if l.l.Page > l.l.Screen {
+			t.Errorf("%s: the page is %v px wide on a %v px screen: it scrolls sideways", l.when, l.l.Page, l.l.Screen)
+		}
+		for _, b := range l.l.Bars {
+			if b.Label == "" || !b.Shown || b.LabelCut > 0 || b.Font < 12 {
+				t.Errorf("%s: a bar's label %q is not tied to it, not shown whole or in type under 12 px: %+v", l.when, b.Label, b)
+			}
+			if b.Width < 80 || b.TextCut > 0 {
+				t.Errorf("%s: the bar of %q is %.0f px wide (want 80 or more) or its text is cut by %.0f px", l.when, b.Label, b.Width, b.TextCut)
+			}
+		}
+	}
+}
