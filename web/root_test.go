@@ -74,6 +74,9 @@ func TestRootShowsStateAndErrorInDropZone(t *testing.T) {
 	if !strings.Contains(html, `class="row-plugin"`) || !strings.Contains(html, `error vs truth <span class="head-unit">(RMSE)</span>`) {
 		t.Error("results table with an RMSE column missing")
 	}
+	if !strings.Contains(html, `k = <span class="head-k">2</span>`) {
+		t.Error("results table's k header missing, or not split before its number")
+	}
 	// RMSE of plugin vs truth over k = 2..4: only k = 4 differs, by 0.05: sqrt(0.0025/3) = 0.0289.
 	if !strings.Contains(html, "0.0289") {
 		t.Error("plugin RMSE 0.0289 not shown")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/cleanex/cleanex/internal/methods"
 )
 
 // linesJS is a JavaScript expression giving, for each element matching the
@@ -108,24 +109,60 @@ func TestEstimateOnOneLineWide(t *testing.T) {
 	p.elementImage(".table-wrap", "64-wide-results-table")
 	l := mustEval[resultsLayout](p, resultsLayoutJS, 5*time.Second)
 	t.Logf("wide table: %+v", l)
+	checkWideTable(t, "on first open", l)
+}
+
+// checkWideTable fails the test unless the results table l, on a 1280 px
+// screen, keeps the recommended value at k2 and its interval on one line,
+// fits its box, keeps every curve name on one line and every header on at
+// most two, and cuts no number.
+func checkWideTable(t *testing.T, what string, l resultsLayout) {
+	t.Helper()
 	if l.K2Lines != 1 {
-		t.Errorf("the recommended value and interval at k2 %q take %d lines in a %.0f px cell, want 1", l.K2Cell, l.K2Lines, l.K2Width)
+		t.Errorf("%s: the recommended value and interval at k2 %q take %d lines in a %.0f px cell, want 1", what, l.K2Cell, l.K2Lines, l.K2Width)
 	}
 	if l.Table > l.Box {
-		t.Errorf("the table is %.0f px wide in its %.0f px box: it scrolls sideways", l.Table, l.Box)
+		t.Errorf("%s: the table is %.0f px wide in its %.0f px box: it scrolls sideways", what, l.Table, l.Box)
 	}
 	for _, h := range l.Heads {
 		if n := h[strings.LastIndex(h, ":")+1:]; n != "1" && n != "2" {
-			t.Errorf("header %q takes more than two lines", h)
+			t.Errorf("%s: header %q takes more than two lines", what, h)
 		}
 	}
 	for _, n := range l.Names {
 		if !strings.HasSuffix(n, ":1") {
-			t.Errorf("curve name %q takes more than one line", n)
+			t.Errorf("%s: curve name %q takes more than one line", what, n)
 		}
 	}
 	if l.Room < -1 {
-		t.Errorf("a number is %.1f px wider than its column", -l.Room)
+		t.Errorf("%s: a number is %.1f px wider than its column", what, -l.Room)
+	}
+}
+
+// On a 1280 px screen the results table of a simulated pilot of k1 = 20,
+// 30 or 39 classes (k2 = 2000: seven columns of k, 1-2-5 steps from k1),
+// as of k1 = 40 or 50 (six), 100 (five) or 500 (three), keeps the
+// recommended value at k2 and its interval on one line, fits its box with
+// the RMSE column, and the page does not scroll sideways.
+func TestEstimateOnOneLineWideAnyK1(t *testing.T) {
+	p := openPage(t, "example=0")
+	p.front()
+	for _, k1 := range []int{20, 30, 39, 40, 50, 100, 500} {
+		mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.simulate({classes: "normal", points: "normal", d: 5, sigma2: 0.1, r: 5, k1: %d, k2: 2000, seed: 1})`, k1), 120*time.Second)
+		p.run(2000, methods.Names, "fast", 1, 300*time.Second)
+		p.waitJS(`document.querySelectorAll("#results td.rmse").length > 0 && !!document.querySelector("#results tr.row-estimate .interval")`, 30*time.Second)
+		what := fmt.Sprintf("k1 = %d", k1)
+		p.elementImage(".table-wrap", fmt.Sprintf("69-wide-results-table-k1-%d", k1))
+		l := mustEval[resultsLayout](p, resultsLayoutJS, 5*time.Second)
+		t.Logf("%s: wide table: %+v", what, l)
+		if ks := len(l.Heads) - 3; k1 < 40 && ks != 7 {
+			t.Errorf("%s: the table has %d columns of k, want 7", what, ks)
+		}
+		checkWideTable(t, what, l)
+		page := mustEval[map[string]float64](p, `({page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth})`, 5*time.Second)
+		if page["page"] > page["screen"] {
+			t.Errorf("%s: the page is %v px wide on a %v px screen: it scrolls sideways", what, page["page"], page["screen"])
+		}
 	}
 }
 
