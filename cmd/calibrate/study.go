@@ -545,7 +545,7 @@ func median(xs []float64) float64 {
 // dump prints, per pilot, the residual and the features at k = K (a
 // diagnostic for the interval model).
 func dump(dir string, all []pilotFits) {
-	fmt.Println("id,k1,truth,est,reg,cx,kde,r,se,d,s,l,g,b")
+	fmt.Println("id,k1,truth,est,reg,cx,kde,r,se,d,s,l,sek,b")
 	type acc struct{ r, b []float64 }
 	byFam := map[string]*acc{}
 	var fams []string
@@ -559,7 +559,7 @@ func dump(dir string, all []pilotFits) {
 		b, _ := halfResidual(dir, p.Fits)
 		r := p.rf.CentreLogit(p.Truth[p.K]) - p.rf.CentreLogit(res.Estimate[p.K])
 		fmt.Printf("%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", p.ID, p.K1, p.Truth[p.K], res.Estimate[p.K],
-			p.Curves["regression"][p.K], cx[p.K], p.Curves["kde"][p.K], r, f.SE, f.D, f.S, f.L, f.G, b)
+			p.Curves["regression"][p.K], cx[p.K], p.Curves["kde"][p.K], r, f.SE, f.D, f.S, f.L, f.SEK, b)
 		if byFam[p.Family] == nil {
 			byFam[p.Family] = &acc{}
 			fams = append(fams, p.Family)

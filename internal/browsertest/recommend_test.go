@@ -178,10 +178,30 @@ func (p *page) checkAnswer(k2 string, sources ...string) string {
 			t.Errorf("why panel %s %q lacks %q", key, s, want)
 		}
 	}
-	// The check names the family the interval held least often on, and the
-	// side of its misses.
-	if s, _ := why["check"].(string); !strings.Contains(s, "on passages of the Bible") || !strings.Contains(s, "misses lay below the interval") {
-		t.Errorf("why panel check %q does not name the family held least often on", s)
+	// The check names the family of the embedded calibration that the
+	// interval held least often on, when it is under 72%, and the side of
+	// its misses when most lay on one side.
+	table, err := recommend.DefaultTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := table.Families[0]
+	for _, f := range table.Families {
+		if f.CoverageAtK < low.CoverageAtK {
+			low = f
+		}
+	}
+	if s, _ := why["check"].(string); low.CoverageAtK < 0.72 {
+		if want := fmt.Sprintf("held least often (%.0f%% at the largest k)", 100*low.CoverageAtK); !strings.Contains(s, want) {
+			t.Errorf("why panel check %q lacks %q (%s)", s, want, low.Family)
+		}
+		switch {
+		case low.Below >= 3*low.Above && !strings.Contains(s, "misses lay below the interval"),
+			low.Above >= 3*low.Below && !strings.Contains(s, "misses lay above the interval"):
+			t.Errorf("why panel check %q does not say where most of %s's misses (%d below, %d above) lay", s, low.Family, low.Below, low.Above)
+		}
+	} else if strings.Contains(s, "held least often") {
+		t.Errorf("why panel check %q names a family, though every family held at least 72%%", s)
 	}
 	p.elementImage("#why-check", "14-why-check")
 	for _, want := range sources {

@@ -31,7 +31,7 @@
 // The interval is a location-scale model in logit space with a scale per side,
 //
 //	[sigma(c_k + q_lo(L_k) s_lo,k), sigma(c_k + q_hi(L_k) s_hi,k)],
-//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k + a_6 G_k + a_7 B_k,
+//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k + a_6 L_k SEK_k + a_7 B_k,
 //
 // centred at c_k = logit(est_k) with est_k clamped to [0.5/N, 1 - 0.5/N]
 // (the pilot cannot tell accuracies closer to 0 or 1 apart). Its features
@@ -43,9 +43,13 @@
 // the methods' disagreement does not tell on which side the truth lies;
 // S_k, the standard deviation of
 // logit E_k^(m) over the CleaneX seeds; L_k = max(0, log(k / k1)), how far the
-// curve is extrapolated (the quantiles depend on it too); and
-// G_k = max(0, logit(Abar_k1) - c_k), how far the estimate falls below the
-// pilot's own accuracy at k1; and B_k, the pilot's half-sampling spread
+// curve is extrapolated (the quantiles depend on it too); SEK_k =
+// se_k / (p_k (1 - p_k)), the same class-sampling standard error se_k (in
+// accuracy units) carried to the estimate's own level p_k = min(sigma(c_k),
+// a_k), a_k the pilot's accuracy at min(k, k1) that SE_k is measured at: an
+// error of se_k in accuracy weighs more in logit where the estimate is low,
+// so the interval widens where the accuracy falls far below the pilot's;
+// and B_k, the pilot's half-sampling spread
 // (internal/halfsample: how much the pooled and the tail method's
 // extrapolation to k moves over random halves of the pilot's classes). A
 // pilot whose B_k is unknown (given as a per-point summary, which has no
@@ -179,9 +183,9 @@ const MostlyTied = 0.5
 
 // Features are the interval model's inputs at one k (see the package doc).
 type Features struct {
-	// SE, D, S, L, G and B are SE_k, D_k, S_k, L_k, G_k and B_k (B 0 when
-	// unknown).
-	SE, D, S, L, G, B float64
+	// SE, D, S, L, SEK and B are SE_k, D_k, S_k, L_k, SEK_k and B_k (B 0
+	// when unknown).
+	SE, D, S, L, SEK, B float64
 	// BKnown reports that B was measured (the pilot's Fits.Spread is not
 	// empty); without it the interval uses Calibration.WithoutB.
 	BKnown bool
@@ -190,9 +194,9 @@ type Features struct {
 // NumCoef is the number of scale coefficients a_j.
 const NumCoef = 8
 
-// vector returns the features multiplied by a_0..a_7: (1, SE, D, S, L, L SE, G, B).
+// vector returns the features multiplied by a_0..a_7: (1, SE, D, S, L, L SE, L SEK, B).
 func (f Features) vector() [NumCoef]float64 {
-	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE, f.G, f.B}
+	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE, f.L * f.SEK, f.B}
 }
 
 // Calibration holds the fitted constants of the recommendation.
@@ -320,7 +324,7 @@ func clampedLogit(p, eps float64) float64 {
 }
 
 // featureClamp returns how far from 0 and 1 a probability is clamped before
-// the logits of the interval's features D, S and G: half a point of the
+// the logits of the interval's features D and S: half a point of the
 // pilot (0.5 / N), since the pilot cannot tell accuracies closer to 0 or 1
 // apart, so a curve that reaches exactly 1 at small k does not make the
 // methods look wildly apart; logitClamp when N is unknown.
@@ -456,9 +460,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		// the range of the curves around the estimate, so that it is 0 when
 		// the clamp moves the estimate's logit past them
 		ft.D = max(clampedLogit(highest, eps), zc) - min(clampedLogit(lowest, eps), zc)
-		if k > f.K1 {
-			ft.G = math.Max(0, clampedLogit(f.Observed[f.K1], eps)-zc)
-		}
+		ft.SEK = carriedSE(f, k, sigmoid(zc))
 		sLo, sHi := cal.scales(ft)
 		res.Features[k] = ft
 		res.Estimate[k], res.Middle[k] = est, mid
@@ -576,11 +578,13 @@ func (cal Calibration) scales(ft Features) (lo, hi float64) {
 	return scale(cal.Coef, ft), scale(cal.CoefUp, ft)
 }
 
-// features returns the interval model's inputs SE, S, L and B at k.
-func features(f Fits, cx []accuracy.Curve, k int) Features {
+// pilotLevel returns the pilot's accuracy a at min(k, k1) and its
+// class-sampling standard error se in accuracy units, from which SE_k =
+// se / (a (1 - a)).
+func pilotLevel(f Fits, k int) (a, se float64) {
 	kk := min(k, f.K1)
-	a := min(max(f.Observed[kk], logitClamp), 1-logitClamp)
-	se := f.ClassSE[kk]
+	a = min(max(f.Observed[kk], logitClamp), 1-logitClamp)
+	se = f.ClassSE[kk]
 	if f.N > 0 {
 		// Shrink the accuracy towards 1/2 as if two points more had been
 		// right and two wrong, and keep at least the binomial standard error
@@ -590,6 +594,23 @@ func features(f Fits, cx []accuracy.Curve, k int) Features {
 		a = (n*f.Observed[kk] + 2) / (n + 4)
 		se = max(se, math.Sqrt(a*(1-a)/n))
 	}
+	return a, se
+}
+
+// carriedSE returns SEK_k = se / (p (1 - p)) with p = min(est, a): the
+// pilot's class-sampling standard error se at min(k, k1) (pilotLevel) in the
+// logit of the estimate est at k instead of the pilot's accuracy a. An
+// estimate above a (the shrunk accuracy of a pilot with few errors) counts
+// as a, so that SEK_k is never below SE_k only for that reason.
+func carriedSE(f Fits, k int, est float64) float64 {
+	a, se := pilotLevel(f, k)
+	p := min(est, a)
+	return se / (p * (1 - p))
+}
+
+// features returns the interval model's inputs SE, S, L and B at k.
+func features(f Fits, cx []accuracy.Curve, k int) Features {
+	a, se := pilotLevel(f, k)
 	ft := Features{SE: se / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1)))}
 	if len(f.Spread.K) > 0 {
 		ft.B, ft.BKnown = f.Spread.At(k), true
@@ -652,15 +673,15 @@ func wilson(p float64, n int) (lo, hi float64) {
 // Shares splits the interval's width in logit units at one k into the
 // parts of the scale model, each a fraction of the whole (they sum to 1).
 type Shares struct {
-	// ClassSample is the part of SE_k, half of L_k SE_k and B_k: which
-	// classes the pilot happens to hold.
+	// ClassSample is the part of SE_k, half of L_k SE_k, half of L_k SEK_k
+	// and B_k: which classes the pilot happens to hold.
 	ClassSample float64
 	// Disagreement is the part of D_k: how far apart the methods are.
 	Disagreement float64
 	// SeedSpread is the part of S_k: how much CleaneX's seeds differ.
 	SeedSpread float64
-	// Extrapolation is the part of L_k, half of L_k SE_k and G_k: how far
-	// beyond the pilot the curve is carried.
+	// Extrapolation is the part of L_k, half of L_k SE_k and half of L_k
+	// SEK_k: how far beyond the pilot the curve is carried.
 	Extrapolation float64
 	// Floor is the part of the constant a_0.
 	Floor float64
@@ -695,6 +716,6 @@ func (cal Calibration) Shares(ft Features) Shares {
 	if !(total > 0) {
 		return Shares{}
 	}
-	return Shares{Floor: t[0] / total, ClassSample: (t[1] + t[5]/2 + t[7]) / total, Disagreement: t[2] / total,
-		SeedSpread: t[3] / total, Extrapolation: (t[4] + t[5]/2 + t[6]) / total}
+	return Shares{Floor: t[0] / total, ClassSample: (t[1] + t[5]/2 + t[6]/2 + t[7]) / total, Disagreement: t[2] / total,
+		SeedSpread: t[3] / total, Extrapolation: (t[4] + t[5]/2 + t[6]/2) / total}
 }

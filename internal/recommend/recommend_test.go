@@ -426,7 +426,7 @@ func TestFitSidedScaleRecoversSides(t *testing.T) {
 func TestSharesSumToOne(t *testing.T) {
 	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 0.5, 0.2, 0.1, 0.3, 0.05, 0.4}, CoefUp: [NumCoef]float64{0.2, 0.5, 1, 0, 0.2, 0.1, 0, 0.6},
 		Knots: []float64{0, 2}, QLo: []float64{-1, -1.5}, QHi: []float64{1, 1.2}}
-	ft := Features{SE: 0.2, D: 0.4, S: 0.05, L: 1.5, G: 0.4, B: 0.3, BKnown: true}
+	ft := Features{SE: 0.2, D: 0.4, S: 0.05, L: 1.5, SEK: 0.4, B: 0.3, BKnown: true}
 	sh := cal.Shares(ft)
 	if sum := sh.ClassSample + sh.Disagreement + sh.SeedSpread + sh.Extrapolation + sh.Floor; math.Abs(sum-1) > 1e-12 {
 		t.Errorf("shares %+v sum to %v", sh, sum)
@@ -446,7 +446,7 @@ func TestSharesWithoutB(t *testing.T) {
 		Knots: []float64{0, 2}, QLo: []float64{-1, -3}, QHi: []float64{1, 1.1}}
 	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 0.5, 0.2, 0.1, 0.3, 0.05, 0.4}, CoefUp: [NumCoef]float64{0.2, 0.5, 1, 0, 0.2, 0.1, 0, 0.6},
 		Knots: []float64{0, 2}, QLo: []float64{-1, -1.5}, QHi: []float64{1, 1.2}, WithoutB: &without}
-	ft := Features{SE: 0.2, D: 0.4, S: 0.05, L: 1.5, G: 0.4}
+	ft := Features{SE: 0.2, D: 0.4, S: 0.05, L: 1.5, SEK: 0.4}
 	if got, want := cal.Shares(ft), without.Shares(ft); got != want {
 		t.Errorf("shares without B %+v, want those of WithoutB %+v", got, want)
 	}
