@@ -798,3 +798,46 @@ func TestHalfSamplingSpread(t *testing.T) {
 		t.Errorf("a broken WithoutB: %v, want an error naming it", err)
 	}
 }
+
+// SEK_k is the pilot's class-sampling error in accuracy units divided by
+// p (1 - p) at the estimate's level p, at most the pilot's own accuracy; the
+// interval's features carry it at every k, 0 weight of it at k <= k1 (L = 0).
+func TestCarriedSE(t *testing.T) {
+	const k1, k2 = 20, 400
+	f := testFits(k1, k2)
+	a := f.Observed[k1]
+	for _, tc := range []struct {
+		name string
+		est  float64
+		want float64
+	}{
+		{"estimate below the pilot", 0.1, 0.01 / (0.1 * 0.9)},
+		{"estimate at the pilot", a, 0.01 / (a * (1 - a))},
+		{"estimate above the pilot counts as the pilot", 0.999, 0.01 / (a * (1 - a))},
+	} {
+		if got := carriedSE(f, k2, tc.est); math.Abs(got-tc.want) > 1e-12*tc.want {
+			t.Errorf("%s: SEK = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// with N points, the shrunk accuracy and the binomial floor of SE_k
+	f.N = 400
+	sa := (400*a + 2) / 404
+	se := max(0.01, math.Sqrt(sa*(1-sa)/400))
+	if got, want := carriedSE(f, k2, 0.2), se/(0.2*0.8); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("with N = 400: SEK = %v, want %v", got, want)
+	}
+	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0.5}, Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{k1, 2 * k1, k2} {
+		ft := res.Features[k]
+		if want := carriedSE(f, k, sigmoid(f.CentreLogit(res.Estimate[k]))); math.Abs(ft.SEK-want) > 1e-12*want {
+			t.Errorf("k = %d: feature SEK %v, want carriedSE at the estimate %v", k, ft.SEK, want)
+		}
+		if k == k1 && ft.L != 0 {
+			t.Errorf("k = k1: L = %v, want 0, so that L·SEK adds nothing within the pilot", ft.L)
+		}
+	}
+}
