@@ -344,11 +344,11 @@ bench_probabilities() {
 }
 
 # bench_heldout — families outside the bank (internal/bank/heldout.go): simulated, d = 4 with
-# r = 5, d = 7 with r = 20, d = 5 with K = 5,000, and real, Hangul syllables rendered by
-# Korean fonts, scored by distance and as binary codes by Hamming distance, Bible verses across
-# two translations, English words across accents and Debian package descriptions: fits every
-# method on their 256 pilots
-# (cached in build/heldout; about 9 minutes on 2 cores), then on 192
+# r = 5, d = 7 with r = 20, d = 5 with K = 5,000, d = 6 with r = 2, classes in groups at d = 5
+# and 8, and real, Hangul syllables rendered by Korean fonts, scored by distance and as binary
+# codes by Hamming distance, Bible verses across two translations, English words across accents
+# and Debian package descriptions: fits every method on their 352 pilots
+# (cached in build/heldout; about 15 minutes on 2 cores), then on 192
 # pilots of 10, 20 and 30 classes, smaller than the bank's (build/small; 2 minutes), then
 # on 256 fresh pilots of the bank's own families drawn with new seeds (bank.Replicate(3) and
 # (4), build/replicate3 and build/replicate4; about 6 minutes each), and prints every method's RMSE and the interval's
