@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -255,5 +257,44 @@ func TestTinySigmaTruth(t *testing.T) {
 	bomFile := writeFile(t, "bom.csv", "\uFEFFk,truth\n2,0.5\n3,0.25\n")
 	if c, err := readTruth(bomFile); err != nil || c[3] != 0.25 {
 		t.Errorf("truth with a BOM: %v, %v", c, err)
+	}
+}
+
+// TestScaleFreeInterval: the recommended estimate and its interval are the
+// same bits when every score is multiplied by a power of two, even one so
+// large that a row's sum of squares overflows (the half-sampling spread
+// once dropped out there, silently widening the interval) or so small that
+// it underflows.
+func TestScaleFreeInterval(t *testing.T) {
+	in, err := os.ReadFile(simulated(t, "sim.csv", "--k", "2000", "--k1", "20", "--seed", "3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaled := func(e int) string {
+		lines := strings.Split(strings.TrimSuffix(string(in), "\n"), "\n")
+		for i := 1; i < len(lines); i++ {
+			cells := strings.Split(lines[i], ",")
+			for j := 1; j < len(cells); j++ {
+				cells[j] = strconv.FormatFloat(math.Ldexp(mustFloat(cells[j]), e), 'g', -1, 64)
+			}
+			lines[i] = strings.Join(cells, ",")
+		}
+		return strings.Join(lines, "\n") + "\n"
+	}
+	curves := func(in string) [][]string {
+		code, out, errs := cli(t, in, "predict", "--k2", "60", "--methods", "pooled,tail", "-")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		return readCSV(t, out)
+	}
+	base := curves(string(in))
+	for _, e := range []int{-900, -30, 30, 600, 1000} {
+		got := curves(scaled(e))
+		for _, name := range []string{"estimate", "estimate_lo", "estimate_hi", "pooled", "tail"} {
+			if want, have := column(base, name), column(got, name); len(want) != 59 || !slices.Equal(want, have) {
+				t.Errorf("x2^%d: column %s is %v, unscaled %v", e, name, have, want)
+			}
+		}
 	}
 }

@@ -218,14 +218,32 @@ type sortedRows struct {
 	// summaries (summary.KnotRanks with summary.DefaultQuantiles steps).
 	kh    int
 	ranks []int
+	// scale multiplies every score of the halves: 1, or for scores so
+	// large that a row's sum of squared deviations would overflow (about
+	// 1e154 and beyond), the power of two that brings the largest |score|
+	// into [1/2, 1). Scaling by a power of two is exact and the pooled and
+	// the tail method do not depend on the scores' unit, so the spread is
+	// the same as at any other scale, where without it every half would be
+	// refused for its infinite moments.
+	scale float64
 }
 
 // newSortedRows sorts every row of s's scores (s built from a score matrix)
 // once.
 func newSortedRows(s *accuracy.Sample) *sortedRows {
 	k := s.K
-	r := &sortedRows{s: s, order: make([]int32, s.N()*k), kh: k / 2}
+	r := &sortedRows{s: s, order: make([]int32, s.N()*k), kh: k / 2, scale: 1}
 	r.ranks = summary.KnotRanks(r.kh, summary.DefaultQuantiles)
+	big := 0.0
+	for x := range s.Labels {
+		for _, v := range s.ScoreRow(x) {
+			big = max(big, math.Abs(v))
+		}
+	}
+	// A row's M2 is at most K (2 big)^2.
+	if big > math.Sqrt(math.MaxFloat64/(4*float64(k))) {
+		r.scale = accuracy.PowerOfTwoBelow(big)
+	}
 	for x := range s.Labels {
 		row := s.ScoreRow(x)
 		ord := r.order[x*k : (x+1)*k]
@@ -239,7 +257,8 @@ func newSortedRows(s *accuracy.Sample) *sortedRows {
 
 // half returns the pilot restricted to the r.kh classes cls (ascending) and
 // their points, as the per-point summary a score matrix of those classes
-// would give (accuracy.SummarisePoint at r.ranks): the pooled and the tail
+// would give (accuracy.SummarisePoint at r.ranks; every score times
+// r.scale): the pooled and the tail
 // method read a score matrix at those ranks, so they fit it as they would
 // fit Sample.Subset(cls), without sorting each row again.
 func (r *sortedRows) half(cls []int) (*accuracy.Sample, error) {
@@ -258,14 +277,14 @@ func (r *sortedRows) half(cls []int) (*accuracy.Sample, error) {
 			continue
 		}
 		row := r.s.ScoreRow(x)
-		c := row[y]
+		c := row[y] * r.scale
 		inc = inc[:0]
 		below := 0
 		for _, j := range r.order[x*k : (x+1)*k] {
 			if int(j) == y || idx[j] < 0 {
 				continue
 			}
-			v := row[j]
+			v := row[j] * r.scale
 			if v < c {
 				below++
 			}

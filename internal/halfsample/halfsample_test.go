@@ -137,17 +137,23 @@ func TestMeasureScaleAndBits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := *m
-	c.Scores = slices.Clone(m.Scores)
-	for i := range c.Scores {
-		c.Scores[i] = math.Ldexp(c.Scores[i], -30)
-	}
-	scaled, err := Measure(context.Background(), esttest.Sample(t, &c, scores.Lower))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(base.B, scaled.B) {
-		t.Errorf("scores times 2^-30 moved the spread: %v vs %v", scaled.B[:3], base.B[:3])
+	// Exponents far out: at 2^600 and beyond a row's sum of squared
+	// deviations overflows a float64 (the halves must not be dropped for
+	// it), at 2^-900 it underflows.
+	for _, e := range []int{-30, 30, -900, 505, 600, 1000} {
+		c := *m
+		c.Scores = slices.Clone(m.Scores)
+		for i := range c.Scores {
+			c.Scores[i] = math.Ldexp(c.Scores[i], e)
+		}
+		scaled, err := Measure(context.Background(), esttest.Sample(t, &c, scores.Lower))
+		if err != nil {
+			t.Errorf("scores times 2^%d: %v", e, err)
+			continue
+		}
+		if !slices.Equal(base.B, scaled.B) {
+			t.Errorf("scores times 2^%d moved the spread: %v vs %v", e, scaled.B[:3], base.B[:3])
+		}
 	}
 	const want uint64 = 0xfce471ff53c71e34
 	if got := esttest.Bits(base.B); got != want {
