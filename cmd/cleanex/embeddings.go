@@ -216,6 +216,11 @@ func writeEmbeddingSummary(ctx context.Context, w io.Writer, p *embed.Problem, q
 		return inputError{err}
 	}
 	k := len(p.Classes)
+	for i, pt := range pts {
+		if err := summary.CheckMoments(i, k, pt); err != nil {
+			return inputError{err}
+		}
+	}
 	m := k - 1
 	at := make(map[int]int, len(ranks))
 	for j, r := range ranks {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -72,6 +73,9 @@ func summariseCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	w := bufio.NewWriter(stdout)
 	if err := summary.WriteSample(w, classes, s, *quantiles); err != nil {
+		if errors.Is(err, summary.ErrOutOfRange) {
+			return inputError{fmt.Errorf("%s: %w", name, err)}
+		}
 		return err
 	}
 	if err := w.Flush(); err != nil {

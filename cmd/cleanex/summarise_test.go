@@ -89,3 +89,32 @@ func withoutInterval(t *testing.T, out string) string {
 	}
 	return b.String()
 }
+
+// TestSummariseOutOfRange: scores whose moments a summary cannot hold (a
+// sum of squared deviations that overflows, or underflows to 0 while the
+// scores vary) are refused with one line naming the point and what to do,
+// and nothing is written: such a summary could not be read back, or would
+// give CleaneX a spread of 0. Scores of ordinary size, and rows whose
+// scores are all equal (m2 = 0 exactly), are summarised.
+func TestSummariseOutOfRange(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"1e308", "label,a,b,c\na,1e308,-1e308,0\nb,1,2,3\nc,1,2,3\n", "point 1: its scores reach 1e+308 in absolute value, out of a summary's range: the sum of squared deviations of its scores (m2) overflows a 64-bit float; divide every score by a power of ten"},
+		{"1e200", "label,a,b,c\na,3,2,1\nb,1,2e200,3\nc,1,2,3\n", "point 2: its scores reach 2e+200"},
+		{"1e-300", "label,a,b,c\na,3e-300,2e-300,1e-300\nb,1e-300,2e-300,3e-300\nc,1e-300,2e-300,3e-300\n", "point 1: its scores reach only 3e-300 in absolute value, out of a summary's range: the sum of squared deviations of its scores (m2) underflows a 64-bit float; multiply every score by a power of ten"},
+		{"ordinary", "label,a,b,c\na,3e-90,2e-90,1e-90\nb,1e90,2e90,3e90\nc,1,2,3\n", ""},
+		{"a constant row", "label,a,b,c\na,1e-300,1e-300,1e-300\nb,1,2,3\nc,1,2,3\n", ""},
+	} {
+		code, out, errs := cli(t, tc.in, "summarise", "-")
+		if tc.want == "" {
+			if code != 0 || len(strings.Split(strings.TrimSpace(out), "\n")) != 4 {
+				t.Errorf("%s: exit %d, stderr %q, output\n%s", tc.name, code, errs, out)
+			}
+			continue
+		}
+		if code != exitInput || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "cleanex summarise: standard input: "+tc.want) {
+			t.Errorf("%s: exit %d, %d bytes written, stderr %q; want exit 2 and one line with %q", tc.name, code, len(out), errs, tc.want)
+		}
+	}
+}

@@ -2,8 +2,10 @@ package summary
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -40,12 +42,17 @@ func WriteSample(w io.Writer, classes []string, s *accuracy.Sample, q int) error
 	if s.K > MaxClasses {
 		return fmt.Errorf("summary: %d classes; a summary describes at most %d", s.K, MaxClasses)
 	}
+	k := s.K
+	for i := range s.N() {
+		if err := CheckMoments(i, k, accuracy.SummarisePoint(s.Labels[i], s.Correct[i], s.IncorrectRow(i), s.R[i], nil)); err != nil {
+			return err
+		}
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(Header(q)); err != nil {
 		return err
 	}
 	cols := orderColumns(q)
-	k := s.K
 	rec := make([]string, 0, len(fixedColumns)+len(cols))
 	for i := range s.N() {
 		inc := s.IncorrectRow(i)
@@ -66,6 +73,29 @@ func WriteSample(w io.Writer, classes []string, s *accuracy.Sample, q int) error
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// ErrOutOfRange is the error of scores too large or too small for a summary:
+// a point's mean or sum of squared deviations (the columns mean and m2)
+// overflows a float64 or its m2 underflows, which no summary can hold, so
+// a summary of them could not be read back, or would be read with a
+// spread of 0 where the scores vary.
+var ErrOutOfRange = errors.New("out of a summary's range")
+
+// CheckMoments returns an error wrapping ErrOutOfRange, naming point i
+// (counted from 0; the summary's point column counts from 1) and saying
+// what to do, when the mean or m2 of p, the summary of a point of a pilot
+// of k classes, is not finite, or its m2 underflowed: below the smallest
+// normal float64 while its scores are not all equal.
+func CheckMoments(i, k int, p accuracy.PointSummary) error {
+	finite := func(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+	switch {
+	case !finite(p.Mean) || !finite(p.M2):
+		return fmt.Errorf("point %d: its scores reach %.3g in absolute value, %w: the sum of squared deviations of its scores (m2) overflows a 64-bit float; divide every score by a power of ten that brings them below 1e100 (no method depends on the scores' unit) and summarise again", i+1, p.MaxAbs, ErrOutOfRange)
+	case p.M2 < 0x1p-1022 && p.Ties < k-1:
+		return fmt.Errorf("point %d: its scores reach only %.3g in absolute value, %w: the sum of squared deviations of its scores (m2) underflows a 64-bit float; multiply every score by a power of ten that brings them above 1e-100 (no method depends on the scores' unit) and summarise again", i+1, p.MaxAbs, ErrOutOfRange)
+	}
+	return nil
 }
 
 // num formats v in the shortest form that reads back to the same float64.
