@@ -208,8 +208,8 @@ func readText(br *bufio.Reader) (*Data, error) {
 	if delim, ok := embeddingsDelimiter(br); ok {
 		return parseEmbeddingsCSV(br, delim)
 	}
-	if isSummary(br) {
-		t, err := summary.Parse(br)
+	if delim, ok := summaryDelimiter(br); ok {
+		t, err := summary.ParseDelimited(br, delim)
 		if err != nil {
 			return nil, err
 		}
@@ -222,15 +222,22 @@ func readText(br *bufio.Reader) (*Data, error) {
 	return &Data{Matrix: m}, nil
 }
 
-// isSummary reports whether the first line br holds (as far as it has
-// buffered) is a summary's header row.
-func isSummary(br *bufio.Reader) bool {
+// summaryDelimiter reports whether the first line br holds (as far as it
+// has buffered) is a summary's header row with its fields separated by a
+// comma, a semicolon or a tab (tried in that order), and which.
+func summaryDelimiter(br *bufio.Reader) (rune, bool) {
 	head, _ := br.Peek(br.Buffered())
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]
 	}
-	fields, err := csv.NewReader(bytes.NewReader(head)).Read()
-	return err == nil && summary.IsHeader(fields)
+	for _, delim := range []rune{',', ';', '\t'} {
+		cr := csv.NewReader(bytes.NewReader(head))
+		cr.Comma = delim
+		if fields, err := cr.Read(); err == nil && summary.IsHeader(fields) {
+			return delim, true
+		}
+	}
+	return 0, false
 }
 
 // gzipErrors reads a gzip stream and says, when the stream is damaged or cut

@@ -35,13 +35,22 @@ func TestSummaryFile(t *testing.T) {
 	if err != nil || used != scores.Lower {
 		t.Fatalf("tiny.csv: %v, direction %v, want lower (distances, negated in the summary)", err, used)
 	}
-	for _, b := range [][]byte{raw, gz.Bytes()} {
+	// The same summary with its fields separated by semicolons or tabs, as
+	// a score matrix's may be (it was read as a score matrix and refused
+	// for a label that names no class column).
+	for name, b := range map[string][]byte{
+		"comma":     raw,
+		"gzip":      gz.Bytes(),
+		"semicolon": bytes.ReplaceAll(raw, []byte(","), []byte(";")),
+		"tab":       bytes.ReplaceAll(raw, []byte(","), []byte("\t")),
+		"tab, CRLF": bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte(","), []byte("\t")), []byte("\n"), []byte("\r\n")),
+	} {
 		d, err := Read(bytes.NewReader(b))
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		if d.Summary == nil || d.Matrix != nil {
-			t.Fatal("the summary was not read as one")
+			t.Fatalf("%s: the summary was not read as one", name)
 		}
 		s, used, err := d.Sample(scores.Auto)
 		if err != nil || used != scores.Higher {

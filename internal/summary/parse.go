@@ -33,8 +33,15 @@ func IsHeader(fields []string) bool {
 // wrong (labels naming fewer classes than the classes column says). A line
 // longer than scores.MaxLineBytes is refused, as scores.Parse refuses it.
 func Parse(r io.Reader) (*Table, error) {
+	return ParseDelimited(r, ',')
+}
+
+// ParseDelimited is Parse for a summary whose fields are separated by
+// delim: a comma, a semicolon or a tab (as a score matrix's may be).
+func ParseDelimited(r io.Reader, delim rune) (*Table, error) {
 	lim := &scores.LineLimit{R: r}
 	cr := csv.NewReader(lim)
+	cr.Comma = delim
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
