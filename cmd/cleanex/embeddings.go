@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,6 +26,10 @@ import (
 // embeddings (embed.Matrix): 2e7 scores, 160 MB as float64, besides the
 // Sample's oriented copy.
 const maxEmbedMatrix = 20_000_000
+
+// errConstantEmbeddings refuses embeddings whose every test point scores
+// all classes the same (accuracy.ErrConstantScores for a score matrix).
+var errConstantEmbeddings = errors.New("every test embedding gives all of its classes the same score, so the scores cannot tell the classes apart: check that the file holds the embeddings (not a constant or a placeholder), or score them another way (--metric, --reference)")
 
 // embedFlags are the scoring flags of an embeddings file (docs/embeddings.md).
 type embedFlags struct {
@@ -194,6 +199,10 @@ func scoreEmbeddings(ctx context.Context, d *inputs.Data, name string, dir score
 			return nil, inputError{fmt.Errorf("%s: %w", name, err)}
 		}
 	}
+	// As for a score matrix (inputs.Data.Sample) and in the page.
+	if err := s.CheckVaries(); err != nil {
+		return nil, inputError{fmt.Errorf("%s: %s: %w", name, scoringLine(d), errConstantEmbeddings)}
+	}
 	fmt.Fprintf(stderr, "cleanex %s: %s\n", cmd, scoringLine(d))
 	return s, nil
 }
@@ -216,10 +225,15 @@ func writeEmbeddingSummary(ctx context.Context, w io.Writer, p *embed.Problem, q
 		return inputError{err}
 	}
 	k := len(p.Classes)
+	constant := true
 	for i, pt := range pts {
 		if err := summary.CheckMoments(i, k, pt); err != nil {
 			return inputError{err}
 		}
+		constant = constant && pt.Ties == k-1
+	}
+	if constant { // as accuracy.Sample.CheckVaries refuses it
+		return inputError{errConstantEmbeddings}
 	}
 	m := k - 1
 	at := make(map[int]int, len(ranks))

@@ -284,6 +284,13 @@ func TestEmbeddingsErrors(t *testing.T) {
 	emb, gal := tinyPilot("tiny_embeddings.npz"), tinyPilot("tiny_gallery.npz")
 	bad := writeFile(t, "bad.csv", "set,label,x,y\ntest,a,1,2\ntset,b,1,2\n")
 	nan := writeFile(t, "nan.csv", "set,label,x,y\ntest,a,1,2\ntest,b,1,NaN\n")
+	// Every test point as far from both centroids: all scores equal (once
+	// written as accuracies of 0 with exit status 0).
+	equi := writeFile(t, "equi.csv", "set,label,x\ntest,a,0\ntest,b,0\ntrain,a,1\ntrain,b,-1\n")
+	zero := writeFile(t, "zero.csv", "set,label,x,y\ntest,a,0,0\ntest,b,0,0\ntrain,a,0,0\ntrain,b,0,0\n")
+	// Distances whose squares underflow (once all 0: accuracies of 0).
+	tiny := writeFile(t, "tiny.csv", "set,label,x,y\ntest,a,1e-300,0\ntest,b,0,1e-300\ntrain,a,2e-300,0\ntrain,b,0,2e-300\n")
+	huge := writeFile(t, "huge.csv", "set,label,x,y\ntest,a,1,0\ntest,b,0,1\ntrain,a,2,0\ntrain,b,0,2e200\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -297,6 +304,14 @@ func TestEmbeddingsErrors(t *testing.T) {
 		{[]string{"backtest", "--direction", "lower", "--metric", "cosine", emb}, "--direction lower does not apply to embeddings scored by cosine similarity"},
 		{[]string{"predict", "--k2", "10", bad}, `bad.csv: row 3, column "set": "tset" is not a set: each row's set is test, train or gallery`},
 		{[]string{"summarise", nan}, `nan.csv: row 3, column "y": not a finite number: "NaN"`},
+		{[]string{"predict", "--k2", "10", equi}, "equi.csv: scored 2 test embeddings (d = 1) against 2 class centroids (of 2 training embeddings) by Euclidean distance: every test embedding gives all of its classes the same score"},
+		{[]string{"summarise", equi}, "equi.csv: scored 2 test embeddings (d = 1) against 2 class centroids (of 2 training embeddings) by Euclidean distance: every test embedding gives all of its classes the same score"},
+		{[]string{"backtest", "--k1", "2", equi}, "every test embedding gives all of its classes the same score"},
+		{[]string{"predict", "--k2", "10", zero}, "zero.csv: every coordinate of the test and reference embeddings is 0"},
+		{[]string{"predict", "--k2", "10", "--metric", "cosine", zero}, "zero.csv: row 2: the embedding is all zeros, so its cosine similarity is undefined"},
+		{[]string{"predict", "--k2", "10", tiny}, "tiny.csv: every coordinate of the embeddings is below 1e-150 in absolute value, too small for Euclidean distances between them (their squares underflow): the largest is 2e-300; multiply every coordinate by a power of ten"},
+		{[]string{"summarise", tiny}, "every coordinate of the embeddings is below 1e-150"},
+		{[]string{"predict", "--k2", "10", huge}, `huge.csv: row 5, column "y": 2e+200 is too large for distances between embeddings (at most 1e+150 in absolute value); divide every coordinate by a power of ten`},
 		{[]string{"simulate", "--format", "npz"}, "--format applies only with --embeddings"},
 		{[]string{"simulate", "--ref-points", "2"}, "--ref-points applies only with --embeddings"},
 		{[]string{"simulate", "--embeddings", "centroids"}, `--embeddings "centroids": use train (training embeddings) or gallery`},
@@ -308,5 +323,9 @@ func TestEmbeddingsErrors(t *testing.T) {
 		if code != exitInput || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
 		}
+	}
+	// Cosine similarity normalises each embedding: the tiny ones are scored.
+	if code, out, errs := cli(t, "", "predict", "--k2", "3", "--metric", "cosine", "--methods", "plugin", "--estimate=false", tiny); code != 0 || !strings.Contains(out, "2,1,1\n") {
+		t.Errorf("cosine on tiny embeddings: exit %d, stderr %q, output\n%s", code, errs, out)
 	}
 }

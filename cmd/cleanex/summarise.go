@@ -56,6 +56,10 @@ func summariseCmd(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 		w := bufio.NewWriter(stdout)
 		if err := writeEmbeddingSummary(ctx, w, d.Embeddings, *quantiles, stderr); err != nil {
+			var ie inputError
+			if errors.As(err, &ie) {
+				return inputError{fmt.Errorf("%s: %s: %w", name, scoringLine(d), ie.err)}
+			}
 			return err
 		}
 		if err := w.Flush(); err != nil {

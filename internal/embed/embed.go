@@ -9,6 +9,7 @@
 package embed
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -126,13 +127,43 @@ type Problem struct {
 // finite.
 const MaxCoordinate = 1e150
 
+// MinCoordinate is the least the largest absolute coordinate of the
+// embeddings may be under the Euclidean metric: below it squared
+// differences underflow, distances lose their digits or become 0, and the
+// scores no longer tell the classes apart (cosine similarity normalises
+// each embedding first and has no such bound).
+const MinCoordinate = 1e-150
+
+// ErrTooSmall is the error of embeddings whose coordinates all lie below
+// MinCoordinate in absolute value under the Euclidean metric.
+var ErrTooSmall = fmt.Errorf("every coordinate of the embeddings is below %g in absolute value, too small for Euclidean distances between them (their squares underflow)", MinCoordinate)
+
+// ErrAllZero is the error of embeddings whose coordinates are all 0 under
+// the Euclidean metric: every distance is 0.
+var ErrAllZero = errors.New("every coordinate of the test and reference embeddings is 0, so every distance is 0 and the embeddings cannot tell the classes apart; check that the file holds the embeddings")
+
+// CheckScale returns ErrAllZero or ErrTooSmall, wrapped with the largest
+// absolute coordinate big and what to do, when the embeddings of a problem
+// scored by metric m have no coordinate of MinCoordinate or more in
+// absolute value; nil otherwise, and always for Cosine.
+func CheckScale(m Metric, big float64) error {
+	switch {
+	case m == Cosine || big >= MinCoordinate:
+		return nil
+	case big == 0:
+		return ErrAllZero
+	}
+	return fmt.Errorf("%w: the largest is %g; multiply every coordinate by a power of ten (1e150, say), or use the cosine metric", ErrTooSmall, big)
+}
+
 // HigherIsBetter reports whether the problem's scores are similarities.
 func (p *Problem) HigherIsBetter() bool { return p.Metric == Cosine }
 
 // Check validates the problem: matching dimensions, finite values, labels
 // naming a class, every class with at least one reference embedding (one
-// exactly for OneShot) and at least one test point, at least 2 classes. The
-// errors name the set, the row and what to do.
+// exactly for OneShot) and at least one test point, at least 2 classes,
+// and last, for the Euclidean metric, coordinates large enough for
+// distances (CheckScale). The errors name the set, the row and what to do.
 func (p *Problem) Check() error {
 	k := len(p.Classes)
 	if k < 2 {
@@ -141,6 +172,7 @@ func (p *Problem) Check() error {
 	if p.Test.D < 1 || p.Test.D != p.References.D {
 		return fmt.Errorf("the test embeddings have dimension %d and the references %d: they must be the same, at least 1", p.Test.D, p.References.D)
 	}
+	big := 0.0
 	for _, set := range []struct {
 		name string
 		s    Set
@@ -160,6 +192,7 @@ func (p *Problem) Check() error {
 				if math.Abs(v) > MaxCoordinate {
 					return fmt.Errorf("%s embedding %d, coordinate %d: %v is too large for distances between embeddings (at most %g in absolute value); rescale the embeddings", set.name, i+1, j+1, v, MaxCoordinate)
 				}
+				big = max(big, math.Abs(v))
 			}
 			if p.Metric == Cosine && (set.name == "test" || p.Reference != Centroid) && isZero(s.Row(i)) {
 				return fmt.Errorf("%s embedding %d is all zeros: its cosine similarity is undefined; drop it or use euclidean", set.name, i+1)
@@ -199,7 +232,9 @@ func (p *Problem) Check() error {
 			return fmt.Errorf("class %q has reference embeddings but no test point: every class of the pilot needs test points; drop the class", p.Classes[y])
 		}
 	}
-	return nil
+	// Last, so that a caller who has not chosen the metric yet may pass
+	// over it (errors.Is ErrTooSmall or ErrAllZero) with nothing unchecked.
+	return CheckScale(p.Metric, big)
 }
 
 func isZero(v []float64) bool {

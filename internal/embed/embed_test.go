@@ -197,6 +197,14 @@ func TestCheckRefuses(t *testing.T) {
 		{"length", func(p *Problem) { p.Test.Vectors = p.Test.Vectors[:3] }, "3 numbers for 2 labels"},
 		{"huge", func(p *Problem) { p.References.Vectors[1] = 1e200 }, "reference embedding 1, coordinate 2: 1e+200 is too large"},
 		{"neither", func(p *Problem) { p.Classes = append(p.Classes, "c") }, `class "c" has neither test points nor reference embeddings`},
+		{"tiny", func(p *Problem) {
+			for _, v := range [][]float64{p.Test.Vectors, p.References.Vectors} {
+				for i := range v {
+					v[i] *= 1e-160
+				}
+			}
+		}, "every coordinate of the embeddings is below 1e-150 in absolute value, too small for Euclidean distances between them (their squares underflow): the largest is 3e-160"},
+		{"all zero", func(p *Problem) { clear(p.Test.Vectors); clear(p.References.Vectors) }, "every coordinate of the test and reference embeddings is 0"},
 	} {
 		p := good()
 		c.edit(p)

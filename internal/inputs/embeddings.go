@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -92,10 +93,18 @@ func defaultScoring(p *embed.Problem, refSet string) {
 // wrapped with the label arrays or column. It returns nil when d holds no
 // embeddings.
 func (d *Data) CheckEmbeddings() error {
+	return d.checkEmbeddings(true)
+}
+
+// checkEmbeddings is CheckEmbeddings; without scale it passes over the
+// check that depends on the metric a caller may still change (coordinates
+// too small for Euclidean distances, embed.CheckScale), as Read does.
+func (d *Data) checkEmbeddings(scale bool) error {
 	p, src := d.Embeddings, d.embedded
 	if p == nil || src == nil {
 		return nil
 	}
+	big := 0.0
 	for _, set := range []struct {
 		s   embed.Set
 		ref bool
@@ -106,13 +115,23 @@ func (d *Data) CheckEmbeddings() error {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					return src.coordError(set.ref, i, j, fmt.Errorf("%w: %v; every coordinate must be a finite number", scores.ErrNotFinite, v))
 				}
+				if math.Abs(v) > embed.MaxCoordinate {
+					return src.coordError(set.ref, i, j, fmt.Errorf("%v is too large for distances between embeddings (at most %g in absolute value); divide every coordinate by a power of ten", v, embed.MaxCoordinate))
+				}
+				big = max(big, math.Abs(v))
 			}
 			if p.Metric == embed.Cosine && (!set.ref || p.Reference != embed.Centroid) && allZero(row) {
 				return src.rowError(set.ref, i, fmt.Errorf("the embedding is all zeros, so its cosine similarity is undefined; drop it or use the euclidean metric"))
 			}
 		}
 	}
-	if err := p.Check(); err != nil {
+	if err := embed.CheckScale(p.Metric, big); err != nil && scale {
+		if src.csv {
+			return &scores.ParseError{Err: err}
+		}
+		return &Error{File: testNPY + " and " + src.refArray(), Err: err}
+	}
+	if err := p.Check(); err != nil && (scale || !errors.Is(err, embed.ErrTooSmall) && !errors.Is(err, embed.ErrAllZero)) {
 		if src.csv {
 			return &scores.ParseError{Column: "label", Err: err}
 		}
@@ -277,7 +296,7 @@ func decodeEmbeddingsNPZ(zr *npz.Reader, has map[string]bool) (*Data, error) {
 	}
 	defaultScoring(p, src.refSet)
 	data := &Data{Embeddings: p, embedded: src}
-	if err := data.CheckEmbeddings(); err != nil {
+	if err := data.checkEmbeddings(false); err != nil {
 		return nil, err
 	}
 	return data, nil

@@ -148,7 +148,7 @@ func parseEmbeddingsCSV(br *bufio.Reader, delim byte) (*Data, error) {
 	p := &embed.Problem{Classes: classes, Test: test, References: ref}
 	defaultScoring(p, src.refSet)
 	data := &Data{Embeddings: p, embedded: src}
-	if err := data.CheckEmbeddings(); err != nil {
+	if err := data.checkEmbeddings(false); err != nil {
 		return nil, err
 	}
 	return data, nil
