@@ -50,6 +50,7 @@ func TestHardeningErrors(t *testing.T) {
 		{"no line ends", endless('a'), []string{"predict", "--k2", "10", "-"}, "a line longer than 32 MiB without a line end"},
 		{"gzip", strings.NewReader("\x1f\x8b\x08\x08label,a,b\n"), []string{"predict", "--k2", "10", "-"}, "standard input: unreadable file: the gzip header cannot be read (unexpected EOF); compress the file again"},
 		{"xlsx", strings.NewReader("PK\x03\x04label,a,b\n"), []string{"predict", "--k2", "10", "-"}, "standard input: unreadable file: a zip archive that cannot be read (npz: could not create zip reader: zip: not a valid zip file); give an .npz written by numpy.savez(f, scores=S, labels=y), or save an Excel workbook's sheet as CSV UTF-8"},
+		{"empty npz", strings.NewReader("PK\x05\x06" + strings.Repeat("\x00", 18)), []string{"predict", "--k2", "10", "-"}, "standard input: missing: an empty zip archive, which holds no arrays; save the scores and the labels in it: numpy.savez(f, scores=S, labels=y)"},
 		{"reps 1e9", nil, []string{"backtest", "--reps", "1000000000", small}, "--reps 1000000000: too many; the largest --reps accepted is 100000"},
 		{"k2 octal", nil, []string{"predict", "--k2", "010", small}, `"010" has a leading zero`},
 		{"k2 binary", nil, []string{"predict", "--k2", "0b101", small}, `"0b101" is not a plain decimal number`},

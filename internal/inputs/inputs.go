@@ -79,10 +79,13 @@ func (f Format) String() string {
 
 // Magic numbers of the binary formats Read reads.
 const (
-	magicGzip    = "\x1f\x8b"
-	magicZip     = "PK\x03\x04"
-	magicNPY     = "\x93NUMPY"
-	magicParquet = "PAR1"
+	magicGzip = "\x1f\x8b"
+	magicZip  = "PK\x03\x04"
+	// magicZipEmpty starts a zip archive of no files: its end record alone
+	// (numpy.savez with no arrays writes one).
+	magicZipEmpty = "PK\x05\x06"
+	magicNPY      = "\x93NUMPY"
+	magicParquet  = "PAR1"
 )
 
 // Detect tells the format of a file from head, its first scores.SniffBytes
@@ -95,7 +98,7 @@ func Detect(head []byte) (Format, error) {
 	switch {
 	case bytes.HasPrefix(head, []byte(magicGzip)):
 		return Gzip, nil
-	case bytes.HasPrefix(head, []byte(magicZip)):
+	case bytes.HasPrefix(head, []byte(magicZip)), bytes.HasPrefix(head, []byte(magicZipEmpty)):
 		return NPZ, nil
 	case bytes.HasPrefix(head, []byte(magicNPY)):
 		return NPY, nil

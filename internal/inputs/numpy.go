@@ -78,6 +78,9 @@ func missingArrays(keys []string, has map[string]bool) error {
 	case has[labelsNPY]:
 		return fmt.Errorf("%w: the .npz holds labels.npy but no scores.npy; save the N x K scores with it: numpy.savez(f, scores=S, labels=y)", ErrMissing)
 	}
+	if len(keys) == 0 {
+		return fmt.Errorf("%w: an empty zip archive, which holds no arrays; save the scores and the labels in it: numpy.savez(f, scores=S, labels=y)", ErrMissing)
+	}
 	const what = "a zip archive that holds no scores.npy/labels.npy"
 	for _, k := range keys {
 		if k == "[Content_Types].xml" || strings.HasPrefix(k, "xl/") {
