@@ -13,6 +13,9 @@ import (
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
+// remake is what to do about a summary that does not hold together.
+const remake = "make the summary again with cleanex summarise or the recipe in docs/summary.md"
+
 // IsHeader reports whether a CSV header row is a summary's: it names the
 // columns correct, below and ties (any case, a byte-order mark ignored).
 func IsHeader(fields []string) bool {
@@ -49,10 +52,11 @@ func ParseDelimited(r io.Reader, delim rune) (*Table, error) {
 			return nil, pe
 		}
 		if errors.Is(err, io.EOF) {
-			return nil, &scores.ParseError{Err: scores.ErrNoData}
+			return nil, &scores.ParseError{Err: fmt.Errorf("%w: the file is empty; %s", scores.ErrNoData, remake)}
 		}
-		return nil, &scores.ParseError{Row: 1, Err: fmt.Errorf("%w: %v", scores.ErrMalformed, err)}
+		return nil, &scores.ParseError{Row: 1, Err: fmt.Errorf("%w: %v; %s", scores.ErrMalformed, err, remake)}
 	}
+	width := len(header)
 	col, q, err := columnIndex(header)
 	if err != nil {
 		return nil, err
@@ -73,21 +77,24 @@ func ParseDelimited(r io.Reader, delim rune) (*Table, error) {
 				line = pe.StartLine
 				err = pe.Err
 			}
-			return nil, &scores.ParseError{Row: line, Err: fmt.Errorf("%w: %v", scores.ErrMalformed, err)}
+			if errors.Is(err, csv.ErrFieldCount) {
+				return nil, &scores.ParseError{Row: line, Err: fmt.Errorf("%w: %d fields where the header has %d; every row of a summary has a cell for every column (empty for a top rank beyond K-1)", scores.ErrFieldCount, len(rec), width)}
+			}
+			return nil, &scores.ParseError{Row: line, Err: fmt.Errorf("%w: %v; %s", scores.ErrMalformed, err, remake)}
 		}
 		if err := p.row(rec, line); err != nil {
 			return nil, err
 		}
 	}
 	if len(p.points) == 0 {
-		return nil, &scores.ParseError{Err: scores.ErrNoData}
+		return nil, &scores.ParseError{Err: fmt.Errorf("%w: the summary has a header but no points; give one row per test point", scores.ErrNoData)}
 	}
 	if len(p.classes) != p.k {
 		return nil, &scores.ParseError{Err: fmt.Errorf("%w: the labels name %s but the column classes says %d; every class of the pilot needs at least one test point", scores.ErrNoPoints, classCount(len(p.classes)), p.k)}
 	}
 	s, err := accuracy.NewSummarisedSample(p.k, p.ranks, p.points, nil)
 	if err != nil {
-		return nil, &scores.ParseError{Err: err}
+		return nil, &scores.ParseError{Err: fmt.Errorf("%w; %s", err, remake)}
 	}
 	return &Table{Classes: p.classes, Sample: s}, nil
 }
@@ -101,7 +108,7 @@ func columnIndex(header []string) (map[string]int, int, error) {
 	for i, h := range header {
 		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
 		if _, dup := col[name]; dup {
-			return nil, 0, &scores.ParseError{Row: 1, Column: name, Err: fmt.Errorf("%w: the column appears twice", scores.ErrDuplicate)}
+			return nil, 0, &scores.ParseError{Row: 1, Column: name, Err: fmt.Errorf("%w: the column appears twice; keep one of them", scores.ErrDuplicate)}
 		}
 		col[name] = i
 		if j, err := strconv.Atoi(strings.TrimPrefix(name, "q")); err == nil && strings.HasPrefix(name, "q") && j >= 1 {
@@ -155,21 +162,24 @@ func (p *parser) row(rec []string, line int) error {
 	integer := func(name string) (int, error) {
 		v, err := strconv.Atoi(cell(name))
 		if err != nil || v < 0 {
-			return 0, fail(name, fmt.Errorf("%w: %q is not a count", scores.ErrNotNumber, clip(cell(name))))
+			return 0, fail(name, fmt.Errorf("%w: %q is not a count; the column %s holds a whole number, 0 or more", scores.ErrNotNumber, clip(cell(name)), name))
 		}
 		return v, nil
 	}
 	number := func(name string) (float64, error) {
 		c := cell(name)
 		if c == "" {
-			return 0, fail(name, scores.ErrEmptyCell)
+			return 0, fail(name, fmt.Errorf("%w: the column %s needs a number on every row; %s", scores.ErrEmptyCell, name, remake))
 		}
 		v, err := strconv.ParseFloat(c, 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return 0, fail(name, fmt.Errorf("%w: %q", scores.ErrNotNumber, clip(c)))
+			if strings.Contains(c, ",") {
+				return 0, fail(name, fmt.Errorf("%w: %q; write the decimal separator as a point (0.25, not 0,25)", scores.ErrNotNumber, clip(c)))
+			}
+			return 0, fail(name, fmt.Errorf("%w: %q; a summary holds plain decimal numbers like 0.25 or -1.5e-3", scores.ErrNotNumber, clip(c)))
 		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fail(name, fmt.Errorf("%w: %q", scores.ErrNotFinite, clip(c)))
+			return 0, fail(name, fmt.Errorf("%w: %q; every value of a summary is a finite number: check the scores it was made from (NaN or Inf among them, or beyond about 1e150, where m2 overflows: rescale them) and make it again", scores.ErrNotFinite, clip(c)))
 		}
 		return v, nil
 	}
@@ -200,7 +210,7 @@ func (p *parser) row(rec []string, line int) error {
 	}
 	label := cell("label")
 	if label == "" {
-		return fail("label", scores.ErrEmptyCell)
+		return fail("label", fmt.Errorf("%w: the label is empty; give the point's true class", scores.ErrEmptyCell))
 	}
 	var ps accuracy.PointSummary
 	if c := cell("correct"); c == "" || c == "NULL" {
@@ -250,12 +260,12 @@ func (p *parser) row(rec []string, line int) error {
 		}
 		j := p.rankIndex[r]
 		if filled[j] && ps.Values[j] != v {
-			return fail(c.name, fmt.Errorf("rank %d from the top holds %v here and %v in another column", r, v, ps.Values[j]))
+			return fail(c.name, fmt.Errorf("rank %d from the top holds %v here and %v in another column (does the column classes give the pilot's K?); %s", r, v, ps.Values[j], remake))
 		}
 		ps.Values[j], filled[j] = v, true
 	}
 	if err := ps.Check(k, p.ranks); err != nil {
-		return fail("", err)
+		return fail("", fmt.Errorf("%w; %s", err, remake))
 	}
 	p.points = append(p.points, ps)
 	return nil
