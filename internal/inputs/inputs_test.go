@@ -163,6 +163,18 @@ func npyRaw(dtype string, fortran bool, shape string, data []byte) []byte {
 	return append(append(b, h...), data...)
 }
 
+// structuredNPY is an .npy array of a structured dtype, whose descr is
+// the list of its fields (unquoted, unlike npyRaw's).
+func structuredNPY(descr, shape string, data []byte) []byte {
+	h := fmt.Sprintf("{'descr': %s, 'fortran_order': False, 'shape': %s, }", descr, shape)
+	for (10+len(h)+1)%64 != 0 {
+		h += " "
+	}
+	h += "\n"
+	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(h)), byte(len(h)>>8))
+	return append(append(b, h...), data...)
+}
+
 // le writes values little-endian.
 func le(vs ...any) []byte {
 	var b bytes.Buffer
@@ -308,6 +320,12 @@ func TestNumPyErrors(t *testing.T) {
 		{"negative label", pilotNPZ(goodScores, npyRaw("<i2", false, "(4,)", le(int16(0), int16(0), int16(-1), int16(2))), nil), []string{"labels.npy: point 2: unknown label -1"}},
 		{"float labels", pilotNPZ(goodScores, npyRaw("<f8", false, "(4,)", le(0.0, 0.0, 1.0, 2.0)), nil), []string{"labels.npy: wrong type: dtype <f8: labels must be integers 0..2 or class names; convert them with labels.astype(int)"}},
 		{"object labels", pilotNPZ(goodScores, npyRaw("|O", false, "(4,)", make([]byte, 32)), nil), []string{"labels.npy: wrong type: dtype |O: Python objects, which are not read; convert names with a.astype(str)"}},
+		{"bool labels", pilotNPZ(goodScores, npyRaw("|b1", false, "(4,)", make([]byte, 4)), nil), []string{"labels.npy: wrong type: dtype |b1: booleans; convert labels with a.astype(int)"}},
+		{"complex scores", pilotNPZ(npyRaw("<c16", false, "(4, 3)", make([]byte, 192)), goodLabels, nil), []string{"scores.npy: wrong type: dtype <c16: complex numbers; give real scores"}},
+		{"datetime scores", pilotNPZ(npyRaw("<M8[s]", false, "(4, 3)", make([]byte, 96)), goodLabels, nil), []string{"scores.npy: wrong type: dtype <M8[s]: give floats (scores)"}},
+		// A structured array, whose field names hold b, c and O (it was
+		// called booleans).
+		{"structured scores", pilotNPZ(structuredNPY("[('b', '<f8'), ('cO', '<f8')]", "(4, 3)", make([]byte, 192)), goodLabels, nil), []string{"scores.npy: wrong type: dtype [('b', '<f8'), ('cO', '<f8')]: a structured array (named fields), which is not read; save each field as an array of its own"}},
 		{"unknown name", pilotNPZ(goodScores, npyRaw("<U2", false, "(4,)", utf32(2, "a", "a", "zz", "c")), goodClasses), []string{`labels.npy: point 2: unknown label "zz": it must be one of the 3 names in classes.npy`}},
 		{"empty label", pilotNPZ(goodScores, npyRaw("<U1", false, "(4,)", utf32(1, "a", "", "b", "c")), nil), []string{"labels.npy: point 1: empty cell: the label is empty"}},
 		{"too few names", pilotNPZ(goodScores, npyRaw("<U1", false, "(4,)", utf32(1, "a", "a", "b", "b")), nil), []string{"labels.npy: wrong shape: 2 distinct labels for the 3 columns of scores.npy", "classes=names"}},

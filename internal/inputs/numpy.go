@@ -217,12 +217,17 @@ func parseDtype(t string) (kind byte, size int, ok bool) {
 // dtypeHint says what an array of the unsupported dtype t holds and how to
 // convert it.
 func dtypeHint(t string) string {
-	switch {
-	case strings.Contains(t, "O"):
+	if strings.HasPrefix(t, "[") || strings.HasPrefix(t, "{") {
+		// A structured dtype, given as the list of its fields: the type
+		// letters of the checks below occur in its field names too.
+		return "a structured array (named fields), which is not read; save each field as an array of its own, e.g. numpy.savez(f, scores=a['score'].astype(float), labels=a['label'])"
+	}
+	switch c := strings.TrimLeft(t, "<>|="); {
+	case strings.HasPrefix(c, "O"):
 		return "Python objects, which are not read; convert names with a.astype(str) and scores with a.astype(float)"
-	case strings.Contains(t, "b"):
+	case strings.HasPrefix(c, "b") || strings.HasPrefix(c, "?"):
 		return "booleans; convert labels with a.astype(int)"
-	case strings.Contains(t, "c"):
+	case strings.HasPrefix(c, "c"):
 		return "complex numbers; give real scores"
 	}
 	return "give floats (scores), integers or strings (labels, class names); convert with a.astype(float), a.astype(int) or a.astype(str)"
