@@ -344,9 +344,9 @@ func embedLabels(arrays []*npArray, classes []string) ([][]int, []string, error)
 			for i, y := range v {
 				if y < 0 || y >= int64(k) {
 					if given {
-						return nil, nil, &Error{File: a.name, At: fmt.Sprintf("row %d", i), Err: fmt.Errorf("%w %d: integer labels are indices into %s, 0..%d", scores.ErrUnknown, y, classesNPY, k-1)}
+						return nil, nil, &Error{File: a.name, At: fmt.Sprintf("row %d", i), Err: fmt.Errorf("%w %s: integer labels are indices into %s, 0..%d", scores.ErrUnknown, labelText(a.data, i, y), classesNPY, k-1)}
 					}
-					return nil, nil, &Error{File: a.name, At: fmt.Sprintf("row %d", i), Err: fmt.Errorf("%w %d: without %s integer labels are class indices 0..K-1, each used by some embedding; renumber them, or save the class names: classes=names", scores.ErrUnknown, y, classesNPY)}
+					return nil, nil, &Error{File: a.name, At: fmt.Sprintf("row %d", i), Err: fmt.Errorf("%w %s: without %s integer labels are class indices 0..K-1, each used by some embedding; renumber them, or save the class names: classes=names", scores.ErrUnknown, labelText(a.data, i, y), classesNPY)}
 				}
 				out[n][i] = int(y)
 				hi = max(hi, y)

@@ -317,6 +317,7 @@ func TestNumPyErrors(t *testing.T) {
 		{"labels too short", pilotNPZ(goodScores, npyRaw("<i8", false, "(3,)", le(int64(0), int64(1), int64(2))), nil), []string{"labels.npy: wrong shape (3,): want 4 labels (a 1-D array, one per row of scores.npy)"}},
 		{"labels 2-D", pilotNPZ(goodScores, npyRaw("<i8", false, "(4, 1)", le(int64(0), int64(0), int64(1), int64(2))), nil), []string{"labels.npy: wrong shape (4, 1): want 4 labels"}},
 		{"label out of range", pilotNPZ(goodScores, npyRaw("<i8", false, "(4,)", le(int64(0), int64(3), int64(1), int64(2))), nil), []string{"labels.npy: point 1: unknown label 3: integer labels are column indices of scores, 0..2"}},
+		{"-1 as uint64", pilotNPZ(goodScores, npyRaw("<u8", false, "(4,)", le(uint64(0), uint64(1), ^uint64(0), uint64(2))), nil), []string{"labels.npy: point 2: unknown label 18446744073709551615: integer labels are column indices of scores, 0..2"}},
 		{"negative label", pilotNPZ(goodScores, npyRaw("<i2", false, "(4,)", le(int16(0), int16(0), int16(-1), int16(2))), nil), []string{"labels.npy: point 2: unknown label -1"}},
 		{"float labels", pilotNPZ(goodScores, npyRaw("<f8", false, "(4,)", le(0.0, 0.0, 1.0, 2.0)), nil), []string{"labels.npy: wrong type: dtype <f8: labels must be integers 0..2 or class names; convert them with labels.astype(int)"}},
 		{"object labels", pilotNPZ(goodScores, npyRaw("|O", false, "(4,)", make([]byte, 32)), nil), []string{"labels.npy: wrong type: dtype |O: Python objects, which are not read; convert names with a.astype(str)"}},

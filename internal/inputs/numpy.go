@@ -335,6 +335,16 @@ func floats(data any) []float64 {
 	return nil
 }
 
+// labelText writes label i of the integer labels data as the file holds
+// it, y being what ints made of it (a uint64 above the largest int64, as
+// -1 cast to uint64 is, is shown as it is, not as the largest int64).
+func labelText(data any, i int, y int64) string {
+	if u, ok := data.([]uint64); ok {
+		return strconv.FormatUint(u[i], 10)
+	}
+	return strconv.FormatInt(y, 10)
+}
+
 // ints converts integer labels to int64; ok is false for a value of a
 // uint64 array above the largest int64.
 func ints(data any) (out []int64, ok bool) {
@@ -448,7 +458,7 @@ func npLabels(l *npArray, classes []string, k int) ([]int, []string, error) {
 		v, _ := ints(l.data)
 		for i, y := range v {
 			if y < 0 || y >= int64(k) {
-				return nil, nil, &Error{File: l.name, At: fmt.Sprintf("point %d", i), Err: fmt.Errorf("%w %d: integer labels are column indices of scores, 0..%d", scores.ErrUnknown, y, k-1)}
+				return nil, nil, &Error{File: l.name, At: fmt.Sprintf("point %d", i), Err: fmt.Errorf("%w %s: integer labels are column indices of scores, 0..%d", scores.ErrUnknown, labelText(l.data, i, y), k-1)}
 			}
 			labels[i] = int(y)
 		}
