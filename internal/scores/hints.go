@@ -9,9 +9,12 @@ import (
 
 // unknownLabelHint explains an unknown label that nearly matches the header:
 // a label that equals a class name up to invisible characters or to the
-// Unicode normal form of accented Latin letters names the difference, and a
+// Unicode normal form of accented Latin letters names the difference, a
 // first row that looks like data (no "label" column, class names that are
-// all numbers) asks for a header row. It returns "" when neither applies.
+// all numbers) asks for a header row, and a label that equals a class name
+// up to case, or as a number ("1.0" for the column "1"), or looks like a
+// column index among named classes, says so. It returns "" when none
+// applies.
 func unknownLabelHint(label string, classes []string, explicitLabel bool) string {
 	key := looseKey(label)
 	for _, c := range classes {
@@ -25,6 +28,25 @@ func unknownLabelHint(label string, classes []string, explicitLabel bool) string
 	}
 	if !explicitLabel && allNumbers(classes) {
 		return fmt.Sprintf("the first row looks like data, not a header (no \"label\" column, and its class names %s are numbers); add a header row: label, then one name per class column", strings.Join(quoteAll(first(classes, 3)), ", "))
+	}
+	for _, c := range classes {
+		if strings.EqualFold(c, label) {
+			return fmt.Sprintf("it differs from the class column %q only in upper and lower case, and class names are case-sensitive; write the label as the column name is written", clip(c))
+		}
+	}
+	if v, err := strconv.ParseFloat(label, 64); err == nil {
+		for _, c := range classes {
+			if w, err := strconv.ParseFloat(strings.TrimSpace(c), 64); err == nil && w == v {
+				return fmt.Sprintf("it is the number of the class column %q written another way; write the labels as the column names are written", clip(c))
+			}
+		}
+		if n, err := strconv.Atoi(label); err == nil && n >= 0 && n <= len(classes) && !allNumbers(classes) {
+			names := strings.Join(quoteAll(first(classes, 3)), ", ")
+			if len(classes) > 3 {
+				names += ", ..."
+			}
+			return fmt.Sprintf("it looks like a column index, but labels are class names (%s); write each point's class as its column is named", names)
+		}
 	}
 	return ""
 }
