@@ -269,12 +269,15 @@ func TestEmbeddingsBacktest(t *testing.T) {
 }
 
 // TestEmbeddingsPaperPreset: CleaneX's paper preset needs every score and
-// fails on embeddings as on a summary, with its reason; the other methods'
-// columns are written.
+// fails on embeddings as on a summary, with its reason and what to do; the
+// other methods' columns are written.
 func TestEmbeddingsPaperPreset(t *testing.T) {
-	code, out, errs := cli(t, "", "predict", "--k2", "20", "--preset", "paper", "--estimate=false", tinyPilot("tiny_embeddings.npz"))
-	if code != exitFailure || !strings.HasPrefix(out, "k,observed,plugin,kde,pooled,tail,regression\n") || !strings.Contains(errs, "method cleanex failed") || !strings.Contains(errs, "needs the full score matrix") {
-		t.Errorf("exit %d, stdout %.40q, stderr %q", code, out, errs)
+	for _, file := range []string{tinyPilot("tiny_embeddings.npz"), filepath.Join("..", "..", "internal", "summary", "testdata", "tiny_summary.csv")} {
+		code, out, errs := cli(t, "", "predict", "--k2", "20", "--preset", "paper", "--estimate=false", file)
+		if code != exitFailure || !strings.HasPrefix(out, "k,observed,plugin,kde,pooled,tail,regression\n") || !strings.Contains(errs, "method cleanex failed") ||
+			!strings.Contains(errs, "needs the full score matrix") || !strings.Contains(errs, "give the score matrix for --preset paper, or use --preset fast") {
+			t.Errorf("%s: exit %d, stdout %.40q, stderr %q", file, code, out, errs)
+		}
 	}
 }
 

@@ -331,6 +331,9 @@ func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				prog.done()
 				return fmt.Errorf("interrupted: %w", ctx.Err())
 			}
+			if errors.Is(err, accuracy.ErrSummarised) {
+				err = fmt.Errorf("%w (a summary file, or embeddings, which predict scores into per-point summaries as it reads them); give the score matrix for --preset paper, or use --preset fast", err)
+			}
 			issues.fail(e.Name(), err)
 			continue
 		}
