@@ -14,8 +14,8 @@ func TestSetK2(t *testing.T) {
 		k2    int
 		error string
 	}{
-		{"9223372036854775807", 500, "k2 9223372036854775807: too large: the largest k2 accepted is 10,000,000 classes; at 9223372036854775807 the curves of a run would need ~443 EB of memory (~480 MB at the limit)"},
-		{"1e12", 500, "k2 1e12: too large: the largest k2 accepted is 10,000,000 classes; at 1e12 the curves of a run would need ~48 TB of memory (~480 MB at the limit)"},
+		{"9223372036854775807", 500, "k2 9223372036854775807: too large: the largest k2 accepted is 10,000,000 classes; at 9223372036854775807 a run would need ~2.49 ZB of memory (~2.7 GB at the limit)"},
+		{"1e12", 500, "k2 1e12: too large: the largest k2 accepted is 10,000,000 classes; at 1e12 a run would need ~270 TB of memory (~2.7 GB at the limit)"},
 		{"", 500, `k2 "": not a number; give a whole number of classes to predict for, like 2000`},
 		{"2000", 2000, ""},
 		{"1", 2000, "k2 1: give the number of classes to predict for, at least 2"},

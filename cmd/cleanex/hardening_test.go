@@ -44,7 +44,7 @@ func TestHardeningErrors(t *testing.T) {
 		want  string
 	}{
 		{"k2 max int", nil, []string{"predict", "--k2", "9223372036854775807", "--methods", "plugin", small}, "--k2 9223372036854775807: too large"},
-		{"k2 1e12", nil, []string{"predict", "--k2", "1000000000000", "--methods", "plugin", small}, "the largest --k2 accepted is 10,000,000 classes; at 1000000000000 the curves of a run would need ~48 TB"},
+		{"k2 1e12", nil, []string{"predict", "--k2", "1000000000000", "--methods", "plugin", small}, "the largest --k2 accepted is 10,000,000 classes; at 1000000000000 a run would need ~270 TB"},
 		{"k2 beyond int64", nil, []string{"predict", "--k2", "99999999999999999999", small}, "out of range"},
 		{"dev zero", endless(0), []string{"predict", "--k2", "10", "-"}, "holds NUL bytes"},
 		{"no line ends", endless('a'), []string{"predict", "--k2", "10", "-"}, "a line longer than 32 MiB without a line end"},

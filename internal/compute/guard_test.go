@@ -27,7 +27,7 @@ func TestRunRefusals(t *testing.T) {
 		run  protocol.Run
 		want string
 	}{
-		{protocol.Run{Dataset: 1, Method: "plugin", K2: 1_000_000_000_000}, "plugin: k2 1000000000000: too large: the largest k2 accepted is 10,000,000 classes; at 1000000000000 the curves of a run would need ~48 TB of memory (~480 MB at the limit)"},
+		{protocol.Run{Dataset: 1, Method: "plugin", K2: 1_000_000_000_000}, "plugin: k2 1000000000000: too large: the largest k2 accepted is 10,000,000 classes; at 1000000000000 a run would need ~270 TB of memory (~2.7 GB at the limit)"},
 		{protocol.Run{Dataset: 1, Method: "plugin", K2: 1}, "plugin: k2 1: give the number of classes to predict for, at least 2"},
 		{protocol.Run{Dataset: 2, Method: "regression", K2: 10}, "regression: regression needs a pilot of at least 3 classes, this one has 2"},
 		{protocol.Run{Dataset: 2, Method: "plugin", K2: 10}, ""},

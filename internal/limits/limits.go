@@ -15,16 +15,16 @@ import (
 )
 
 const (
-	// MaxK2 bounds k2, the number of classes to predict for. Every method
-	// and the observed and truth columns keep a curve of one float64 per k,
-	// and the curves CSV has one row per k: at 10,000,000 that is 80 MB per
-	// curve and about 0.5 GB for all six columns.
+	// MaxK2 bounds k2, the number of classes to predict for. A run keeps
+	// every method's curve, the recommendation's curves and its interval's
+	// features at every k up to k2 (RunBytesPerK).
 	MaxK2 = 10_000_000
-	// CurveBytesPerK is the memory one curve takes per k.
-	CurveBytesPerK = 8
-	// CurvesPerRun is how many curves a run holds at most: four methods,
-	// the observed curve and the truth.
-	CurvesPerRun = 6
+	// RunBytesPerK is the memory a run with every method and the
+	// recommendation takes per k of k2: the command line's peak resident
+	// memory grew by 268 bytes per k from k2 = 1,000,000 to 4,000,000
+	// (cleanex predict on a pilot of 20 classes; 283 MB and 1.09 GB), about
+	// 34 float64 per k, half of them the garbage collector's headroom.
+	RunBytesPerK = 270
 	// MaxFileBytes bounds the size of a score file the page reads. The page
 	// keeps the file's bytes and every compute worker a copy of them and of
 	// the parsed matrix, so a file of this size already takes a few GB in
@@ -109,11 +109,11 @@ func ungroup(text string) (string, bool) {
 // message names the limit's memory only.
 func tooLarge(name, text string, k2 float64) error {
 	if k2 < 2*MaxK2 {
-		return fmt.Errorf("%s %s: too large: the largest %s accepted is %s classes (at that size the curves of a run already take ~%s of memory)",
-			name, text, name, Thousands(MaxK2), HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
+		return fmt.Errorf("%s %s: too large: the largest %s accepted is %s classes (at that size a run already takes ~%s of memory)",
+			name, text, name, Thousands(MaxK2), HumanBytes(MaxK2*RunBytesPerK))
 	}
-	return fmt.Errorf("%s %s: too large: the largest %s accepted is %s classes; at %s the curves of a run would need ~%s of memory (~%s at the limit)",
-		name, text, name, Thousands(MaxK2), text, HumanBytes(k2*CurveBytesPerK*CurvesPerRun), HumanBytes(MaxK2*CurveBytesPerK*CurvesPerRun))
+	return fmt.Errorf("%s %s: too large: the largest %s accepted is %s classes; at %s a run would need ~%s of memory (~%s at the limit)",
+		name, text, name, Thousands(MaxK2), text, HumanBytes(k2*RunBytesPerK), HumanBytes(MaxK2*RunBytesPerK))
 }
 
 // CheckFileSize rejects a file of more than MaxFileBytes for the page,
@@ -145,7 +145,7 @@ func Thousands(n int) string {
 // HumanBytes writes a byte count with a decimal unit and three significant
 // digits: 8 TB, 480 MB.
 func HumanBytes(b float64) string {
-	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"}
 	i := 0
 	for b >= 1000 && i < len(units)-1 {
 		b /= 1000
