@@ -600,8 +600,9 @@ func pilotLevel(f Fits, k int) (a, se float64) {
 // carriedSE returns SEK_k = se / (p (1 - p)) with p = min(est, a): the
 // pilot's class-sampling standard error se at min(k, k1) (pilotLevel) in the
 // logit of the estimate est at k instead of the pilot's accuracy a. An
-// estimate above a (the shrunk accuracy of a pilot with few errors) counts
-// as a, so that SEK_k is never below SE_k only for that reason.
+// estimate above a (as the shrunk accuracy of a pilot with few errors may
+// be) counts as a: SEK_k is then SE_k, rather than growing without bound as
+// the estimate nears 1.
 func carriedSE(f Fits, k int, est float64) float64 {
 	a, se := pilotLevel(f, k)
 	p := min(est, a)
