@@ -2,6 +2,7 @@ package bank
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -72,5 +73,17 @@ func TestHeldOutIsApart(t *testing.T) {
 	}
 	if grouped != 64 {
 		t.Errorf("%d grouped held-out pilots, want 64 (two families of 32)", grouped)
+	}
+	// the large family: pilots of 500, 1,000 and 2,000 classes, 8 each, of
+	// worlds of 20,000
+	byK1 := map[int]int{}
+	for _, p := range HeldOut([]string{"out-d8-K20000"}, nil) {
+		if p.K != 20_000 {
+			t.Errorf("%s: K = %d, want 20000", p.ID, p.K)
+		}
+		byK1[p.K1]++
+	}
+	if want := map[int]int{500: 8, 1000: 8, 2000: 8}; !maps.Equal(byK1, want) {
+		t.Errorf("out-d8-K20000 pilots by k1 %v, want %v", byK1, want)
 	}
 }

@@ -12,17 +12,20 @@ import (
 // out-of-sample check of the calibration on settings the bank lacks: d = 4
 // with r = 5 points per class, d = 7 with r = 20, d = 5 (the paper's noise
 // levels) with a population of K = 5,000 classes, so that k2 / k1 reaches 100
-// (the bank's largest ratio is 40), d = 6 with r = 2, and classes in groups
-// (simulate.Config.Group), whose members are one another's closest rivals, as
-// the passages of one book are in the bank's verses family: groups of 25 at
-// d = 8, and groups of 40 and of 10 at d = 5. Their seeds are apart from the
-// bank's.
+// (the bank's largest ratio is 40), d = 6 with r = 2, d = 8 with K = 20,000
+// classes and pilots of 500, 1,000 and 2,000 (the bank's largest has 500),
+// and classes in groups (simulate.Config.Group), whose members are one
+// another's closest rivals, as the passages of one book are in the bank's
+// verses family: groups of 25 at d = 8, and groups of 40 and of 10 at d = 5.
+// Their seeds are apart from the bank's.
 func heldOutFamilies() []simFamily {
 	return []simFamily{
 		{name: "out-d4-r5", d: 4, r: 5, k: PopulationK, sigma2: [2]float64{0.05, 0.1}, seedBase: 40_000_000},
 		{name: "out-d7-r20", d: 7, r: 20, k: PopulationK, sigma2: [2]float64{0.2, 0.4}, seedBase: 70_000_000},
 		{name: "out-d5-K5000", d: 5, r: simR, k: 5000, sigma2: [2]float64{0.1, 0.2}, seedBase: 55_000_000},
 		{name: "out-d6-r2", d: 6, r: 2, k: PopulationK, sigma2: [2]float64{0.15, 0.3}, seedBase: 60_000_000},
+		{name: "out-d8-K20000", d: 8, r: simR, k: 20_000, sigma2: [2]float64{0.15, 0.3},
+			k1s: []int{500, 1000, 2000}, seedBase: 85_000_000},
 		{name: "out-groups-d8", d: 8, r: simR, k: PopulationK, sigma2: [2]float64{0.3, 0.5},
 			group: [2]int{25, 25}, tau2: [2]float64{0.3, 0.3}, seedBase: 80_000_000},
 		{name: "out-groups-d5", d: 5, r: simR, k: PopulationK, sigma2: [2]float64{0.1, 0.2},

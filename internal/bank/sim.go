@@ -23,6 +23,8 @@ type simFamily struct {
 	// group[i] whose centres lie within τ² = tau2[i] of their group's.
 	group [2]int
 	tau2  [2]float64
+	// k1s are the pilot sizes, K1s when nil.
+	k1s []int
 	// seedBase separates the families' world seeds.
 	seedBase uint64
 }
@@ -44,7 +46,8 @@ func simFamilies() []simFamily {
 // simR is the number of points per class in the simulated worlds (the paper's).
 const simR = 10
 
-// pilots returns the family's 32 pilots: for each k1 in K1s, each of the
+// pilots returns the family's pilots, 32 with the bank's sizes: for each k1
+// in f.k1s (K1s when nil), each of the
 // 2 x 2 class and point distribution pairs and each noise level (with its
 // grouping, if any), one world of
 // f.k classes with f.r points each and its own seed (seedBase + 1, +2, ...),
@@ -53,7 +56,11 @@ func (f simFamily) pilots() []Pilot {
 	var ps []Pilot
 	dists := []simulate.Dist{simulate.Normal, simulate.Uniform}
 	i := uint64(0)
-	for _, k1 := range K1s {
+	k1s := f.k1s
+	if k1s == nil {
+		k1s = K1s
+	}
+	for _, k1 := range k1s {
 		for _, yc := range dists {
 			for _, xp := range dists {
 				for n, s2 := range f.sigma2 {
