@@ -16,6 +16,9 @@ func TestCalibratedK1s(t *testing.T) {
 	if slices.Min(K1s) != recommend.SmallestCalibratedK1 || slices.Max(K1s) != recommend.LargestCalibratedK1 {
 		t.Errorf("bank pilots of %v classes; recommend says %d to %d", K1s, recommend.SmallestCalibratedK1, recommend.LargestCalibratedK1)
 	}
+	if PopulationK != recommend.CalibratedPopulation {
+		t.Errorf("bank worlds of %d classes; recommend says %d", PopulationK, recommend.CalibratedPopulation)
+	}
 }
 
 // Each replicate has the bank's families and sizes, one pilot for each of

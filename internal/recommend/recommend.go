@@ -528,6 +528,10 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"You extrapolate %s× beyond your pilot (%s classes to %s); the interval was calibrated on test pilots extrapolated at most %.0f×, so here it is likely too narrow: a pilot with more classes would give a firmer answer.",
 			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most))
+	} else if f.K1 >= LargestCalibratedK1 && k2 > CalibratedPopulation {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"Your pilot has %s classes and you ask about %s: the interval was calibrated on test pilots of at most %s classes drawn from %s, and on held-out test pilots of 500 and 1,000 classes carried to 5,000 and 20,000 classes it held the true accuracy only 38-75%% of the time, the truth mostly above it: read the interval as too narrow, and the estimate as likely a little low.",
+			limits.Thousands(f.K1), limits.Thousands(k2), limits.Thousands(LargestCalibratedK1), limits.Thousands(CalibratedPopulation)))
 	}
 	monotone(res.Estimate)
 	monotone(res.Middle)
@@ -543,6 +547,13 @@ const (
 	SmallestCalibratedK1 = 50
 	LargestCalibratedK1  = 500
 )
+
+// CalibratedPopulation is the number of classes of the bank's worlds
+// (internal/bank.PopulationK), the largest k the interval was calibrated
+// at. A pilot of LargestCalibratedK1 classes or more asked about more
+// classes than this gets a warning: held out, such pilots' intervals were
+// too narrow (docs/recommendation.md, "Pilots larger than the bank's").
+const CalibratedPopulation = 2000
 
 // ChanceAt2 is the accuracy of a coin toss between 2 classes: a pilot below
 // it at k = 2 most likely has its scores read in the wrong direction.

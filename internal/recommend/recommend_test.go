@@ -545,6 +545,37 @@ func TestWarnsBeyondCalibratedRatio(t *testing.T) {
 	}
 }
 
+// A pilot of at least LargestCalibratedK1 classes asked about more than
+// CalibratedPopulation classes gets a warning that its interval is likely
+// too narrow; a smaller pilot, or a k2 within the bank's population, does
+// not, and beyond the calibrated ratio only that ratio's warning is given.
+func TestWarnsOnLargePilot(t *testing.T) {
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0, math.Log(40)}, QLo: []float64{-1, -2}, QHi: []float64{1, 2}}
+	const large = "Your pilot has 500 classes and you ask about 5,000: the interval was calibrated on test pilots of at most 500 classes drawn from 2,000"
+	for _, tc := range []struct {
+		k1, k2 int
+		want   string
+	}{
+		{LargestCalibratedK1, 5000, large},
+		{LargestCalibratedK1, CalibratedPopulation, ""},
+		{200, 5000, ""},
+		{1000, 50_000, "You extrapolate 50×"},
+	} {
+		f := testFits(tc.k1, tc.k2)
+		f.N = 10 * tc.k1
+		res, err := Recommend(f, tc.k2, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ws := others(res.Warnings); {
+		case tc.want == "" && len(ws) != 0:
+			t.Errorf("k1 = %d, k2 = %d: warnings %q, want none", tc.k1, tc.k2, ws)
+		case tc.want != "" && (len(ws) != 1 || !strings.HasPrefix(ws[0], tc.want)):
+			t.Errorf("k1 = %d, k2 = %d: warnings %q, want one starting %q", tc.k1, tc.k2, ws, tc.want)
+		}
+	}
+}
+
 // A pilot right at 2 classes less often than a coin toss (its scores most
 // likely read in the wrong direction) gets a warning naming the direction;
 // one at 0.5 or above does not, nor one whose points mostly tie (its low
