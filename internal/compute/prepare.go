@@ -268,6 +268,13 @@ func summariseRows(ctx context.Context, m *scores.Matrix, d scores.Direction, es
 		if pts[i], err = rs.Point(y, row, src[:k-1]); err != nil {
 			return nil, fmt.Errorf("point %d: %w", i+1, err)
 		}
+		// A summary cannot hold the moments of scores beyond about 1e154
+		// or below about 1e-154 (summary.CheckMoments): refuse them, saying
+		// how to rescale, rather than fail on an infinite value or read
+		// a spread of 0.
+		if err := summary.CheckMoments(i, k, pts[i]); err != nil {
+			return nil, err
+		}
 	}
 	progress(n, n)
 	return &matrixRows{m: m, rs: rs, est: est, ranks: ranks, pts: pts, orient: orient}, nil

@@ -19,6 +19,7 @@ import (
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
+	"github.com/cleanex/cleanex/internal/summary"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -430,5 +431,63 @@ func TestPrepareSummary(t *testing.T) {
 		t.Fatal(err)
 	} else {
 		sameSummary(t, got, want)
+	}
+}
+
+// A score matrix whose scores lie beyond what a per-point summary can hold
+// (a row's m2 overflowing or underflowing a float64) is refused by Prepare
+// with summary.ErrOutOfRange, naming the point and the rescaling to make,
+// while Load, which keeps every score, reads it; scores well inside the
+// range (1e±90) are prepared.
+func TestPrepareRefusesOutOfRange(t *testing.T) {
+	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.2, K: 200, R: 5, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cls, err := w.SampleClasses(40, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.Matrix(cls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		factor float64
+		want   string
+	}{
+		{1e90, ""},
+		{1e-90, ""},
+		{1e200, "point 1: its scores reach 5.47e+200 in absolute value, out of a summary's range"},
+		{1e-200, "point 1: its scores reach only 5.47e-200 in absolute value, out of a summary's range"},
+	} {
+		var b bytes.Buffer
+		cw := scores.NewWriter(&b)
+		if err := cw.WriteHeader(m.Classes); err != nil {
+			t.Fatal(err)
+		}
+		k := len(m.Classes)
+		row := make([]float64, k)
+		for i, label := range m.Labels {
+			for j := range row {
+				row[j] = m.Scores[i*k+j] * tc.factor
+			}
+			if err := cw.WriteRow(label, row); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := cw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := Prepare(context.Background(), bytes.NewReader(b.Bytes()), PrepareOptions{Direction: "auto"})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("scores times %g: %v", tc.factor, err)
+		case tc.want != "" && (!errors.Is(err, summary.ErrOutOfRange) || !strings.HasPrefix(err.Error(), tc.want) || !strings.Contains(err.Error(), "power of ten")):
+			t.Errorf("scores times %g: error %v, want one starting %q that says which power of ten to scale by", tc.factor, err, tc.want)
+		}
+		if _, _, err := Load(b.Bytes(), "auto"); err != nil {
+			t.Errorf("scores times %g: Load: %v", tc.factor, err)
+		}
 	}
 }

@@ -91,9 +91,9 @@ func CheckMoments(i, k int, p accuracy.PointSummary) error {
 	finite := func(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
 	switch {
 	case !finite(p.Mean) || !finite(p.M2):
-		return fmt.Errorf("point %d: its scores reach %.3g in absolute value, %w: the sum of squared deviations of its scores (m2) overflows a 64-bit float; divide every score by a power of ten that brings them below 1e100 (no method depends on the scores' unit) and summarise again", i+1, p.MaxAbs, ErrOutOfRange)
+		return fmt.Errorf("point %d: its scores reach %.3g in absolute value, %w: the sum of squared deviations of its scores (m2) overflows a 64-bit float; divide every score by a power of ten that brings them below 1e100 (no method depends on the scores' unit) and try again", i+1, p.MaxAbs, ErrOutOfRange)
 	case p.M2 < 0x1p-1022 && p.Ties < k-1:
-		return fmt.Errorf("point %d: its scores reach only %.3g in absolute value, %w: the sum of squared deviations of its scores (m2) underflows a 64-bit float; multiply every score by a power of ten that brings them above 1e-100 (no method depends on the scores' unit) and summarise again", i+1, p.MaxAbs, ErrOutOfRange)
+		return fmt.Errorf("point %d: its scores reach only %.3g in absolute value, %w: the sum of squared deviations of its scores (m2) underflows a 64-bit float; multiply every score by a power of ten that brings them above 1e-100 (no method depends on the scores' unit) and try again", i+1, p.MaxAbs, ErrOutOfRange)
 	}
 	return nil
 }
