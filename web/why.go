@@ -818,7 +818,8 @@ func familyWords(name string) (words, apart string) {
 		return "passages of the Bible told apart by their verses' words",
 			"There a passage competes hardest with the other passages of its own book, of which a pilot holds only one to three, and every method over-predicted."
 	case "real-senses":
-		return "word senses told apart by their example sentences", ""
+		return "word senses told apart by their example sentences",
+			"There a sense has only 2.6 test sentences on average, the senses of one word compete for its examples, and the estimate over-predicted more often than it under-predicted."
 	case "real-speech":
 		return "English words told apart by synthesized voices", ""
 	}

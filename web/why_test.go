@@ -506,6 +506,8 @@ func TestLowestFamily(t *testing.T) {
 			" It held least often (59% at the largest k) on passages of the Bible told apart by their verses' words, where 39 of its 39 misses lay below the interval: the estimate expected more accuracy than those classes gave. There a passage competes hardest with the other passages of its own book, of which a pilot holds only one to three, and every method over-predicted."},
 		{"above", []recommend.FamilyCheck{{Family: "real-glyphs", CoverageAtK: 0.70, Below: 1, Above: 28}},
 			" It held least often (70% at the largest k) on characters of 42 scripts rendered by different fonts, where 28 of its 29 misses lay above the interval: the estimate expected less accuracy than those classes gave."},
+		{"senses, misses on both sides", []recommend.FamilyCheck{{Family: "real-senses", CoverageAtK: 0.70, Below: 20, Above: 9}},
+			" It held least often (70% at the largest k) on word senses told apart by their example sentences. There a sense has only 2.6 test sentences on average, the senses of one word compete for its examples, and the estimate over-predicted more often than it under-predicted."},
 		{"both sides", []recommend.FamilyCheck{{Family: "new-family", CoverageAtK: 0.60, Below: 20, Above: 18}},
 			" It held least often (60% at the largest k) on new-family."},
 	} {
