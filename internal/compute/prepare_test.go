@@ -440,46 +440,28 @@ func TestPrepareSummary(t *testing.T) {
 // while Load, which keeps every score, reads it; scores well inside the
 // range (1e±90) are prepared.
 func TestPrepareRefusesOutOfRange(t *testing.T) {
-	w, err := simulate.Generate(simulate.Config{Classes: simulate.Normal, Points: simulate.Normal, D: 5, Sigma2: 0.2, K: 200, R: 5, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cls, err := w.SampleClasses(40, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := w.Matrix(cls)
-	if err != nil {
-		t.Fatal(err)
-	}
+	csv := simulatedCSV(t, 40, 5, 3)
 	for _, tc := range []struct {
 		factor float64
 		want   string
 	}{
 		{1e90, ""},
 		{1e-90, ""},
-		{1e200, "point 1: its scores reach 5.47e+200 in absolute value, out of a summary's range"},
-		{1e-200, "point 1: its scores reach only 5.47e-200 in absolute value, out of a summary's range"},
+		{1e200, "point 1: its scores reach 4.56e+200 in absolute value, out of a summary's range"},
+		{1e-200, "point 1: its scores reach only 4.56e-200 in absolute value, out of a summary's range"},
 	} {
+		m, err := scores.Parse(bytes.NewReader(csv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range m.Scores {
+			m.Scores[i] *= tc.factor
+		}
 		var b bytes.Buffer
-		cw := scores.NewWriter(&b)
-		if err := cw.WriteHeader(m.Classes); err != nil {
+		if err := scores.WriteCSV(&b, m); err != nil {
 			t.Fatal(err)
 		}
-		k := len(m.Classes)
-		row := make([]float64, k)
-		for i, label := range m.Labels {
-			for j := range row {
-				row[j] = m.Scores[i*k+j] * tc.factor
-			}
-			if err := cw.WriteRow(label, row); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := cw.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		_, _, err := Prepare(context.Background(), bytes.NewReader(b.Bytes()), PrepareOptions{Direction: "auto"})
+		_, _, err = Prepare(context.Background(), bytes.NewReader(b.Bytes()), PrepareOptions{Direction: "auto"})
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("scores times %g: %v", tc.factor, err)
