@@ -236,21 +236,18 @@ func newSortedRows(s *accuracy.Sample) *sortedRows {
 	r.ranks = summary.KnotRanks(r.kh, summary.DefaultQuantiles)
 	big := 0.0
 	for x := range s.Labels {
-		for _, v := range s.ScoreRow(x) {
-			big = max(big, math.Abs(v))
-		}
-	}
-	// A row's M2 is at most K (2 big)^2.
-	if big > math.Sqrt(math.MaxFloat64/(4*float64(k))) {
-		r.scale = accuracy.PowerOfTwoBelow(big)
-	}
-	for x := range s.Labels {
 		row := s.ScoreRow(x)
 		ord := r.order[x*k : (x+1)*k]
 		for j := range ord {
 			ord[j] = int32(j)
 		}
 		slices.SortFunc(ord, func(a, b int32) int { return cmp.Compare(row[a], row[b]) })
+		// sorted, the row's largest |score| is at one of its ends
+		big = max(big, math.Abs(row[ord[0]]), math.Abs(row[ord[k-1]]))
+	}
+	// A row's M2 is at most K (2 big)^2.
+	if big > math.Sqrt(math.MaxFloat64/(4*float64(k))) {
+		r.scale = accuracy.PowerOfTwoBelow(big)
 	}
 	return r
 }

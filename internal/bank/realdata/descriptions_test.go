@@ -98,43 +98,13 @@ func TestDescriptionScores(t *testing.T) {
 		t.Fatalf("direction %v", dir)
 	}
 	lines := tabLines(t, descriptionsData)
-	bag := func(s string) map[string]float64 {
-		c := map[string]float64{}
-		for _, w := range descWords(s) {
-			c[w]++
-		}
-		return c
-	}
-	df := map[string]float64{}
-	docs := 0.0
 	class := map[string][]string{}
+	var docs []string
 	for _, f := range lines {
 		class[f[0]] = f[1:]
-		for _, s := range f[1:] {
-			docs++
-			for w := range bag(s) {
-				df[w]++
-			}
-		}
+		docs = append(docs, f[1:]...)
 	}
-	vec := func(s string) map[string]float64 {
-		v := bag(s)
-		for w, tf := range v {
-			v[w] = (1 + math.Log(tf)) * math.Log(docs/df[w])
-		}
-		return v
-	}
-	cosine := func(a, b map[string]float64) float64 {
-		dot, na, nb := 0.0, 0.0, 0.0
-		for w, x := range a {
-			dot += x * b[w]
-			na += x * x
-		}
-		for _, x := range b {
-			nb += x * x
-		}
-		return dot / math.Sqrt(na*nb)
-	}
+	ref := newRefTFIDF(descWords, docs)
 	for j, c := range m.Classes {
 		var own []float64
 		for i, y := range m.Labels {
@@ -154,13 +124,13 @@ func TestDescriptionScores(t *testing.T) {
 		found := 0
 		for a := range ss {
 			for b := a + 1; b < len(ss); b++ {
-				tmpl := vec(short + " " + ss[a] + " " + ss[b])
+				tmpl := ref.vec(short + " " + ss[a] + " " + ss[b])
 				match, i := true, 0
 				for s := range ss {
 					if s == a || s == b {
 						continue
 					}
-					if math.Abs(cosine(vec(ss[s]), tmpl)-own[i]) > 1e-12 {
+					if math.Abs(refCosine(ref.vec(ss[s]), tmpl)-own[i]) > 1e-12 {
 						match = false
 					}
 					i++

@@ -382,3 +382,55 @@ func TestGolden(t *testing.T) {
 		}
 	}
 }
+
+// refTFIDF is the tests' own TF-IDF, written apart from the package's to
+// check it: words splits a text into its words, and a word's document
+// frequency counts the documents it was built from that hold it.
+type refTFIDF struct {
+	words func(string) []string
+	df    map[string]float64
+	docs  float64
+}
+
+func newRefTFIDF(words func(string) []string, docs []string) refTFIDF {
+	r := refTFIDF{words: words, df: map[string]float64{}, docs: float64(len(docs))}
+	for _, d := range docs {
+		for w := range r.bag(d) {
+			r.df[w]++
+		}
+	}
+	return r
+}
+
+// bag returns the counts of s's words.
+func (r refTFIDF) bag(s string) map[string]float64 {
+	c := map[string]float64{}
+	for _, w := range r.words(s) {
+		c[w]++
+	}
+	return c
+}
+
+// vec returns the weights of s's words, (1 + ln tf)·ln(D / df) over the D
+// documents.
+func (r refTFIDF) vec(s string) map[string]float64 {
+	v := r.bag(s)
+	for w, tf := range v {
+		v[w] = (1 + math.Log(tf)) * math.Log(r.docs/r.df[w])
+	}
+	return v
+}
+
+// refCosine returns the cosine of two weight vectors, the dot product summed
+// over a's words.
+func refCosine(a, b map[string]float64) float64 {
+	dot, na, nb := 0.0, 0.0, 0.0
+	for w, x := range a {
+		dot += x * b[w]
+		na += x * x
+	}
+	for _, x := range b {
+		nb += x * x
+	}
+	return dot / math.Sqrt(na*nb)
+}

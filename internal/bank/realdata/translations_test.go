@@ -103,47 +103,20 @@ func TestTranslationScores(t *testing.T) {
 		t.Fatalf("direction %v, %d points, labels %v", dir, m.N(), m.Labels)
 	}
 	lines := tabLines(t, translationsData)
-	bag := func(s string) map[string]float64 {
-		c := map[string]float64{}
-		for _, w := range strings.FieldsFunc(strings.NewReplacer("'", "", "\u2019", "", "-", "").Replace(strings.ToLower(s)), func(r rune) bool { return !unicode.IsLetter(r) }) {
-			c[w]++
-		}
-		return c
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.NewReplacer("'", "", "\u2019", "", "-", "").Replace(strings.ToLower(s)), func(r rune) bool { return !unicode.IsLetter(r) })
 	}
-	df := map[string]float64{}
 	text := map[string][2]string{}
+	var docs []string
 	for _, f := range lines {
 		text[f[0]] = [2]string{f[1], f[2]}
-		for _, s := range f[1:] {
-			for w := range bag(s) {
-				df[w]++
-			}
-		}
+		docs = append(docs, f[1:]...)
 	}
-	docs := float64(2 * len(lines))
-	vec := func(s string) map[string]float64 {
-		v := bag(s)
-		for w, tf := range v {
-			v[w] = (1 + math.Log(tf)) * math.Log(docs/df[w])
-		}
-		return v
-	}
-	norm := func(v map[string]float64) float64 {
-		ss := 0.0
-		for _, x := range v {
-			ss += x * x
-		}
-		return math.Sqrt(ss)
-	}
+	ref := newRefTFIDF(words, docs)
 	for i := range m.N() {
-		point := vec(text[m.Classes[i]][1])
+		point := ref.vec(text[m.Classes[i]][1])
 		for j, c := range m.Classes {
-			tmpl := vec(text[c][0])
-			dot := 0.0
-			for w, x := range point {
-				dot += x * tmpl[w]
-			}
-			want := dot / (norm(point) * norm(tmpl))
+			want := refCosine(point, ref.vec(text[c][0]))
 			if got := m.Scores[i*k+j]; math.Abs(got-want) > 1e-12 {
 				t.Fatalf("WEB %s against KJV %s: score %v, want %v", m.Classes[i], c, got, want)
 			}
