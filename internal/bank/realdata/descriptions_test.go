@@ -71,11 +71,7 @@ func TestDescriptionPool(t *testing.T) {
 			t.Errorf("package %s in the pool: %v, want %v", name, names[name], want)
 		}
 	}
-	for i, v := range p.idf {
-		if !(v > 0) {
-			t.Fatalf("idf of term %d = %v, want > 0", i, v)
-		}
-	}
+	checkIDF(t, p.tfidf)
 }
 
 // TestDescriptionScores checks a small population against an independent

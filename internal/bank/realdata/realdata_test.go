@@ -434,3 +434,14 @@ func refCosine(a, b map[string]float64) float64 {
 	}
 	return dot / math.Sqrt(na*nb)
 }
+
+// checkIDF fails t unless every term's idf is above 0: every term of the
+// pool is missing from some document.
+func checkIDF(t *testing.T, w tfidf) {
+	t.Helper()
+	for i, v := range w.idf {
+		if !(v > 0) {
+			t.Fatalf("idf of term %d = %v, want > 0", i, v)
+		}
+	}
+}

@@ -33,11 +33,7 @@ func TestSensePool(t *testing.T) {
 			t.Errorf("sense %q not in the pool", name)
 		}
 	}
-	for i, v := range p.idf {
-		if !(v > 0) {
-			t.Fatalf("idf of term %d = %v, want > 0", i, v)
-		}
-	}
+	checkIDF(t, p.tfidf)
 }
 
 // TestSenseScores checks the score structure at k = 1000: cosines in

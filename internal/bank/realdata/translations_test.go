@@ -79,11 +79,7 @@ func TestTranslationPool(t *testing.T) {
 	if p.names[0] != "Genesis 1:1" || p.names[len(p.names)-1] != "Revelation of John 22:20" {
 		t.Errorf("pool runs from %s to %s", p.names[0], p.names[len(p.names)-1])
 	}
-	for i, v := range p.idf {
-		if !(v > 0) {
-			t.Fatalf("idf of term %d = %v, want > 0", i, v)
-		}
-	}
+	checkIDF(t, p.tfidf)
 }
 
 // TestTranslationScores checks a small population against an independent

@@ -30,11 +30,7 @@ func TestVersePool(t *testing.T) {
 			t.Errorf("passage %s in the pool: %v, want %v", name, seen[name], want)
 		}
 	}
-	for i, v := range p.idf {
-		if !(v > 0) {
-			t.Fatalf("idf of term %d = %v, want > 0", i, v)
-		}
-	}
+	checkIDF(t, p.tfidf)
 }
 
 // TestVerseScores checks the score structure: cosines in [0, 1], a share of
