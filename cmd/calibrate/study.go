@@ -86,11 +86,16 @@ type studyOptions struct {
 	// dump prints each pilot's residual and features at K; symmetric fits
 	// one scale for both sides of the interval.
 	dump, symmetric bool
+	// pooledQuantiles takes the knot quantiles of residuals standardised by
+	// the scale fitted on every family (recommend.FitSidedScale) instead
+	// of the product's cross-fitted ones (recommend.FitSidedScaleCrossed).
+	pooledQuantiles bool
 	// stack prints the leave-one-family-out bias-correction study
 	// (stackStudy).
 	stack bool
 	// scale is the fit of the sided scale coefficients
-	// (recommend.FitSidedScaleWith; "" is the product's FitSidedScale).
+	// (recommend.FitSidedScaleWith; "" is the product's
+	// FitSidedScaleCrossed).
 	scale string
 	// with holds more pilots studied beside the bank's, each counted in
 	// its bank family (bank.ReplicateOf): bank.Replicate's.
@@ -379,7 +384,7 @@ func observations(ps []pilotFits) []recommend.Observation {
 				continue
 			}
 			obs = append(obs, recommend.Observation{Z: p.rf.CentreLogit(res.Estimate[k]), Y: p.rf.CentreLogit(p.Truth[k]),
-				F: res.Features[k], Weight: 1 / float64(len(g))})
+				F: res.Features[k], Weight: 1 / float64(len(g)), Group: p.Family})
 		}
 	}
 	return obs
@@ -681,9 +686,10 @@ func mix3(a, b, c float64) func(p pilotFits) accuracy.Curve {
 	}
 }
 
-// fitCal fits the calibration the product uses (FitSidedScale), the one
-// with the scale fitted by o.scale (FitSidedScaleWith), or the symmetric one
-// (FitScale) for comparison; each with its WithoutB, the same fit on the
+// fitCal fits the calibration the product uses (FitSidedScaleCrossed), or
+// for comparison the one with the scale fitted by o.scale
+// (FitSidedScaleWith), the symmetric one (FitScale) or the one with pooled
+// quantiles (FitSidedScale); each with its WithoutB, the same fit on the
 // observations with B_k left out.
 func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration, error) {
 	fit := func(obs []recommend.Observation) (recommend.Calibration, error) {
@@ -692,8 +698,10 @@ func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration,
 			return recommend.FitScale(obs, recommend.DefaultKnots())
 		case o.scale != "":
 			return recommend.FitSidedScaleWith(obs, recommend.DefaultKnots(), recommend.ScaleFit(o.scale))
+		case o.pooledQuantiles:
+			return recommend.FitSidedScale(obs, recommend.DefaultKnots())
 		}
-		return recommend.FitSidedScale(obs, recommend.DefaultKnots())
+		return recommend.FitSidedScaleCrossed(obs, recommend.DefaultKnots())
 	}
 	cal, err := fit(obs)
 	if err != nil {

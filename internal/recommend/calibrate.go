@@ -22,6 +22,9 @@ type Observation struct {
 	F Features
 	// Weight is the observation's weight (each pilot's observations sum to 1).
 	Weight float64
+	// Group names the family of pilots the observation comes from (used by
+	// FitSidedScaleCrossed; "" is a group of its own).
+	Group string
 }
 
 // Nominal is the interval's nominal coverage.
@@ -163,10 +166,48 @@ func fitScale(obs []Observation, knots []float64, sided bool, method ScaleFit) (
 	if err != nil {
 		return Calibration{}, err
 	}
+	return quantilesAt(cal, obs, knots, func(int) Calibration { return cal })
+}
+
+// FitSidedScaleCrossed is FitSidedScale whose knot quantiles are taken of
+// cross-fitted residuals: each observation is standardised by the sided
+// scale fitted without its Group, so that the quantiles measure how the
+// scale serves a family it was not fitted on. The scale coefficients are
+// FitSidedScale's, fitted on every observation.
+func FitSidedScaleCrossed(obs []Observation, knots []float64) (Calibration, error) {
+	cal, err := fitScale(obs, knots, true, ScaleNNLS)
+	if err != nil {
+		return Calibration{}, err
+	}
+	without := map[string]Calibration{}
+	for _, o := range obs {
+		if _, ok := without[o.Group]; ok {
+			continue
+		}
+		var others []Observation
+		for _, p := range obs {
+			if p.Group != o.Group {
+				others = append(others, p)
+			}
+		}
+		c, err := fitScale(others, knots, true, ScaleNNLS)
+		if err != nil {
+			return Calibration{}, fmt.Errorf("recommend: the scale without %q: %w", o.Group, err)
+		}
+		without[o.Group] = c
+	}
+	return quantilesAt(cal, obs, knots, func(i int) Calibration { return without[obs[i].Group] })
+}
+
+// quantilesAt sets cal's knot quantiles: at each knot L_j the 10% and 90%
+// quantiles of (Y_i - Z_i) / s_i with weights Weight_i t_j(L_i), s_i the
+// side's scale of scaleOf(i).
+func quantilesAt(cal Calibration, obs []Observation, knots []float64, scaleOf func(i int) Calibration) (Calibration, error) {
+	cal.QLo, cal.QHi = nil, nil
 	type zw struct{ z, w, l float64 }
 	zs := make([]zw, len(obs))
 	for i, o := range obs {
-		lo, hi := cal.scales(o.F)
+		lo, hi := scaleOf(i).scales(o.F)
 		s := lo
 		if o.Y >= o.Z {
 			s = hi

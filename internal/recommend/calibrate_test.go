@@ -103,3 +103,139 @@ func TestFitSidedScaleWithNNLS(t *testing.T) {
 		t.Errorf("nnls %v %v, FitSidedScale %v %v", b.Coef, b.CoefUp, a.Coef, a.CoefUp)
 	}
 }
+
+// crossedBank draws observations in three groups: in "a" and "b" |Y - Z|
+// follows D (a half-normal error times D, either side), in "c" it is three
+// times as large, so a scale fitted without "c" under-states its residuals.
+func crossedBank(n int) []Observation {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var obs []Observation
+	for _, g := range []string{"a", "b", "c"} {
+		m := 1.0
+		if g == "c" {
+			m = 3
+		}
+		for range n {
+			f := Features{SE: 0.1 + rng.Float64(), D: rng.Float64(), L: 4 * rng.Float64()}
+			y := m * f.D * rng.NormFloat64()
+			obs = append(obs, Observation{Z: 0, Y: y, F: f, Weight: 1, Group: g})
+		}
+	}
+	return obs
+}
+
+// TestFitSidedScaleCrossedByHand recomputes the crossed quantiles by hand:
+// each observation standardised by the side's a . v(F) of FitSidedScale on
+// the other groups, then the weighted 10% and 90% quantiles (the smallest
+// value whose cumulative weight reaches 10% / 90%) at the one knot L = 0.
+func TestFitSidedScaleCrossedByHand(t *testing.T) {
+	obs := crossedBank(400)
+	knots := []float64{0}
+	cal, err := FitSidedScaleCrossed(obs, knots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pooled, err := FitSidedScale(obs, knots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.Coef != pooled.Coef || cal.CoefUp != pooled.CoefUp {
+		t.Errorf("coefficients %v / %v, want FitSidedScale's %v / %v", cal.Coef, cal.CoefUp, pooled.Coef, pooled.CoefUp)
+	}
+	type zw struct{ z, w float64 }
+	var zs []zw
+	for _, g := range []string{"a", "b", "c"} {
+		var others []Observation
+		for _, o := range obs {
+			if o.Group != g {
+				others = append(others, o)
+			}
+		}
+		without, err := FitSidedScale(others, knots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range obs {
+			if o.Group != g {
+				continue
+			}
+			coef := without.Coef
+			if o.Y >= o.Z {
+				coef = without.CoefUp
+			}
+			v := o.F.vector()
+			s := 0.0
+			for j := range v {
+				s += coef[j] * v[j]
+			}
+			zs = append(zs, zw{(o.Y - o.Z) / s, o.Weight})
+		}
+	}
+	sort.Slice(zs, func(i, j int) bool { return zs[i].z < zs[j].z })
+	total := 0.0
+	for _, v := range zs {
+		total += v.w
+	}
+	quantile := func(p float64) float64 {
+		cum := 0.0
+		for _, v := range zs {
+			cum += v.w
+			if cum >= p*total {
+				return v.z
+			}
+		}
+		return zs[len(zs)-1].z
+	}
+	for _, tc := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"q_lo", cal.QLo[0], quantile(0.1)},
+		{"q_hi", cal.QHi[0], quantile(0.9)},
+	} {
+		if math.Abs(tc.got-tc.want) > 1e-12 {
+			t.Errorf("%s = %.15g, want %.15g", tc.name, tc.got, tc.want)
+		}
+	}
+	// the group unlike the others widens the crossed quantiles beyond the
+	// pooled ones
+	if !(cal.QLo[0] < pooled.QLo[0] && cal.QHi[0] > pooled.QHi[0]) {
+		t.Errorf("crossed quantiles [%.3f, %.3f], want wider than the pooled [%.3f, %.3f]", cal.QLo[0], cal.QHi[0], pooled.QLo[0], pooled.QHi[0])
+	}
+}
+
+// TestFitSidedScaleCrossedCopies gives every group the same observations:
+// the scale fitted without any one group is the scale fitted on all, so
+// the crossed calibration is FitSidedScale's.
+func TestFitSidedScaleCrossedCopies(t *testing.T) {
+	base := crossedBank(300)[:300] // group "a" only
+	var obs []Observation
+	for _, g := range []string{"x", "y", "z"} {
+		for _, o := range base {
+			o.Group = g
+			obs = append(obs, o)
+		}
+	}
+	cal, err := FitSidedScaleCrossed(obs, DefaultKnots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pooled, err := FitSidedScale(obs, DefaultKnots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range pooled.QLo {
+		if math.Abs(cal.QLo[j]-pooled.QLo[j]) > 1e-9 || math.Abs(cal.QHi[j]-pooled.QHi[j]) > 1e-9 {
+			t.Errorf("knot %d: crossed [%.12f, %.12f], want FitSidedScale's [%.12f, %.12f]", j, cal.QLo[j], cal.QHi[j], pooled.QLo[j], pooled.QHi[j])
+		}
+	}
+}
+
+// TestFitSidedScaleCrossedOneGroup: with one group there is nothing to fit
+// the scale on when it is left out.
+func TestFitSidedScaleCrossedOneGroup(t *testing.T) {
+	base := crossedBank(300)[:300]
+	if _, err := FitSidedScaleCrossed(base, DefaultKnots()); err == nil {
+		t.Error("one group: want an error")
+	}
+}
