@@ -8,7 +8,7 @@
 //	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
 //	calibrate fit -small|-replicate n, calibrate heldout -small|-replicate n
 //	calibrate embedded -dir D [-families ...] [-k1 ...] [-m 4]
-//	calibrate study [-dir build/bank] [-with-replicates n] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-pooled-quantiles] [-scale nnls|quantile|quantile-beyond|median|capped] [-stack]
+//	calibrate study [-dir build/bank] [-with-replicates n] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-pooled-quantiles] [-scale nnls|quantile|quantile-beyond|median|capped|relative] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
 //	calibrate paper-cases [-dir build/paper-cases] -- [-seed 1] [-threads 2] (see papercases.go)
@@ -88,7 +88,7 @@ func run(ctx context.Context, args []string) error {
 	fs.BoolVar(&so.symmetric, "symmetric", false, "study: one scale for both sides of the interval (for comparison)")
 	fs.BoolVar(&so.pooledQuantiles, "pooled-quantiles", false, "study: take the knot quantiles of residuals standardised by the scale fitted on every family (recommend.FitSidedScale), not by the scale fitted without their family (for comparison)")
 	fs.BoolVar(&so.stack, "stack", false, "study: the leave-one-family-out bias correction of the estimate beyond k1 (not used by the product)")
-	fs.StringVar(&so.scale, "scale", "", "study: fit of the interval's scale, nnls|quantile|quantile-beyond|median|capped (default: the product's)")
+	fs.StringVar(&so.scale, "scale", "", "study: fit of the interval's scale, nnls|quantile|quantile-beyond|median|capped|relative (default: the product's)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}

@@ -696,8 +696,10 @@ func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration,
 		switch {
 		case o.symmetric:
 			return recommend.FitScale(obs, recommend.DefaultKnots())
-		case o.scale != "":
+		case o.scale != "" && o.pooledQuantiles:
 			return recommend.FitSidedScaleWith(obs, recommend.DefaultKnots(), recommend.ScaleFit(o.scale))
+		case o.scale != "":
+			return recommend.FitSidedScaleCrossedWith(obs, recommend.DefaultKnots(), recommend.ScaleFit(o.scale))
 		case o.pooledQuantiles:
 			return recommend.FitSidedScale(obs, recommend.DefaultKnots())
 		}

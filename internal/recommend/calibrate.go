@@ -78,11 +78,18 @@ const (
 	// ScaleCapped is ScaleNNLS on min(|Y - Z|, cap), cap the weighted 95%
 	// quantile of |Y - Z| on that side (winsorised residuals).
 	ScaleCapped ScaleFit = "capped"
+	// ScaleRelative fits, per side, |Y - Z| = s(F) |eps| with relative
+	// errors of one size whatever s: non-negative least squares of |Y - Z|
+	// weighted by Weight_i / s_i^2, s_i from the previous fit (iterated from
+	// ScaleNNLS's fit; the quasi-likelihood of a constant coefficient of
+	// variation), so that pilots whose residuals are small weigh as much as
+	// those whose residuals are large.
+	ScaleRelative ScaleFit = "relative"
 )
 
 // ScaleFits lists the ScaleFit values FitSidedScaleWith accepts.
 func ScaleFits() []ScaleFit {
-	return []ScaleFit{ScaleNNLS, ScaleQuantile, ScaleQuantileBeyond, ScaleMedian, ScaleCapped}
+	return []ScaleFit{ScaleNNLS, ScaleQuantile, ScaleQuantileBeyond, ScaleMedian, ScaleCapped, ScaleRelative}
 }
 
 // FitSidedScaleWith is FitSidedScale with the scale coefficients of each
@@ -139,6 +146,8 @@ func fitScale(obs []Observation, knots []float64, sided bool, method ScaleFit) (
 				t[i] = min(t[i], capAt)
 			}
 			coef, err = weightedNNLS(rows, m, t, w)
+		case ScaleRelative:
+			coef, err = relativeNNLS(rows, m, t, w)
 		default:
 			coef, err = weightedNNLS(rows, m, t, w)
 		}
@@ -175,7 +184,16 @@ func fitScale(obs []Observation, knots []float64, sided bool, method ScaleFit) (
 // scale serves a family it was not fitted on. The scale coefficients are
 // FitSidedScale's, fitted on every observation.
 func FitSidedScaleCrossed(obs []Observation, knots []float64) (Calibration, error) {
-	cal, err := fitScale(obs, knots, true, ScaleNNLS)
+	return FitSidedScaleCrossedWith(obs, knots, ScaleNNLS)
+}
+
+// FitSidedScaleCrossedWith is FitSidedScaleCrossed with the scale
+// coefficients of each side fitted by method.
+func FitSidedScaleCrossedWith(obs []Observation, knots []float64, method ScaleFit) (Calibration, error) {
+	if !slices.Contains(ScaleFits(), method) {
+		return Calibration{}, fmt.Errorf("recommend: unknown scale fit %q", method)
+	}
+	cal, err := fitScale(obs, knots, true, method)
 	if err != nil {
 		return Calibration{}, err
 	}
@@ -190,7 +208,7 @@ func FitSidedScaleCrossed(obs []Observation, knots []float64) (Calibration, erro
 				others = append(others, p)
 			}
 		}
-		c, err := fitScale(others, knots, true, ScaleNNLS)
+		c, err := fitScale(others, knots, true, method)
 		if err != nil {
 			return Calibration{}, fmt.Errorf("recommend: the scale without %q: %w", o.Group, err)
 		}
@@ -275,6 +293,36 @@ func weightedNNLS(rows []float64, m int, t, w []float64) ([]float64, error) {
 		b[i] = sw * t[i]
 	}
 	return regress.NNLS(a, m, NumCoef, b)
+}
+
+// relativeNNLS returns a >= 0 from iterated weighted non-negative least
+// squares: each step minimises sum_i w_i (t_i - rows_i . a)^2 / s_i^2, s_i =
+// rows_i . a of the step before (at least a thousandth of the mean s),
+// starting from weightedNNLS.
+func relativeNNLS(rows []float64, m int, t, w []float64) ([]float64, error) {
+	a, err := weightedNNLS(rows, m, t, w)
+	if err != nil {
+		return nil, err
+	}
+	ws := make([]float64, m)
+	for range 20 {
+		mean := 0.0
+		sc := make([]float64, m)
+		for i := range m {
+			sc[i] = floats.Dot(rows[i*NumCoef:(i+1)*NumCoef], a)
+			mean += sc[i] / float64(m)
+		}
+		for i := range m {
+			si := max(sc[i], 1e-3*mean, 1e-9)
+			ws[i] = w[i] / (si * si)
+		}
+		next, err := weightedNNLS(rows, m, t, ws)
+		if err != nil {
+			return nil, err
+		}
+		a = next
+	}
+	return a, nil
 }
 
 // quantileNNLS returns a >= 0 minimising the weighted check loss

@@ -239,3 +239,59 @@ func TestFitSidedScaleCrossedOneGroup(t *testing.T) {
 		t.Error("one group: want an error")
 	}
 }
+
+// TestRelativeNNLSFixedPoint: the relative fit is a fixed point of its own
+// step, the non-negative least squares weighted by w_i / s_i^2 at its own
+// scales s_i; on noiseless targets t = rows . a it returns a.
+func TestRelativeNNLSFixedPoint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const m = 400
+	rows := make([]float64, m*NumCoef)
+	exact := make([]float64, m)
+	noisy := make([]float64, m)
+	w := make([]float64, m)
+	truth := []float64{0.1, 0.5, 0, 0.2, 0, 0, 0.3, 0.4}
+	for i := range m {
+		for j := range NumCoef {
+			rows[i*NumCoef+j] = rng.Float64()
+		}
+		rows[i*NumCoef] = 1
+		s := 0.0
+		for j := range NumCoef {
+			s += truth[j] * rows[i*NumCoef+j]
+		}
+		exact[i] = s
+		noisy[i] = s * math.Abs(rng.NormFloat64())
+		w[i] = 1 + rng.Float64()
+	}
+	a, err := relativeNNLS(rows, m, exact, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range truth {
+		if math.Abs(a[j]-truth[j]) > 1e-6 {
+			t.Errorf("noiseless: a_%d = %.9f, want %.9f", j, a[j], truth[j])
+		}
+	}
+	a, err = relativeNNLS(rows, m, noisy, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := make([]float64, m)
+	for i := range m {
+		s := 0.0
+		for j := range NumCoef {
+			s += a[j] * rows[i*NumCoef+j]
+		}
+		ws[i] = w[i] / (s * s)
+	}
+	step, err := weightedNNLS(rows, m, noisy, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range a {
+		if math.Abs(step[j]-a[j]) > 1e-6 {
+			t.Errorf("one more step moves a_%d from %.9f to %.9f", j, a[j], step[j])
+		}
+	}
+}
