@@ -16,8 +16,9 @@ type methodIssues struct {
 	skipped, failed, notes []string
 }
 
-// note records a remark about a run that succeeded (e.g. a CleaneX seed left
-// out of the estimate), printed only when nothing failed; "" is no remark.
+// note records a remark about the run (how the scores were read, a warning
+// about the estimate, a CleaneX seed left out of it): one line on stderr
+// each when nothing failed, else the end of the error line; "" is no remark.
 func (m *methodIssues) note(s string) {
 	if s != "" {
 		m.notes = append(m.notes, s)
@@ -43,8 +44,10 @@ func (m *methodIssues) fail(name string, err error) {
 }
 
 // finish reports the issues once the results are written: with no failure,
-// one line per skipped method on stderr (prefixed "cleanex cmd: ") and nil;
-// otherwise one error listing the failures and skips, for exit status 1.
+// one line per skipped method and per note on stderr (prefixed
+// "cleanex cmd: ") and nil; otherwise one error listing the failures, the
+// skips and the notes, for exit status 1, so that the one error line still
+// says how the scores were read and what the estimate's warnings are.
 func (m *methodIssues) finish(cmd string, stderr io.Writer) error {
 	if len(m.failed) == 0 {
 		for _, s := range append(m.skipped, m.notes...) {
@@ -52,16 +55,25 @@ func (m *methodIssues) finish(cmd string, stderr io.Writer) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%s; the other methods' results were written", strings.Join(append(m.failed, m.skipped...), "; "))
+	return fmt.Errorf("%s; the other methods' results were written%s", strings.Join(append(m.failed, m.skipped...), "; "), m.alsoNotes())
+}
+
+// alsoNotes returns the notes as the end of an error line ("; also: ..."),
+// or "" when there are none.
+func (m *methodIssues) alsoNotes() string {
+	if len(m.notes) == 0 {
+		return ""
+	}
+	return "; also: " + strings.Join(m.notes, "; ")
 }
 
 // nothingRan is the error when every chosen method was skipped or failed.
 func (m *methodIssues) nothingRan() error {
 	all := strings.Join(append(m.failed, m.skipped...), "; ")
 	if len(m.failed) == 0 {
-		return badInput("no chosen method can run on this file: %s; add classes or choose other methods with --methods", all)
+		return badInput("no chosen method can run on this file: %s; add classes or choose other methods with --methods%s", all, m.alsoNotes())
 	}
-	return fmt.Errorf("no method produced a result: %s", all)
+	return fmt.Errorf("no method produced a result: %s%s", all, m.alsoNotes())
 }
 
 // applicable returns the estimators that can run on a pilot of k1 classes,

@@ -299,3 +299,28 @@ func TestScaleFreeInterval(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureKeepsNotes: when a method fails (CleaneX's paper preset on a
+// summary), the one error line still carries how the scores were read and
+// the estimate's warnings (here: a pilot of 20 classes), which a run
+// without failures prints as lines of their own.
+func TestFailureKeepsNotes(t *testing.T) {
+	_, pilot, _ := cli(t, "", "simulate", "--d", "3", "--k", "200", "--r", "3", "--k1", "20", "--seed", "4")
+	code, summary, errs := cli(t, pilot, "summarise", "-")
+	if code != 0 {
+		t.Fatalf("summarise: exit %d, %s", code, errs)
+	}
+	file := writeFile(t, "summary.csv", summary)
+	code, out, errs := cli(t, "", "predict", "--k2", "400", "--methods", "plugin,cleanex", "--preset", "paper", file)
+	if code != exitFailure || !strings.Contains(out, "estimate_lo") {
+		t.Fatalf("exit %d, stdout %q: want exit 1 with the estimate written", code, out)
+	}
+	if strings.Count(errs, "\n") != 1 {
+		t.Errorf("stderr is not one line: %q", errs)
+	}
+	for _, want := range []string{"method cleanex failed", "the other methods' results were written", "also: ", "Your pilot has only 20 classes"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr %q lacks %q", errs, want)
+		}
+	}
+}
