@@ -495,7 +495,7 @@ func writeTruth(name string, c accuracy.Curve) error {
 
 func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("backtest")
-	k1 := intFlag(fs, "k1", 100, "classes per pilot")
+	k1 := intFlag(fs, "k1", 100, "classes per pilot, from 2 to one less than the file's")
 	reps := intFlag(fs, "reps", 10, fmt.Sprintf("number of pilots (1 to %d)", maxReps))
 	withEstimate := fs.Bool("estimate", true, "also score the recommended curve and its 80% interval (method estimate: coverage and width at K)")
 	var mf methodFlags
@@ -517,8 +517,13 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if s.Summarised() {
 		return badInput("backtest draws subsets of the pilot's classes and needs their scores; a per-point summary holds only order statistics: give the score matrix")
 	}
-	if *k1 < 2 || *k1 > s.K {
+	switch {
+	case *k1 < 2 || *k1 > s.K:
 		return badInput("--k1 %d: it must be between 2 and the file's %d classes", *k1, s.K)
+	case *k1 == s.K:
+		// every pilot would be the whole file, predicted up to its own size:
+		// the same run n times, with nothing extrapolated to score
+		return badInput("--k1 %d: the file has %d classes, so every pilot would be the whole file and nothing would be predicted beyond it; give --k1 below %d (a backtest draws k1 of the file's classes and predicts the accuracy at all %d)", *k1, s.K, s.K, s.K)
 	}
 	var issues methodIssues
 	issues.note(picked)

@@ -96,6 +96,7 @@ func TestErrors(t *testing.T) {
 		{"simulate argument", "", []string{"simulate", "extra"}, 2, `unexpected argument "extra"`},
 		{"simulate truth dir", "", []string{"simulate", "--k", "5", "--r", "1", "--truth", t.TempDir()}, 2, "--truth"},
 		{"backtest k1 above K", "", []string{"backtest", "--k1", "4", good}, 2, "--k1 4: it must be between 2 and the file's 3 classes"},
+		{"backtest k1 equal to K", "", []string{"backtest", "--k1", "3", good}, 2, "--k1 3: the file has 3 classes, so every pilot would be the whole file"},
 		{"backtest reps", "", []string{"backtest", "--k1", "2", "--reps", "0", good}, 2, "--reps 0"},
 		{"backtest bad csv", "label;a;b\na;1;2\nb;2;nan\n", []string{"backtest", "--k1", "2", "-"}, 2, `row 3, column "b": not a finite number`},
 	}
