@@ -386,6 +386,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := se.visit(fs); err != nil {
 		return err
 	}
+	if flagSet(fs, "tau2") && *group <= 1 {
+		// without groups there is no group centre for tau2 to spread around
+		return badInput("--tau2 applies only with --group above 1 (classes in groups of that size); --group is %d", *group)
+	}
 	cfg := simulate.Config{D: *d, Sigma2: *sigma2, K: *k, R: *r, Seed: *seed, Group: *group, Tau2: *tau2}
 	if cfg.Classes, err = simulate.ParseDist(*classes); err != nil {
 		return badInput("--classes: %v", err)

@@ -322,6 +322,8 @@ func TestSimulateGroups(t *testing.T) {
 		{[]string{"--group", "4"}, []string{"tau2 = 0 with groups of 4 classes", "above 0"}},
 		{[]string{"--group", "4", "--tau2", "-1"}, []string{"tau2 = -1"}},
 		{[]string{"--group", "-3"}, []string{"group = -3", "at least 0"}},
+		{[]string{"--tau2", "0.05"}, []string{"--tau2 applies only with --group above 1", "--group is 0"}},
+		{[]string{"--group", "1", "--tau2", "0.05"}, []string{"--tau2 applies only with --group above 1", "--group is 1"}},
 	} {
 		code, out, errs := cli(t, "", append([]string{"simulate", "--k", "20"}, c.args...)...)
 		if code == 0 || out != "" {
