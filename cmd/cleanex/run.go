@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -258,7 +259,7 @@ func readNPY(name string) ([]byte, error) {
 func predict(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("predict")
 	k2 := intFlag(fs, "k2", 0, fmt.Sprintf("number of classes to predict the accuracy for (required, 2 to %d)", limits.MaxK2))
-	truthFile := fs.String("truth", "", "a k,truth CSV (as simulate --truth writes) to add as the truth column")
+	truthFile := fs.String("truth", "", "a k,truth CSV (as simulate --truth writes; gzip-compressed or not) to add as the truth column")
 	withEstimate := fs.Bool("estimate", true, "write the recommended curve and its 80% interval (columns estimate, estimate_lo, estimate_hi); when false, the cleanex column is one fit (seed --seed) instead of the mean of the estimate's four")
 	var mf methodFlags
 	mf.register(fs)
@@ -426,7 +427,8 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return w.WriteCSV(stdout, cls)
 }
 
-// readTruth reads a "k,truth" CSV whose rows give k = 2, 3, ... in order.
+// readTruth reads a "k,truth" CSV whose rows give k = 2, 3, ... in order,
+// gzip-compressed or not.
 func readTruth(name string) (accuracy.Curve, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -434,6 +436,14 @@ func readTruth(name string) (accuracy.Curve, error) {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
+	if b, err := br.Peek(2); err == nil && b[0] == 0x1f && b[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, badInput("--truth %s: the gzip-compressed data is damaged (%v); compress the file again", name, err)
+		}
+		defer zr.Close()
+		br = bufio.NewReader(zr)
+	}
 	if b, err := br.Peek(3); err == nil && string(b) == "\uFEFF" {
 		br.Discard(3) // a UTF-8 byte-order mark, as score files may have
 	}
@@ -446,11 +456,18 @@ func readTruth(name string) (accuracy.Curve, error) {
 			break
 		}
 		if err != nil {
+			if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrHeader) {
+				return nil, badInput("--truth %s: the gzip-compressed data is damaged or cut short (%v); compress the file again", name, err)
+			}
 			return nil, badInput("--truth %s: row %d: %v; want two columns k,truth", name, row, err)
 		}
 		if row == 1 {
 			if strings.TrimSpace(rec[0]) != "k" {
-				return nil, badInput("--truth %s: row 1: header %q, want k,truth", name, strings.Join(rec, ","))
+				header := strings.Join(rec, ",")
+				if len(header) > 60 {
+					header = header[:60] + "..."
+				}
+				return nil, badInput("--truth %s: row 1: header %q, want k,truth (a CSV, gzip-compressed or not, as simulate --truth writes)", name, header)
 			}
 			continue
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -86,6 +87,8 @@ func TestErrors(t *testing.T) {
 		{"truth value", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n2,1.5\n"), good}, 2, `row 2: truth "1.5"`},
 		{"truth ragged", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n2\n"), good}, 2, "row 2:"},
 		{"truth empty", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n"), good}, 2, "no rows"},
+		{"truth gzip cut short", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv.gz", string(gzipped(t, "k,truth\n2,0.5\n3,0.25\n")[:20])), good}, 2, "the gzip-compressed data is damaged or cut short"},
+		{"truth binary", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.bin", "\x00\x01"+strings.Repeat("x", 200)+",y"), good}, 2, "...\", want k,truth"},
 		{"simulate d", "", []string{"simulate", "--d", "0"}, 2, "dimension d = 0"},
 		{"simulate sigma2", "", []string{"simulate", "--sigma2", "-1"}, 2, "sigma2 = -1"},
 		{"simulate k", "", []string{"simulate", "--k", "1"}, 2, "K = 1 classes"},
@@ -567,5 +570,35 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 		if !strings.HasSuffix(strings.TrimSpace(l), "\\") {
 			cmd = ""
 		}
+	}
+}
+
+// gzipped returns s compressed with gzip.
+func gzipped(t *testing.T, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestPredictTruthGzip: --truth reads a gzip-compressed k,truth CSV (as the
+// benchmark cases keep theirs) to the same truth column as the plain one.
+func TestPredictTruthGzip(t *testing.T) {
+	good := writeFile(t, "good.csv", small)
+	truth := "k,truth\n2,0.75\n3,0.5\n4,0.375\n"
+	args := []string{"predict", "--k2", "4", "--methods", "plugin", "--estimate=false", "--truth"}
+	code, want, errs := cli(t, "", append(args, writeFile(t, "t.csv", truth), good)...)
+	if code != 0 || !strings.Contains(want, ",0.375\n") {
+		t.Fatalf("plain truth: exit %d, stderr %q, stdout %q", code, errs, want)
+	}
+	code, got, errs := cli(t, "", append(args, writeFile(t, "t.csv.gz", string(gzipped(t, truth))), good)...)
+	if code != 0 || got != want {
+		t.Errorf("gzip-compressed truth: exit %d, stderr %q, stdout\n%s\nwant\n%s", code, errs, got, want)
 	}
 }
