@@ -69,10 +69,33 @@ func TestFormatErrors(t *testing.T) {
 		{[]string{s, tinyPilot("tiny.csv")}, "tiny.csv is not an .npy array"},
 		{[]string{s, s}, "tiny_scores.npy + " + s + ": wrong shape: the two .npy arrays have shapes (24, 6) and (24, 6)"},
 		{[]string{l}, "tiny_labels.npy: missing: a single .npy array, so the labels are missing"},
+		{[]string{s, writeFile(t, "cut.npy.gz", "\x1f\x8b\x08\x00")}, "cut.npy.gz: the gzip-compressed data is damaged or cut short"},
 	} {
 		code, out, errs := cli(t, "", append([]string{"predict", "--k2", "12"}, tc.args...)...)
 		if code != exitInput || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", tc.args, code, errs, tc.want)
 		}
+	}
+}
+
+// TestNPYPairGzip: a pair of gzip-compressed .npy files reads as the plain
+// pair does.
+func TestNPYPairGzip(t *testing.T) {
+	args := []string{"predict", "--k2", "12", "--methods", "plugin", "--estimate=false"}
+	var files []string
+	for _, f := range []string{"tiny_scores.npy", "tiny_labels.npy"} {
+		b, err := os.ReadFile(tinyPilot(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, writeFile(t, f+".gz", string(gzipped(t, string(b)))))
+	}
+	code, want, errs := cli(t, "", append(slices.Clone(args), tinyPilot("tiny_scores.npy"), tinyPilot("tiny_labels.npy"))...)
+	if code != 0 {
+		t.Fatalf("plain pair: exit %d, %s", code, errs)
+	}
+	code, got, errs := cli(t, "", append(args, files[1], files[0])...)
+	if code != 0 || got != want {
+		t.Errorf("gzip-compressed pair: exit %d, stderr %q, stdout\n%s\nwant\n%s", code, errs, got, want)
 	}
 }

@@ -241,7 +241,8 @@ func readOne(name string, stdin io.Reader) (*inputs.Data, error) {
 	return reader().Read(f)
 }
 
-// readNPY reads file name, one of a pair of .npy files.
+// readNPY reads file name, one of a pair of .npy files, gzip-compressed or
+// not.
 func readNPY(name string) ([]byte, error) {
 	if name == "-" {
 		return nil, errors.New("two input files are a pair of .npy files (the scores and the labels); standard input (-) cannot be one of them")
@@ -249,6 +250,15 @@ func readNPY(name string) ([]byte, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
+	}
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err == nil {
+			data, err = io.ReadAll(zr)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: the gzip-compressed data is damaged or cut short (%v); compress the file again", name, err)
+		}
 	}
 	if f, err := inputs.Detect(data[:min(len(data), scores.SniffBytes)]); f != inputs.NPY || err != nil {
 		return nil, fmt.Errorf("%s is not an .npy array; two input files are the scores and the labels as .npy files, and a pilot in any other format is one file", name)
