@@ -157,7 +157,7 @@ func TestDirectionLineProbabilities(t *testing.T) {
 	for _, dir := range []string{"auto", "higher"} {
 		st.Direction = dir
 		got := st.DirectionLine()
-		if !strings.Contains(got, "higher is better") || !strings.Contains(got, "These scores are class probabilities (every row sums to 1, up to rounding), so CleaneX and KDE use their logarithms") || !strings.HasSuffix(got, ".") {
+		if !strings.Contains(got, "higher is better") || !strings.Contains(got, "These scores are class probabilities (every row sums to 1, up to rounding), so every method reads their logarithms") || !strings.HasSuffix(got, ".") {
 			t.Errorf("%s: direction line %q", dir, got)
 		}
 	}

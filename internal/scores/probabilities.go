@@ -21,7 +21,7 @@ const MaxProbabilitySumTolerance = 0.1
 
 // ProbabilitiesNote tells the user that their scores were read as class
 // probabilities and what that changes.
-const ProbabilitiesNote = "these scores are class probabilities (every row sums to 1, up to rounding), so CleaneX and KDE use their logarithms: that keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities near 0, which matters because those two methods look at how far apart the scores are, not only at their order"
+const ProbabilitiesNote = "these scores are class probabilities (every row sums to 1, up to rounding), so every method reads their logarithms: that keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities near 0, which matters because CleaneX, KDE, the pooled and the tail method look at how far apart the scores are, not only at their order"
 
 // ProbabilityCheck is what CheckProbabilities found in a score matrix.
 type ProbabilityCheck struct {
@@ -143,8 +143,8 @@ func (c ProbabilityCheck) NearMiss(rows int) string {
 //
 // The map keeps every row's order, so the observed accuracy curve is the
 // same; what it changes is the spacing of the scores. Softmax squeezes the
-// incorrect classes' scores towards 0, where CleaneX and KDE, which read the
-// gaps between scores, see them as one; the logarithm gives back the
+// incorrect classes' scores towards 0, where CleaneX, KDE, the pooled and
+// the tail method, which read the gaps between scores, see them as one; the logarithm gives back the
 // logits' gaps (ln softmax(z)_j = z_j - ln sum_i exp z_i) up to one shift per
 // point. What this does to the estimate is measured in
 // docs/recommendation.md ("Class probabilities as scores").
