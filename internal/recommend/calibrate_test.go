@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // TestFitSidedScaleWithQuantile draws Y - Z = s eps, s = 0.5 + 2 SE, eps ~
@@ -256,10 +258,7 @@ func TestRelativeNNLSFixedPoint(t *testing.T) {
 			rows[i*NumCoef+j] = rng.Float64()
 		}
 		rows[i*NumCoef] = 1
-		s := 0.0
-		for j := range NumCoef {
-			s += truth[j] * rows[i*NumCoef+j]
-		}
+		s := floats.Dot(rows[i*NumCoef:(i+1)*NumCoef], truth)
 		exact[i] = s
 		noisy[i] = s * math.Abs(rng.NormFloat64())
 		w[i] = 1 + rng.Float64()
@@ -279,10 +278,7 @@ func TestRelativeNNLSFixedPoint(t *testing.T) {
 	}
 	ws := make([]float64, m)
 	for i := range m {
-		s := 0.0
-		for j := range NumCoef {
-			s += a[j] * rows[i*NumCoef+j]
-		}
+		s := floats.Dot(rows[i*NumCoef:(i+1)*NumCoef], a)
 		ws[i] = w[i] / (s * s)
 	}
 	step, err := weightedNNLS(rows, m, noisy, ws)
