@@ -61,6 +61,47 @@ func TestROCLogU(t *testing.T) {
 	}
 }
 
+// On a log u axis a step curve that starts at u = 0, as every reversed ROC
+// does (accuracy.ReversedROC: (0, 0), then (0, share of points with C_x = 1)),
+// keeps its value just after u = 0 from the axis' left end to its first
+// positive u: the level of the points always right is drawn, and the
+// point (0, 0) before it is not.
+func TestROCLogUStartsAtAxisEnd(t *testing.T) {
+	r := ROCChart{Width: 400, Height: 260, LogU: true,
+		Series: []Series{{Name: "observed", X: []float64{0, 0, 0.02, 0.04, 1}, Y: []float64{0, 0.9, 0.95, 0.99, 1}}}}
+	if ax := r.uRange(); ax.lo != 0.01 {
+		t.Fatalf("u axis %+v, want log 0.01..1", ax)
+	}
+	rec := &recorder{}
+	if err := r.Draw(rec); err != nil {
+		t.Fatal(err)
+	}
+	strokes := rec.strokesOf(ColorObserved) // the curve, then its legend swatch
+	if len(strokes) == 0 {
+		t.Fatal("the curve is not drawn")
+	}
+	var pts []pt
+	for _, sub := range strokes[0].subs {
+		pts = append(pts, sub...)
+	}
+	levels := map[float64]bool{}
+	left := pts[0].x
+	for _, p := range pts {
+		levels[math.Round(p.y*1000)/1000] = true
+		left = math.Min(left, p.x)
+	}
+	// 0.9 (from the axis' left end to 0.02), 0.95, 0.99 and 1; not 0.
+	if len(levels) != 4 {
+		t.Errorf("the curve is drawn at %d levels, want 4 (0.9, 0.95, 0.99, 1): points %v", len(levels), pts)
+	}
+	if pts[0].x != left || pts[1].y != pts[0].y || pts[1].x <= pts[0].x {
+		t.Errorf("the curve does not start with its level at u = 0 drawn from the axis' left end: points %v", pts)
+	}
+	if pts[0].y <= pts[len(pts)-1].y {
+		t.Errorf("the first level drawn (y %g) is not below the last (y %g): points %v", pts[0].y, pts[len(pts)-1].y, pts)
+	}
+}
+
 // contrast is the WCAG contrast ratio of two "#rrggbb" colours.
 func contrast(t *testing.T, a, b string) float64 {
 	la, lb := luminance(t, a), luminance(t, b)

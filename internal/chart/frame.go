@@ -260,7 +260,9 @@ func (f *frame) clip(c Canvas) {
 // drawSeries strokes s on the plot: the runs of points that fit the axes,
 // thinned to about two per pixel column; runs of a single point are drawn as
 // dots. When step is true, the curve is drawn as a step function that keeps
-// each value until the next x (horizontal, then vertical).
+// each value until the next x (horizontal, then vertical), and its points
+// left of the x axis' start (u = 0 on a log u axis) give way to the last of
+// them moved to the axis' start: the value kept from there to the next x.
 func (f *frame) drawSeries(c Canvas, s Series, step bool) {
 	col := s.color(f.th)
 	c.SetStrokeStyle(col)
@@ -271,11 +273,19 @@ func (f *frame) drawSeries(c Canvas, s Series, step bool) {
 	xs, ys := s.X, s.Y
 	if step {
 		xs, ys = f.bx[:0], f.by[:0]
-		for i := range s.X {
-			if i > 0 && f.valid(s.X[i-1], s.Y[i-1]) && f.valid(s.X[i], s.Y[i]) {
+		first := 0
+		for first+1 < len(s.X) && s.X[first+1] < f.x.lo {
+			first++
+		}
+		for i := first; i < len(s.X); i++ {
+			x := s.X[i]
+			if i == first && x < f.x.lo && i+1 < len(s.X) && f.valid(s.X[i+1], s.Y[i+1]) {
+				x = f.x.lo
+			}
+			if i > first && f.valid(xs[len(xs)-1], ys[len(ys)-1]) && f.valid(s.X[i], s.Y[i]) {
 				xs, ys = append(xs, s.X[i]), append(ys, s.Y[i-1])
 			}
-			xs, ys = append(xs, s.X[i]), append(ys, s.Y[i])
+			xs, ys = append(xs, x), append(ys, s.Y[i])
 		}
 		f.bx, f.by = xs, ys
 	}
