@@ -609,3 +609,46 @@ func TestActionNoteNamesLastAction(t *testing.T) {
 		t.Errorf("after Export chart (PNG) then Save session the note is %q, want the session's", note)
 	}
 }
+
+// The page's own outputs dropped back on it, as a researcher may by
+// mistake: the curves of "Export curves (CSV)" and a session of "Save
+// session (JSON)" are each refused with a sentence that says what the file
+// is and what to give instead (not a complaint about labels or delimiters),
+// and what was on screen stays.
+func TestOwnOutputsDroppedBack(t *testing.T) {
+	p, before := withResults(t)
+	mustEval[bool](p, `(() => { window.__blobs = []; const o = URL.createObjectURL.bind(URL);
+		URL.createObjectURL = b => { window.__blobs.push(b); return o(b); }; return true; })()`, 5*time.Second)
+	p.click("export-csv")
+	p.waitJS(`window.__blobs.length === 1`, 10*time.Second)
+	p.click("save-session")
+	p.waitJS(`window.__blobs.length === 2`, 10*time.Second)
+	for _, tc := range []struct {
+		name, file string
+		blob       int
+		want       string
+	}{
+		{"curves", "pilot-curves.csv", 0, "file of predicted curves (k, observed, estimate, …)"},
+		{"session", "pilot-session.json", 1, `a session saved by the page (JSON), which holds settings and results but not the scores; open it with "Open session…"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			text := mustEval[string](p, fmt.Sprintf(`window.__blobs[%d].text()`, tc.blob), 10*time.Second)
+			_, err := scores.Parse(strings.NewReader(text))
+			if _, derr := inputs.Detect([]byte(text)); derr != nil {
+				err = derr
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("natively the %s file gives %v, want %q", tc.name, err, tc.want)
+			}
+			want := "Could not read " + tc.file + ": " + err.Error()
+			mustEval[bool](p, dropJS(fmt.Sprintf(`new File([%s], %s)`, jsString(text), jsString(tc.file))), 5*time.Second)
+			// (a file refused from its first bytes, as the session is, gets a final period)
+			if msg := p.errorText(tc.want); strings.TrimSuffix(msg, ".") != want {
+				t.Errorf("the page says %q, want %q", msg, want)
+			}
+			p.checkKept(before, tc.name, "23-own-output-"+tc.name)
+		})
+	}
+	p.t = t
+}

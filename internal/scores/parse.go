@@ -52,6 +52,7 @@ var (
 	ErrEncoding    = errors.New("not valid UTF-8 text")
 	ErrMalformed   = errors.New("malformed CSV")
 	ErrEmptyHeader = errors.New("empty class name")
+	ErrNotTable    = errors.New("not a table of scores")
 )
 
 const bom = "\uFEFF"
@@ -205,12 +206,17 @@ func readHeader(header []string, row int) (labelCol int, classes []string, class
 			return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w: column %d of the header holds NUL bytes (a UTF-16 or binary file?); save the scores as a UTF-8 CSV", ErrEncoding, i+1)}
 		}
 	}
+	labelCol = -1
 	for i, h := range header {
 		if strings.EqualFold(strings.TrimSpace(h), "label") {
 			labelCol = i
 			break
 		}
 	}
+	if labelCol < 0 && isCurvesHeader(header) {
+		return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w: this is a file of predicted curves (k, observed, estimate, …), as the page's \"Export curves\" and cleanex predict write them; give the pilot's score file the curves came from", ErrNotTable)}
+	}
+	labelCol = max(labelCol, 0)
 	seen := make(map[string]int)
 	for i, h := range header {
 		if i == labelCol {
@@ -234,6 +240,21 @@ func readHeader(header []string, row int) (labelCol int, classes []string, class
 		return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w: found %d; the header needs a label column and at least 2 class columns (is the delimiter a comma, semicolon or tab?)", ErrFewClasses, len(classes))}
 	}
 	return labelCol, classes, classCols, nil
+}
+
+// isCurvesHeader reports whether a header without a label column is that of
+// a file of predicted curves (docs/formats.md §3): its first column is k and
+// another is observed.
+func isCurvesHeader(header []string) bool {
+	if len(header) < 2 || strings.TrimSpace(header[0]) != "k" {
+		return false
+	}
+	for _, h := range header[1:] {
+		if strings.TrimSpace(h) == "observed" {
+			return true
+		}
+	}
+	return false
 }
 
 // parseScore reads a plain decimal number with optional sign, point and

@@ -126,6 +126,8 @@ var errorCases = []errorCase{
 	{"binary header", "\x89PNG\r\n\x1a\n", ErrEncoding, 1, "", "column 1"},
 	{"header not UTF-8", "label,a\xff,b\na,1,2\n", ErrEncoding, 1, "", "column 2"},
 	{"UTF-16 header", "l\x00a\x00b\x00e\x00l\x00,\x00a\x00,\x00b\x00\n\x00", ErrEncoding, 1, "", "NUL"},
+	{"curves CSV", "k,observed,estimate,estimate_lo,estimate_hi,plugin\n2,0.99,0.99,0.98,0.995,0.99\n3,0.98,0.98,0.97,0.99,0.98\n", ErrNotTable, 1, "", "file of predicted curves"},
+	{"curves CSV without the estimate", "k,observed,plugin\n2,0.99,0.99\n", ErrNotTable, 1, "", "give the pilot's score file the curves came from"},
 }
 
 func TestParseErrors(t *testing.T) {

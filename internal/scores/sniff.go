@@ -28,10 +28,11 @@ var magics = []struct {
 // Sniff refuses the start of a file (its first SniffBytes bytes, or all of a
 // shorter file) that cannot be a CSV of scores: a compressed file or archive
 // recognised by its first bytes, or bytes holding NUL, which no UTF-8 text
-// has (a binary or UTF-16 file). It needs only the start, so a caller can
-// refuse a large binary file before reading all of it. The errors are
-// *ParseError on row 1 wrapping ErrEncoding; the NUL message is the one Parse
-// gives for a long line holding NUL bytes.
+// has (a binary or UTF-16 file), or JSON (a session the page saved, or any
+// other). It needs only the start, so a caller can refuse a large binary
+// file before reading all of it. The errors are *ParseError on row 1
+// wrapping ErrEncoding, or ErrNotTable for JSON; the NUL message is the one
+// Parse gives for a long line holding NUL bytes.
 func Sniff(head []byte) error {
 	for _, m := range magics {
 		if !bytes.HasPrefix(head, []byte(m.prefix)) {
@@ -45,7 +46,32 @@ func Sniff(head []byte) error {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return errNUL(1)
 	}
+	if isJSON(head) {
+		what := "a JSON file; give the scores as a CSV (a header row label,cat,dog,… naming the classes, then one row per test point), an .npz or a Parquet file"
+		if bytes.Contains(head, []byte(`"curves_csv"`)) {
+			what = "a session saved by the page (JSON), which holds settings and results but not the scores; open it with \"Open session…\" under the results, or give the pilot's score file"
+		}
+		return &ParseError{Row: 1, Err: fmt.Errorf("%w: this is %s", ErrNotTable, what)}
+	}
 	return nil
+}
+
+// isJSON reports whether head, after an optional byte-order mark and white
+// space, starts as a JSON object or array does ({", [{, [[ or [" with white
+// space between), which no CSV header does.
+func isJSON(head []byte) bool {
+	b := bytes.TrimLeft(bytes.TrimPrefix(head, []byte(bom)), " \t\r\n")
+	if len(b) == 0 || b[0] != '{' && b[0] != '[' {
+		return false
+	}
+	rest := bytes.TrimLeft(b[1:], " \t\r\n")
+	if len(rest) == 0 {
+		return false
+	}
+	if b[0] == '{' {
+		return rest[0] == '"' || rest[0] == '}'
+	}
+	return rest[0] == '{' || rest[0] == '[' || rest[0] == '"'
 }
 
 // errNUL is the error of a file holding NUL bytes, found on the given row.

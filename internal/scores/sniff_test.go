@@ -45,6 +45,25 @@ func TestSniff(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
+	// JSON is refused as such; a session the page saved says where it opens.
+	for _, tc := range []struct {
+		name, head, want string // want "" when accepted
+	}{
+		{"session", "{\n  \"version\": 1,\n  \"source\": \"pilot.csv\",\n  \"k2\": 1000,\n  \"curves_csv\": \"k,observed\\n\"\n}\n",
+			`row 1: not a table of scores: this is a session saved by the page (JSON), which holds settings and results but not the scores; open it with "Open session…" under the results`},
+		{"json object", "\xef\xbb\xbf {\"scores\": [[0.1, 0.9]], \"labels\": [1]}", "row 1: not a table of scores: this is a JSON file; give the scores as a CSV"},
+		{"json array", "[\n  {\"label\": \"a\", \"a\": 1, \"b\": 2}\n]", "row 1: not a table of scores: this is a JSON file"},
+		{"header in brackets", "[label],a,b\na,1,2\n", ""},
+		{"header in braces", "{label},a,b\na,1,2\n", ""},
+	} {
+		err := Sniff([]byte(tc.head))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want nil", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want) || !errors.Is(err, ErrNotTable)):
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
 	// The NUL message is Parse's for a long line of NUL bytes.
 	_, perr := Parse(bytes.NewReader(make([]byte, 1<<17)))
 	if serr := Sniff(make([]byte, 16)); perr == nil || serr.Error() != perr.Error() {
