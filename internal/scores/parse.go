@@ -224,7 +224,14 @@ func readHeader(header []string, row int) (labelCol int, classes []string, class
 		}
 		name := strings.TrimSpace(h)
 		if name == "" {
-			return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w in column %d of the header; every class column needs a name", ErrEmptyHeader, i+1)}
+			fix := "every class column needs a name"
+			switch {
+			case i == 0:
+				fix = "the first column has no name, as pandas' to_csv writes the DataFrame's index there: write the file with index=False, or delete that column"
+			case i == len(header)-1:
+				fix = "the header row ends with a delimiter: remove it from the end of every row, or name the column"
+			}
+			return 0, nil, nil, &ParseError{Row: row, Err: fmt.Errorf("%w in column %d of the header; %s", ErrEmptyHeader, i+1, fix)}
 		}
 		if strings.EqualFold(name, "label") {
 			return 0, nil, nil, &ParseError{Row: row, Column: name, Err: fmt.Errorf("%w: columns %d and %d are both named %q; keep one label column (the true class) and one score column per class", ErrDuplicate, labelCol+1, i+1, clip(name))}

@@ -105,6 +105,8 @@ var errorCases = []errorCase{
 	{"label not UTF-8", "label,a,b\n\xff\xfe,1,2\n", ErrEncoding, 2, "label", ""},
 	{"duplicate class", "label,a,b, a\na,1,2,3\nb,1,2,3\n", ErrDuplicate, 1, "a", "columns 2 and 4"},
 	{"empty class name", "label,a,,b\na,1,2,3\n", ErrEmptyHeader, 1, "", "column 3"},
+	{"pandas index column", ",label,a,b\n0,a,1,2\n1,b,2,1\n", ErrEmptyHeader, 1, "", "column 1 of the header; the first column has no name, as pandas' to_csv writes the DataFrame's index there: write the file with index=False, or delete that column"},
+	{"trailing delimiter", "label,a,b,\na,1,2,\nb,2,1,\n", ErrEmptyHeader, 1, "", "column 4 of the header; the header row ends with a delimiter"},
 	{"one class only", "label,a\na,1\n", ErrFewClasses, 1, "", "found 1"},
 	{"header only", "label,a,b\n", ErrNoData, 2, "", "no test points"},
 	{"header only, no newline", "label,a,b", ErrNoData, 2, "", ""},
