@@ -58,11 +58,27 @@ func NewSession(s *State, sim *protocol.SimConfig) Session {
 // Marshal encodes the session as indented JSON.
 func (s Session) Marshal() ([]byte, error) { return json.MarshalIndent(s, "", "  ") }
 
-// ParseSession reads a session file, checking its version and settings.
+// notSession is ParseSession's error for a file that is not a session.
+const notSession = `it is not a session saved by this page (a JSON file that "Save session" writes); to analyse a file of scores, drop it on the page or use "Choose a file…"`
+
+// ParseSession reads a session file, checking its version and settings. Its
+// errors say what to do: a file that is not JSON (a score file picked by
+// mistake) is not a session; JSON that breaks off or is damaged names the
+// byte where.
 func ParseSession(b []byte) (Session, error) {
 	var s Session
+	if t := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\uFEFF")), " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return Session{}, errors.New(notSession)
+	}
 	if err := json.Unmarshal(b, &s); err != nil {
-		return Session{}, fmt.Errorf("not a CleaneX session file: %w", err)
+		var syn *json.SyntaxError
+		switch {
+		case errors.As(err, &syn) && syn.Offset >= int64(len(b)):
+			return Session{}, errors.New("its JSON breaks off before its end (the file was cut short); save the session again")
+		case errors.As(err, &syn):
+			return Session{}, fmt.Errorf("its JSON is damaged at byte %d (%v); save the session again", syn.Offset, err)
+		}
+		return Session{}, fmt.Errorf("%s (%v)", notSession, err)
 	}
 	if s.Version != SessionVersion {
 		return Session{}, fmt.Errorf("session version %d: this page reads version %d", s.Version, SessionVersion)
@@ -81,6 +97,15 @@ func ParseSession(b []byte) (Session, error) {
 		return Session{}, err
 	}
 	return s, nil
+}
+
+// OpenSessionFailed is the page's message for a session file called name
+// that could not be read or opened (err: ParseSession's, or the read's).
+func OpenSessionFailed(name string, err error) string {
+	if name == "" {
+		name = "the file"
+	}
+	return "Could not open " + name + " as a session: " + strings.TrimSuffix(err.Error(), ".") + "."
 }
 
 // Restore puts the session's settings into the page's state; a session of

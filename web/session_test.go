@@ -134,3 +134,33 @@ func TestFileSessionShowsSavedCurves(t *testing.T) {
 		t.Errorf("unreadable curves: results %v, headline %q, status %q", page2.HasResults(), page2.Headline(), page2.Status)
 	}
 }
+
+// A file that is not a session, picked in "Open session…", is refused with
+// a sentence naming it that says what it is not and what to do; a session
+// cut short or damaged says so, with the byte where.
+func TestOpenSessionFailed(t *testing.T) {
+	good, err := NewSession(NewState(), &protocol.SimConfig{Classes: "normal", Points: "normal", D: 5, Sigma2: 0.1, R: 10, K1: 100, K2: 2000, Seed: 1}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"pilot.csv", []byte("label,a,b\na,1,2\n"), `Could not open pilot.csv as a session: it is not a session saved by this page (a JSON file that "Save session" writes); to analyse a file of scores, drop it on the page or use "Choose a file…".`},
+		{"empty.json", nil, `Could not open empty.json as a session: it is not a session saved by this page`},
+		{"cut.json", good[:len(good)/2], "Could not open cut.json as a session: its JSON breaks off before its end (the file was cut short); save the session again."},
+		{"bad.json", []byte(`{"version": 1, "k2": 20 00}`), "Could not open bad.json as a session: its JSON is damaged at byte 25 ("},
+		{"list.json", []byte(`{"version": "one"}`), "Could not open list.json as a session: it is not a session saved by this page"},
+	} {
+		_, err := ParseSession(tc.b)
+		if err == nil {
+			t.Errorf("%s: opened as a session", tc.name)
+			continue
+		}
+		if got := OpenSessionFailed(tc.name, err); !strings.HasPrefix(got, tc.want) || strings.Contains(got, "looking for beginning") {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

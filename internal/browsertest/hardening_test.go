@@ -3,9 +3,12 @@
 package browsertest
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -651,4 +654,25 @@ func TestOwnOutputsDroppedBack(t *testing.T) {
 		})
 	}
 	p.t = t
+}
+
+// A score file picked in "Open session…" by mistake is refused with a
+// sentence naming it that says it is not a session and where a score file
+// goes (not a JSON parser's words), and what was on screen stays.
+func TestScoreFileOpenedAsSession(t *testing.T) {
+	p, before := withResults(t)
+	path := filepath.Join(t.TempDir(), "pilot.csv")
+	if err := os.WriteFile(path, []byte("label,a,b\na,1,2\nb,2,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("open-session"), []string{path})); err != nil {
+		t.Fatal(err)
+	}
+	want := `Could not open pilot.csv as a session: it is not a session saved by this page (a JSON file that "Save session" writes); to analyse a file of scores, drop it on the page or use "Choose a file…".`
+	if msg := p.errorText("pilot.csv"); msg != want {
+		t.Errorf("the page says %q, want %q", msg, want)
+	}
+	p.checkKept(before, "a score file opened as a session", "24-score-file-as-session")
 }

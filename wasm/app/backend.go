@@ -456,6 +456,7 @@ func (a *app) OpenSession(event vugu.DOMEvent) {
 	if err != nil {
 		return
 	}
+	name := jsdom.String(file, "name")
 	a.log.Report("clearing the session picker", jsdom.SetProp(target, "value", ""))
 	go func() {
 		raw, err := jsdom.ReadFile(file)
@@ -465,7 +466,7 @@ func (a *app) OpenSession(event vugu.DOMEvent) {
 		}
 		a.env.Lock()
 		if err != nil {
-			a.st.Error = "Could not open the session: " + err.Error()
+			a.st.Error = web.OpenSessionFailed(name, err)
 			a.env.UnlockRender()
 			return
 		}
