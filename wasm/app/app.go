@@ -57,6 +57,9 @@ type app struct {
 
 	slots  []*slot
 	spare  *slot
+	// check is the file the spare reads while a run goes on, before the
+	// run is stopped for it (checkFirst); nil when none.
+	check  *fileCheck
 	inbox  chan inbound
 	nextID uint64
 	// loadID is the data set of the newest load started: a load that ends
@@ -670,6 +673,9 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 	}
 	if a.prepares(&req) {
 		return a.loadPrepared(req)
+	}
+	if err := a.checkFirst(req); err != nil {
+		return protocol.Summary{}, err
 	}
 	a.env.Lock()
 	a.cancelRun("new data")

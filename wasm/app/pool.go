@@ -3,10 +3,12 @@
 package main
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/cleanex/cleanex/internal/jsdom"
 	"github.com/cleanex/cleanex/internal/protocol"
+	"github.com/cleanex/cleanex/web"
 )
 
 // workerURL is the worker script, relative to the page.
@@ -191,12 +193,25 @@ func (a *app) onSpare(in inbound) {
 	case in.stopped:
 		a.log.Report("terminating the spare worker", s.w.Terminate())
 		a.spare = nil
+		if c := a.check; c != nil {
+			a.endCheck(c.id, loadOutcome{err: errors.New(web.WorkerStoppedLoading(in.why))})
+		}
 		a.startSpare()
 	case in.err != nil:
 		a.log.Report("a message from the spare worker", in.err)
+		if c := a.check; c != nil {
+			a.endCheck(c.id, loadOutcome{err: in.err})
+		}
 	default:
-		if _, ok := in.m.(protocol.Ready); ok {
+		switch m := in.m.(type) {
+		case protocol.Ready:
 			a.log.Report("sending the spare worker its queued messages", s.markReady())
+		case protocol.Summary:
+			a.endCheck(m.Dataset, loadOutcome{sum: m})
+		case protocol.Error:
+			if m.Run == 0 {
+				a.endCheck(m.Dataset, loadOutcome{err: errors.New(m.Message)})
+			}
 		}
 	}
 }
@@ -235,6 +250,10 @@ func (a *app) swap(s *slot) (*slot, error) {
 	var ns *slot
 	if sp := a.spare; sp != nil && sp.ready {
 		ns, a.spare = sp, nil
+		if c := a.check; c != nil {
+			// The file it was reading is read by every worker instead.
+			a.endCheck(c.id, loadOutcome{})
+		}
 		a.sendData(ns) // it may not have the data yet (spareDelay)
 		a.startSpare()
 	} else {

@@ -145,7 +145,8 @@ func (a *app) prepares(req *loadRequest) bool {
 // The preparing worker is terminated once it has answered, giving back
 // the memory the file took. A file whose preparation would need more memory
 // than the tab can give is refused before it is read (web.CheckPrepare).
-// On failure the error is shown and everything on screen stays.
+// A run under way is stopped only once the file has been read. On failure
+// the error is shown and everything on screen, the run included, stays.
 func (a *app) loadPrepared(req loadRequest) (protocol.Summary, error) {
 	a.env.Lock()
 	// Refused before anything changes: a run or a load under way goes
@@ -155,7 +156,8 @@ func (a *app) loadPrepared(req loadRequest) (protocol.Summary, error) {
 		a.env.UnlockRender()
 		return protocol.Summary{}, err
 	}
-	a.cancelRun("new data")
+	// A run under way goes on while the file is read in a worker of its
+	// own, and stops only once the file proved readable.
 	a.stopPrep()
 	id := a.id()
 	// A preparation that fails gives the newest place back to the load
@@ -198,6 +200,7 @@ func (a *app) loadPrepared(req loadRequest) (protocol.Summary, error) {
 		a.spareAfterPrep()
 		return protocol.Summary{}, out.err
 	}
+	a.cancelRun("new data")
 	// The worker goes on computing KDE's C_x, if pending; KDE's fits wait
 	// for them (nextTask), the others start now.
 	p.adopted = true
@@ -270,6 +273,9 @@ func (a *app) startPrep(id uint64, req loadRequest) (*prepState, error) {
 	for i := range parts {
 		if sp := a.spare; sp != nil && sp.ready {
 			p.fromSpare, a.spare = true, nil
+			if c := a.check; c != nil {
+				a.endCheck(c.id, loadOutcome{err: errNewerLoad})
+			}
 			sp.idx = prepIdx
 			p.workers = append(p.workers, sp)
 			continue
