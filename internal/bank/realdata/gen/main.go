@@ -38,6 +38,13 @@
 //	lz4cat /var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_i18n_Translation-en.lz4 > tr-en.txt
 //	go run ./internal/bank/realdata/gen -descriptions tr-en.txt
 //
+// With -wordimages it writes only the held-out wordimages family's data: words
+// of a word list (Debian package wamerican) rendered by the Latin fonts of the
+// Debian packages listed in ../README.md:
+//
+//	apt-get install -y --no-install-recommends wamerican <fonts listed in README.md>
+//	go run ./internal/bank/realdata/gen -wordimages /usr/share/dict/american-english
+//
 // Verses: the whole King James Version as printed by the bible program,
 // one verse a line.
 //
@@ -103,6 +110,7 @@ func main() {
 	hangul := flag.Bool("hangul", false, "write only the held-out hangul family's data (hangul.bin.gz) from the fonts that map Hangul syllables")
 	descIndex := flag.String("descriptions", "", "write only the held-out descriptions family's data (descriptions.txt.gz) from this decompressed Translation-en index of Debian 12 main (lz4cat /var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_i18n_Translation-en.lz4 > tr-en.txt)")
 	pronDict := flag.String("pronunciations", "", "write only the held-out pronunciations family's data (pronunciations.txt.gz): the words of this list (e.g. /usr/share/dict/american-english of the Debian package wamerican) transcribed by espeak-ng; needs misspellings.txt.gz in -out")
+	wordDict := flag.String("wordimages", "", "write only the held-out wordimages family's data (wordimages.bin.gz, wordimage-fonts.txt): words of this list (e.g. /usr/share/dict/american-english of the Debian package wamerican) rendered by the Latin fonts under -fonts; needs misspellings.txt.gz in -out")
 	out := flag.String("out", "internal/bank/realdata/data", "output directory")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -110,6 +118,12 @@ func main() {
 	}
 	if *hangul {
 		if err := genHangul(*fontsDir, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *wordDict != "" {
+		if err := genWordImages(*wordDict, *fontsDir, *out); err != nil {
 			log.Fatal(err)
 		}
 		return

@@ -61,11 +61,26 @@ func espeakVoices() ([]string, error) {
 	return append([]string{pronTemplateVoice}, others...), nil
 }
 
-// pronWords returns the candidate words of the word list at dict (one word
-// a line), without the speech family's words (read from
-// misspellings.txt.gz in dir): lower-case words of 4..12 letters a-z,
-// sorted, every pronEvery-th from the first.
+// pronWords returns the pronunciations family's words: pronCandidates,
+// every pronEvery-th from the first.
 func pronWords(dict, dir string) ([]string, error) {
+	all, err := pronCandidates(dict, dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := 0; i < len(all); i += pronEvery {
+		out = append(out, all[i])
+	}
+	log.Printf("pronunciations: %d candidate words, %d kept (every %d-th)", len(all), len(out), pronEvery)
+	return out, nil
+}
+
+// pronCandidates returns the candidate words of the word list at dict (one
+// word a line), without the speech family's words (read from
+// misspellings.txt.gz in dir): lower-case words of 4..12 letters a-z,
+// sorted, each once.
+func pronCandidates(dict, dir string) ([]string, error) {
 	raw, err := os.ReadFile(dict)
 	if err != nil {
 		return nil, err
@@ -92,12 +107,8 @@ func pronWords(dict, dir string) ([]string, error) {
 	}
 	slices.Sort(all)
 	all = slices.Compact(all)
-	var out []string
-	for i := 0; i < len(all); i += pronEvery {
-		out = append(out, all[i])
-	}
-	log.Printf("pronunciations: %d candidate words (%d spoken by the speech family left out), %d kept (every %d-th)", len(all), left, len(out), pronEvery)
-	return out, nil
+	log.Printf("%d candidate words of %s (%d spoken by the speech family left out)", len(all), dict, left)
+	return all, nil
 }
 
 // transcribe returns espeak-ng's IPA transcription of each word in voice,
