@@ -38,7 +38,7 @@
 //     between time-normalised cepstra on their 32 principal axes (lower is
 //     better).
 //
-// Five more families are kept out of the bank (HeldOutFamilies), to check
+// Six more families are kept out of the bank (HeldOutFamilies), to check
 // the calibration on real data it never saw:
 //
 //   - Hangul ("hangul"): identify a Korean syllable from its rendering, as
@@ -70,6 +70,13 @@
 //     its test points are its other sentences (2..8). Score: cosine
 //     similarity of sparse TF-IDF bag-of-words vectors (higher is better;
 //     sentences that several descriptions share tie).
+//   - Word images ("wordimages"): recognise an English word from its
+//     rendering. Classes are words of Debian's wamerican list (none of the
+//     other families' words); each is rendered by up to 12 Latin fonts of
+//     Debian packages, each of another font family; a word's template is
+//     the mean of 4 of its renderings, drawn by seed, and its test points
+//     are the others. Score: Euclidean distance between blurred 12 x 48
+//     bitmaps on their 48 principal axes (lower is better).
 //
 // Everything is computed with float64 additions, multiplications, divisions
 // and square roots in a fixed order, with explicit conversions against fused
@@ -140,6 +147,11 @@ const (
 	// templates (the short description and two other sentences), scored by
 	// TF-IDF cosine (scores.Higher). It is not one of Families.
 	Descriptions = "descriptions"
+	// WordImages is the held-out word-image family: English words rendered
+	// by many Latin fonts, each word's renderings against per-word
+	// templates of other renderings, scored by distance (scores.Lower). It
+	// is not one of Families.
+	WordImages = "wordimages"
 )
 
 // Families lists the bank's family names.
@@ -151,7 +163,7 @@ func Families() []string { return []string{Glyphs, Misspellings, Verses, Senses,
 // New held-out families go last: bank.HeldOut derives a family's pilot seeds
 // from its index.
 func HeldOutFamilies() []string {
-	return []string{Hangul, HangulBits, Translations, Pronunciations, Descriptions}
+	return []string{Hangul, HangulBits, Translations, Pronunciations, Descriptions, WordImages}
 }
 
 // PoolSize returns how many classes the family's pool holds (k must be <= this).
@@ -211,6 +223,12 @@ func PoolSize(family string) (int, error) {
 			return 0, err
 		}
 		return len(d.names), nil
+	case WordImages:
+		w, err := loadWordImages()
+		if err != nil {
+			return 0, err
+		}
+		return len(w.words), nil
 	}
 	return 0, fmt.Errorf("realdata: unknown family %q (have %v and the held-out %v)", family, Families(), HeldOutFamilies())
 }
@@ -266,6 +284,10 @@ func Population(family string, seed uint64, k int) (*scores.Matrix, scores.Direc
 		d, _ := loadDescriptions()
 		rng := rand.New(rand.NewPCG(seed, 0x6465736372690001))
 		return d.population(rng, pick(rng, n, k)), scores.Higher, nil
+	case WordImages:
+		w, _ := loadWordImages()
+		rng := rand.New(rand.NewPCG(seed, 0x776f7264696d0001))
+		return w.population(rng, pick(rng, n, k)), scores.Lower, nil
 	default: // Speech
 		s, _ := loadSpeech()
 		rng := rand.New(rand.NewPCG(seed, 0x7370656563680001))

@@ -56,6 +56,8 @@ func TestPopulationErrors(t *testing.T) {
 		{Translations, 30257},
 		{Descriptions, 1},
 		{Descriptions, 5096},
+		{WordImages, 1},
+		{WordImages, 4629},
 	} {
 		if _, _, err := Population(tc.family, 1, tc.k); err == nil {
 			t.Errorf("Population(%q, 1, %d): want an error", tc.family, tc.k)
@@ -119,6 +121,8 @@ func TestPopulationShapeAndDeterminism(t *testing.T) {
 		{Pronunciations, scores.Higher, 300},
 		{Descriptions, scores.Higher, 2},
 		{Descriptions, scores.Higher, 300},
+		{WordImages, scores.Lower, 2},
+		{WordImages, scores.Lower, 300},
 	} {
 		a, dir, err := Population(tc.family, 7, tc.k)
 		if err != nil {
@@ -372,6 +376,7 @@ func TestGolden(t *testing.T) {
 		{Translations, 1, 40, 0x9f8f115e68c0481e},
 		{Pronunciations, 1, 40, 0x34d9bbdb7e515615},
 		{Descriptions, 1, 40, 0x9a51f48dc5d21514},
+		{WordImages, 1, 40, 0x5f59bb6138b55712},
 	} {
 		m, _, err := Population(tc.family, tc.seed, tc.k)
 		if err != nil {
