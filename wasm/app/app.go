@@ -55,8 +55,8 @@ type app struct {
 	// activity is what State.Busy is about.
 	activity activity
 
-	slots  []*slot
-	spare  *slot
+	slots []*slot
+	spare *slot
 	// check is the file the spare reads while a run goes on, before the
 	// run is stopped for it (checkFirst); nil when none.
 	check  *fileCheck
