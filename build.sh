@@ -345,11 +345,13 @@ bench_probabilities() {
 
 # bench_heldout — families outside the bank (internal/bank/heldout.go): simulated, d = 4 with
 # r = 5, d = 7 with r = 20, d = 5 with K = 5,000, d = 6 with r = 2, d = 8 with K = 20,000 and
-# pilots of 500 to 2,000, classes in groups at d = 5 and 8, and real, Hangul syllables rendered by Korean fonts, scored by distance and as binary
+# d = 5 with K = 10,000, both with pilots of 500 to 2,000, classes in groups at d = 5 and 8,
+# and real, Hangul syllables rendered by Korean fonts, scored by distance and as binary
 # codes by Hamming distance, Bible verses across two translations, English words across accents,
-# Debian package descriptions and English words rendered in many fonts: fits every method on
-# their 408 pilots
-# (cached in build/heldout; about 20 minutes on 2 cores), then on 192
+# Debian package descriptions and English words rendered in many fonts, and pilots of 500 and
+# 1,000 of those accents and renderings in worlds of 5,000 and 4,500: fits every method on
+# their 464 pilots
+# (cached in build/heldout; about 27 minutes on 2 cores), then on 192
 # pilots of 10, 20 and 30 classes, smaller than the bank's (build/small; 2 minutes), then
 # on 256 fresh pilots of the bank's own families drawn with new seeds (bank.Replicate(3), (4)
 # and (5), build/replicate3 to build/replicate5; about 7 minutes each), and prints every method's RMSE and the interval's

@@ -646,6 +646,10 @@ func (s *State) WhyParts() []string {
 	if o.Spanned {
 		out[0] += " Your pilot has too few errors for the test pilots to say which method's prediction holds, so the interval is widened to take in all of them; the parts below are those of the interval before that widening."
 	}
+	if cal := r.Table.Calibration; o.Floored {
+		out[0] += fmt.Sprintf(" You ask about more classes than the test pilots' worlds held (%s), so beyond %s classes the interval is widened to at least the error the largest test pilots showed per step of extrapolation; the parts below are those of the interval before that widening.",
+			limits.Thousands(cal.Population), limits.Thousands(max(cal.Population, r.K1)))
+	}
 	se, at := math.NaN(), min(k2, r.K1) // the class-sampling error where the pilot is measured
 	if at <= r.ClassSE.Max() {
 		se = r.ClassSE[at]

@@ -471,6 +471,21 @@ func TestWhyPartsSpanned(t *testing.T) {
 	}
 }
 
+// When the floor beyond the calibrated population widened the interval at
+// k2, the "why" parts say so, naming that population.
+func TestWhyPartsFloored(t *testing.T) {
+	st := finishedStateAt(t, 20)
+	const said = "so beyond 2,000 classes the interval is widened to at least the error the largest test pilots showed"
+	if parts := st.WhyParts(); len(parts) == 0 || strings.Contains(parts[0], said) {
+		t.Fatalf("not floored: parts %q", parts)
+	}
+	st.Rec.Outcome.Floored = true
+	st.Rec.Table.Calibration.Population = 2000
+	if parts := st.WhyParts(); len(parts) == 0 || !strings.Contains(parts[0], "more classes than the test pilots' worlds held (2,000)") || !strings.Contains(parts[0], said) {
+		t.Errorf("floored: first part %q, want it to say %q", parts, said)
+	}
+}
+
 // Beyond the pilot, the class-sampling part gives the half-sampling spread
 // when it was measured, and the first part says when it was not (the
 // interval then comes from the calibration without it).

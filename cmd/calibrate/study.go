@@ -384,7 +384,7 @@ func observations(ps []pilotFits) []recommend.Observation {
 				continue
 			}
 			obs = append(obs, recommend.Observation{Z: p.rf.CentreLogit(res.Estimate[k]), Y: p.rf.CentreLogit(p.Truth[k]),
-				F: res.Features[k], Weight: 1 / float64(len(g)), Group: p.Family})
+				F: res.Features[k], Weight: 1 / float64(len(g)), Group: p.Family, K1: p.K1, At: k})
 		}
 	}
 	return obs
@@ -714,7 +714,7 @@ func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration,
 		return cal, fmt.Errorf("without B: %w", err)
 	}
 	cal.WithoutB = &without
-	return cal, nil
+	return recommend.FitFloor(cal, obs, bank.PopulationK, recommend.LargestCalibratedK1)
 }
 
 // withoutB returns obs with B_k left out (0, not known) on every observation.

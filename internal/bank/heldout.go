@@ -14,9 +14,10 @@ import (
 // levels) with a population of K = 5,000 classes, so that k2 / k1 reaches 100
 // (the bank's largest ratio is 40), d = 6 with r = 2, d = 8 with K = 20,000
 // classes and pilots of 500, 1,000 and 2,000 (the bank's largest has 500),
-// and classes in groups (simulate.Config.Group), whose members are one
+// classes in groups (simulate.Config.Group), whose members are one
 // another's closest rivals, as the passages of one book are in the bank's
-// verses family: groups of 25 at d = 8, and groups of 40 and of 10 at d = 5.
+// verses family: groups of 25 at d = 8, and groups of 40 and of 10 at d = 5,
+// and d = 5 with K = 10,000 classes and pilots of 500, 1,000 and 2,000.
 // Their seeds are apart from the bank's.
 func heldOutFamilies() []simFamily {
 	return []simFamily{
@@ -30,7 +31,45 @@ func heldOutFamilies() []simFamily {
 			group: [2]int{25, 25}, tau2: [2]float64{0.3, 0.3}, seedBase: 80_000_000},
 		{name: "out-groups-d5", d: 5, r: simR, k: PopulationK, sigma2: [2]float64{0.1, 0.2},
 			group: [2]int{40, 10}, tau2: [2]float64{0.2, 0.2}, seedBase: 45_000_000},
+		{name: "out-d5-K10000", d: 5, r: simR, k: 10_000, sigma2: [2]float64{0.1, 0.2},
+			k1s: []int{500, 1000, 2000}, seedBase: 95_000_000},
 	}
+}
+
+// largeRealFamilies lists held-out pilots of real families larger than the
+// bank's: populations of K classes from the pool of a held-out real family
+// (realdata.HeldOutFamilies), pilots of k1s classes, realWorlds of each,
+// named "out-" and the family and "-K" and K.
+func largeRealFamilies() []largeReal {
+	return []largeReal{
+		{family: "pronunciations", k: 5000, k1s: []int{500, 1000}, seedBase: 3_000_000_000},
+		{family: "wordimages", k: 4500, k1s: []int{500, 1000}, seedBase: 3_100_000_000},
+	}
+}
+
+// largeReal is a held-out family of large real pilots (largeRealFamilies).
+type largeReal struct {
+	family   string
+	k        int
+	k1s      []int
+	seedBase uint64
+}
+
+// pilots returns the family's pilots, built as the bank's real families'
+// (realFamilyPilots) with the family's K and k1s.
+func (f largeReal) pilots() []Pilot {
+	name := fmt.Sprintf("out-%s-K%d", f.family, f.k)
+	var ps []Pilot
+	i := uint64(0)
+	for _, k1 := range f.k1s {
+		for range realWorlds {
+			i++
+			seed := f.seedBase + i
+			ps = append(ps, Pilot{Family: name, Setting: f.family, K1: k1, K: f.k, Seed: seed, real: f.family,
+				ID: fmt.Sprintf("%s/k%d/w%d", name, k1, seed)})
+		}
+	}
+	return ps
 }
 
 // HeldOut returns the pilots of the held-out families whose name is one of
@@ -38,7 +77,8 @@ func heldOutFamilies() []simFamily {
 // simulated ones, built as the bank's simulated families are
 // (simFamily.pilots), then the real ones (realdata.HeldOutFamilies, named
 // "out-" and the realdata family), built as the bank's real families are
-// (realFamilyPilots) with seeds apart from theirs.
+// (realFamilyPilots) with seeds apart from theirs, then the large pilots of
+// real families (largeRealFamilies).
 func HeldOut(families []string, k1s []int) []Pilot {
 	var all []Pilot
 	for _, f := range heldOutFamilies() {
@@ -46,6 +86,9 @@ func HeldOut(families []string, k1s []int) []Pilot {
 	}
 	for i, f := range realdata.HeldOutFamilies() {
 		all = append(all, realFamilyPilots("out-"+f, f, uint64(900_000_000+100_000_000*i))...)
+	}
+	for _, f := range largeRealFamilies() {
+		all = append(all, f.pilots()...)
 	}
 	return selectFrom(all, families, k1s)
 }

@@ -25,6 +25,9 @@ type Observation struct {
 	// Group names the family of pilots the observation comes from (used by
 	// FitSidedScaleCrossed; "" is a group of its own).
 	Group string
+	// K1 is the pilot's number of classes and At the observation's k (used
+	// by FitFloor; 0 when unknown).
+	K1, At int
 }
 
 // Nominal is the interval's nominal coverage.
@@ -293,6 +296,41 @@ func weightedNNLS(rows []float64, m int, t, w []float64) ([]float64, error) {
 		b[i] = sw * t[i]
 	}
 	return regress.NNLS(a, m, NumCoef, b)
+}
+
+// FitFloor returns cal with its floor beyond the calibrated population
+// (Calibration.Population, FloorLo, FloorHi): population is the bank's
+// number of classes and largest its largest pilot; FloorLo and FloorHi are
+// minus the 10% and the 90% quantile of (Y - Z) / log(population /
+// largest) over the observations of pilots of largest classes at k =
+// population, each weighted by its Weight (at least 0; 0 when the quantile
+// lies on the other side). The same floor is set on cal.WithoutB.
+func FitFloor(cal Calibration, obs []Observation, population, largest int) (Calibration, error) {
+	if population <= largest || largest < 2 {
+		return Calibration{}, fmt.Errorf("recommend: a floor beyond %d classes from pilots of %d", population, largest)
+	}
+	l := math.Log(float64(population) / float64(largest))
+	var x, w []float64
+	for _, o := range obs {
+		if o.K1 == largest && o.At == population {
+			x = append(x, (o.Y-o.Z)/l)
+			w = append(w, o.Weight)
+		}
+	}
+	if len(x) < 10 {
+		return Calibration{}, fmt.Errorf("recommend: %d observations of %d-class pilots at k = %d cannot fit the floor", len(x), largest, population)
+	}
+	sortPaired(x, w)
+	alpha := (1 - Nominal) / 2
+	cal.Population = population
+	cal.FloorLo = max(0, -stat.Quantile(alpha, stat.Empirical, x, w))
+	cal.FloorHi = max(0, stat.Quantile(1-alpha, stat.Empirical, x, w))
+	if cal.WithoutB != nil {
+		without := *cal.WithoutB
+		without.Population, without.FloorLo, without.FloorHi = cal.Population, cal.FloorLo, cal.FloorHi
+		cal.WithoutB = &without
+	}
+	return cal, nil
 }
 
 // relativeNNLS returns a >= 0 from iterated weighted non-negative least

@@ -291,3 +291,42 @@ func TestRelativeNNLSFixedPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestFitFloorQuantiles: the floor is minus the 10% and the 90% quantile of
+// (Y - Z) / log(population / largest) over the largest pilots at k =
+// population, recomputed here by sorting; other observations do not count,
+// and WithoutB gets the same floor.
+func TestFitFloorQuantiles(t *testing.T) {
+	const population, largest = 2000, 500
+	l := math.Log(float64(population) / float64(largest))
+	var obs []Observation
+	var rs []float64
+	for i := range 50 {
+		r := float64(i-20) / 25 // -0.8 .. 1.16, in steps of 0.04
+		rs = append(rs, r/l)
+		obs = append(obs, Observation{Z: 1, Y: 1 + r, Weight: 1, K1: largest, At: population},
+			// not the largest pilots' error at the population: ignored
+			Observation{Z: 0, Y: 9, Weight: 1, K1: largest, At: 1000},
+			Observation{Z: 0, Y: -9, Weight: 1, K1: 200, At: population})
+	}
+	sort.Float64s(rs)
+	// the smallest value whose cumulative weight reaches 10% / 90% of 50
+	lo, hi := rs[4], rs[44]
+	cal := Calibration{WithoutB: &Calibration{}}
+	got, err := FitFloor(cal, obs, population, largest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Population != population || math.Abs(got.FloorLo+lo) > 1e-12 || math.Abs(got.FloorHi-hi) > 1e-12 {
+		t.Errorf("floor %d: %v / %v, want %d: %v / %v", got.Population, got.FloorLo, got.FloorHi, population, -lo, hi)
+	}
+	if w := got.WithoutB; w.Population != population || w.FloorLo != got.FloorLo || w.FloorHi != got.FloorHi {
+		t.Errorf("WithoutB's floor %d: %v / %v, want the same", w.Population, w.FloorLo, w.FloorHi)
+	}
+	if cal.WithoutB.Population != 0 {
+		t.Error("FitFloor changed its argument's WithoutB")
+	}
+	if _, err := FitFloor(cal, obs[:9], population, largest); err == nil {
+		t.Error("3 observations: want an error")
+	}
+}

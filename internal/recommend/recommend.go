@@ -218,6 +218,20 @@ type Calibration struct {
 	// with B_k left out (0 on every pilot): the one used for a pilot whose
 	// half-sampling spread is unknown (For).
 	WithoutB *Calibration `json:"without_b,omitempty"`
+	// Population is the number of classes of the calibration bank's
+	// worlds, the largest k the quantiles were measured at; FloorLo and
+	// FloorHi (logit per unit of log k) bound the interval from below
+	// beyond it: at k > P = max(Population, k1) the interval reaches at
+	// least FloorLo log(k / P) below the estimate's logit and FloorHi
+	// log(k / P) above it (a pilot with too few errors, whose interval is
+	// the methods' span, aside). They are the 10% and 90% quantiles of
+	// (logit truth - logit estimate) / log(Population / k1) at k =
+	// Population over the bank's largest pilots (FitFloor): the error of
+	// the extrapolation that does not shrink with the pilot's size, carried
+	// beyond the bank at the rate those pilots showed. 0 for none.
+	Population int     `json:"population,omitempty"`
+	FloorLo    float64 `json:"floor_lo,omitempty"`
+	FloorHi    float64 `json:"floor_hi,omitempty"`
 }
 
 // For returns the calibration for pilot f: cal itself when f's
@@ -265,6 +279,9 @@ func (cal Calibration) validate() error {
 			return fmt.Errorf("recommend: calibration knot %d is out of order", j)
 		}
 	}
+	if cal.Population < 0 || !(cal.FloorLo >= 0) || !(cal.FloorHi >= 0) || math.IsInf(cal.FloorLo, 0) || math.IsInf(cal.FloorHi, 0) {
+		return fmt.Errorf("recommend: calibration floor %v / %v beyond %d classes is not a width", cal.FloorLo, cal.FloorHi, cal.Population)
+	}
 	if cal.WithoutB != nil {
 		if err := cal.WithoutB.validate(); err != nil {
 			return fmt.Errorf("without B: %w", err)
@@ -296,6 +313,9 @@ type Result struct {
 	// Spanned reports that beyond k1 the interval takes in every method's
 	// curve, the pilot having fewer than FewErrors errors at k1.
 	Spanned bool
+	// Floored reports that at k2 the floor beyond the calibrated
+	// population (Calibration.FloorLo, FloorHi) widens the interval.
+	Floored bool
 }
 
 // FewErrors is the number of misclassified pilot points at k1 (N (1 -
@@ -492,6 +512,15 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 				k1Lo, k1Hi = res.Lo[k], res.Hi[k]
 			}
 		}
+		if p := max(cal.Population, f.K1); !res.Spanned && cal.Population > 0 && k > p {
+			// beyond the calibrated population, at least the floor
+			beyond := math.Log(float64(k) / float64(p))
+			lo, hi := sigmoid(zc-cal.FloorLo*beyond), sigmoid(zc+cal.FloorHi*beyond)
+			if k == k2 {
+				res.Floored = lo < res.Lo[k] || hi > res.Hi[k]
+			}
+			res.Lo[k], res.Hi[k] = min(res.Lo[k], lo), max(res.Hi[k], hi)
+		}
 		if res.Spanned && k > f.K1 {
 			// a pilot with too few errors says little about which method's
 			// extrapolation holds: the interval spans every one of them
@@ -530,7 +559,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most))
 	} else if f.K1 >= LargestCalibratedK1 && k2 > CalibratedPopulation {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot has %s classes and you ask about %s: the interval was calibrated on test pilots of at most %s classes drawn from %s, and on held-out test pilots of 500 and 1,000 classes carried to 5,000 and 20,000 classes it held the true accuracy only 38-75%% of the time, the truth mostly above it: read the interval as too narrow, and the estimate as likely a little low.",
+			"Your pilot has %s classes and you ask about %s: the interval was calibrated on test pilots of at most %s classes drawn from %s (beyond that it is widened by the error the largest of them showed per step of extrapolation), and on held-out test pilots of 500 to 2,000 classes carried to 4,500-20,000 classes it held the true accuracy 62-94%% of the time: read the interval as possibly too narrow.",
 			limits.Thousands(f.K1), limits.Thousands(k2), limits.Thousands(LargestCalibratedK1), limits.Thousands(CalibratedPopulation)))
 	}
 	monotone(res.Estimate)

@@ -872,3 +872,44 @@ func TestCarriedSE(t *testing.T) {
 		}
 	}
 }
+
+// Beyond the calibrated population P = max(Population, k1) the interval
+// reaches at least FloorLo log(k / P) below the estimate's logit and FloorHi
+// log(k / P) above it; up to P it is the interval without the floor.
+func TestFloorBeyondPopulation(t *testing.T) {
+	const k1, k2, population = 20, 200, 50
+	f := testFits(k1, k2)
+	f.N = 2000
+	base := Calibration{Coef: [NumCoef]float64{0.01}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	cal := base
+	cal.Population, cal.FloorLo, cal.FloorHi = population, 0.3, 0.5
+	without, err := Recommend(f, k2, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 2; k <= k2; k++ {
+		if k <= population {
+			if with.Lo[k] != without.Lo[k] || with.Hi[k] != without.Hi[k] {
+				t.Fatalf("k = %d: [%v, %v] with the floor, [%v, %v] without, want the same up to %d", k, with.Lo[k], with.Hi[k], without.Lo[k], without.Hi[k], population)
+			}
+			continue
+		}
+		beyond := math.Log(float64(k) / population)
+		c := Logit(with.Estimate[k])
+		if lo := sigmoid(c - 0.3*beyond); with.Lo[k] > lo+1e-12 {
+			t.Errorf("k = %d: lower bound %v, want at most %v", k, with.Lo[k], lo)
+		}
+		if hi := sigmoid(c + 0.5*beyond); with.Hi[k] < hi-1e-12 && k == k2 {
+			// both bounds are made non-increasing in k, so the upper one
+			// is checked where nothing after it can lower it
+			t.Errorf("k = %d: upper bound %v, want at least %v", k, with.Hi[k], hi)
+		}
+	}
+	if !(with.Lo[k2] < without.Lo[k2] && with.Hi[k2] > without.Hi[k2]) {
+		t.Errorf("at k2 the floor does not widen [%v, %v]", without.Lo[k2], without.Hi[k2])
+	}
+}
