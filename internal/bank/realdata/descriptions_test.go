@@ -3,7 +3,6 @@ package realdata
 import (
 	"hash/fnv"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -175,22 +174,7 @@ func TestDescriptionsAccuracyAndPoints(t *testing.T) {
 // TestDescriptionsReport prints the measurements of the README; run with
 // REALDATA_REPORT=1 go test -run TestDescriptionsReport -v ./internal/bank/realdata/.
 func TestDescriptionsReport(t *testing.T) {
-	if os.Getenv("REALDATA_REPORT") == "" {
-		t.Skip("set REALDATA_REPORT=1 to print the report")
-	}
-	n, _ := PoolSize(Descriptions)
-	t.Logf("%s: pool %d", Descriptions, n)
-	for _, seed := range []uint64{1, 2} {
-		start := time.Now()
-		m, dir, err := Population(Descriptions, seed, 2000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		el := time.Since(start)
-		s, _, err := accuracy.NewSample(m, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+	reportPopulations(t, Descriptions, func(seed uint64, m *scores.Matrix, s *accuracy.Sample, el time.Duration) {
 		zeroCorrect, zeros, tied, tiedZero := 0, 0, 0, 0
 		for i, y := range m.Labels {
 			row := m.Row(i)
@@ -217,5 +201,5 @@ func TestDescriptionsReport(t *testing.T) {
 		t.Logf("  seed %d: k=2000 built in %v; N=%d (%.2f per class); Abar_k at 2, 10, 100, 500, 2000: %.4f %.4f %.4f %.4f %.4f; correct scores 0: %d; incorrect 0: %.3f; points whose correct score ties an incorrect one: %d (%.4f; %d of them at 0)",
 			seed, el.Round(time.Millisecond), m.N(), float64(m.N())/float64(m.K()), s.Observed[2], s.Observed[10], s.Observed[100], s.Observed[500], s.Observed[2000],
 			zeroCorrect, float64(zeros)/pairs, tied, float64(tied)/float64(m.N()), tiedZero)
-	}
+	})
 }

@@ -90,6 +90,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -342,6 +343,72 @@ func openBinary(gz []byte, magic string) (*bufio.Reader, error) {
 		return nil, fmt.Errorf("bad magic %q", got)
 	}
 	return r, nil
+}
+
+// binReader reads the little-endian fields of an embedded binary file (from
+// openBinary) one after the other; after the first error it reads nothing
+// and err keeps that error.
+type binReader struct {
+	r   *bufio.Reader
+	err error
+}
+
+// read fills v (a pointer to a fixed-size value, or a slice of them).
+func (b *binReader) read(v any) {
+	if b.err == nil {
+		b.err = binary.Read(b.r, binary.LittleEndian, v)
+	}
+}
+
+// str reads a string written as its uint16 length and its bytes.
+func (b *binReader) str() string {
+	var n uint16
+	b.read(&n)
+	if b.err != nil {
+		return ""
+	}
+	buf := make([]byte, n)
+	_, b.err = io.ReadFull(b.r, buf)
+	return string(buf)
+}
+
+// renditionsPopulation builds the matrix of a family whose classes are each
+// rendered several times (speech, wordimages): for class j (pool class
+// classes[j], named name(c)), the renditions given by renditions(c) in an
+// order drawn by rng, the first nTemplates averaged into its template, the
+// next (at most maxPoints) its test points, vector(c, r, dst) writing the
+// dims coordinates of rendition r of class c; score = Euclidean distance
+// between a point and a template.
+func renditionsPopulation(rng *rand.Rand, classes []int, dims, nTemplates, maxPoints int,
+	name func(c int) string, renditions func(c int) []int, vector func(c, r int, dst []float64)) *scores.Matrix {
+	k := len(classes)
+	m := &scores.Matrix{Classes: make([]string, k)}
+	templates := make([]float64, k*dims)
+	var points []float64 // N x dims
+	z := make([]float64, dims)
+	for j, c := range classes {
+		m.Classes[j] = name(c)
+		order := renditions(c)
+		rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		t := templates[j*dims : (j+1)*dims]
+		for _, r := range order[:nTemplates] {
+			vector(c, r, z)
+			for i, v := range z {
+				t[i] += v / float64(nTemplates)
+			}
+		}
+		tests := order[nTemplates:]
+		if len(tests) > maxPoints {
+			tests = tests[:maxPoints]
+		}
+		for _, r := range tests {
+			vector(c, r, z)
+			points = append(points, z...)
+			m.Labels = append(m.Labels, j)
+		}
+	}
+	m.Scores = distances(points, templates, dims)
+	return m
 }
 
 // pairwise returns the matrix of score(x, t) between the points and the

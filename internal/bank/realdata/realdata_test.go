@@ -450,3 +450,29 @@ func checkIDF(t *testing.T, w tfidf) {
 		}
 	}
 }
+
+// reportPopulations runs a family's report (the measurements of the README):
+// it skips unless REALDATA_REPORT is set, logs the family's pool size, and
+// for seeds 1 and 2 builds the population of 2,000 classes and its Sample and
+// hands them to f with the time the population took to build.
+func reportPopulations(t *testing.T, family string, f func(seed uint64, m *scores.Matrix, s *accuracy.Sample, took time.Duration)) {
+	t.Helper()
+	if os.Getenv("REALDATA_REPORT") == "" {
+		t.Skip("set REALDATA_REPORT=1 to print the report")
+	}
+	n, _ := PoolSize(family)
+	t.Logf("%s: pool %d", family, n)
+	for _, seed := range []uint64{1, 2} {
+		start := time.Now()
+		m, dir, err := Population(family, seed, 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		took := time.Since(start)
+		s, _, err := accuracy.NewSample(m, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(seed, m, s, took)
+	}
+}

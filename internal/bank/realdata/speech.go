@@ -2,9 +2,7 @@ package realdata
 
 import (
 	_ "embed"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"math/rand/v2"
 
 	"github.com/cleanex/cleanex/internal/scores"
@@ -44,46 +42,32 @@ func decodeSpeech(gz []byte) (*speechPool, error) {
 	if err != nil {
 		return nil, err
 	}
+	b := &binReader{r: r}
 	var u32 uint32
-	read := func(v any) {
-		if err == nil {
-			err = binary.Read(r, binary.LittleEndian, v)
-		}
-	}
-	str := func() string {
-		var n uint16
-		read(&n)
-		if err != nil {
-			return ""
-		}
-		b := make([]byte, n)
-		_, err = io.ReadFull(r, b)
-		return string(b)
-	}
 	p := &speechPool{}
-	read(&u32)
+	b.read(&u32)
 	p.dims = int(u32)
-	read(&u32)
+	b.read(&u32)
 	p.renditions = make([]string, u32)
 	for i := range p.renditions {
-		p.renditions[i] = str()
+		p.renditions[i] = b.str()
 	}
-	read(&p.scale)
-	read(&u32)
+	b.read(&p.scale)
+	b.read(&u32)
 	p.words = make([]string, u32)
 	for i := range p.words {
-		p.words[i] = str()
+		p.words[i] = b.str()
 	}
-	if err != nil {
-		return nil, err
+	if b.err != nil {
+		return nil, b.err
 	}
 	if p.dims < 1 || len(p.renditions) < speechTemplates+2 || len(p.words) < 2 || !(p.scale > 0) {
 		return nil, fmt.Errorf("%d dims, %d renditions, %d words, scale %v", p.dims, len(p.renditions), len(p.words), p.scale)
 	}
 	p.coef = make([]int8, len(p.words)*len(p.renditions)*p.dims)
-	read(p.coef)
-	if err != nil {
-		return nil, err
+	b.read(p.coef)
+	if b.err != nil {
+		return nil, b.err
 	}
 	return p, nil
 }
@@ -101,35 +85,14 @@ func (p *speechPool) vector(w, r int, dst []float64) {
 // averaged into its template, the next (at most maxSpeechPoints) its test
 // points; score = Euclidean distance between a point and a template.
 func (p *speechPool) population(rng *rand.Rand, classes []int) *scores.Matrix {
-	k, dims := len(classes), p.dims
-	m := &scores.Matrix{Classes: make([]string, k)}
-	templates := make([]float64, k*dims)
-	var points []float64 // N x dims
-	z := make([]float64, dims)
-	order := make([]int, len(p.renditions))
-	for j, c := range classes {
-		m.Classes[j] = p.words[c]
-		for i := range order {
-			order[i] = i
-		}
-		rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-		t := templates[j*dims : (j+1)*dims]
-		for _, r := range order[:speechTemplates] {
-			p.vector(c, r, z)
-			for i, v := range z {
-				t[i] += v / speechTemplates
+	return renditionsPopulation(rng, classes, p.dims, speechTemplates, maxSpeechPoints,
+		func(c int) string { return p.words[c] },
+		func(int) []int {
+			order := make([]int, len(p.renditions))
+			for i := range order {
+				order[i] = i
 			}
-		}
-		tests := order[speechTemplates:]
-		if len(tests) > maxSpeechPoints {
-			tests = tests[:maxSpeechPoints]
-		}
-		for _, r := range tests {
-			p.vector(c, r, z)
-			points = append(points, z...)
-			m.Labels = append(m.Labels, j)
-		}
-	}
-	m.Scores = distances(points, templates, dims)
-	return m
+			return order
+		},
+		p.vector)
 }

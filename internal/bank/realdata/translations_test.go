@@ -2,7 +2,6 @@ package realdata
 
 import (
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -158,22 +157,7 @@ func TestTranslationsDeterminism(t *testing.T) {
 // TestTranslationsReport prints the measurements of the README; run with
 // REALDATA_REPORT=1 go test -run TestTranslationsReport -v ./internal/bank/realdata/.
 func TestTranslationsReport(t *testing.T) {
-	if os.Getenv("REALDATA_REPORT") == "" {
-		t.Skip("set REALDATA_REPORT=1 to print the report")
-	}
-	n, _ := PoolSize(Translations)
-	t.Logf("%s: pool %d", Translations, n)
-	for _, seed := range []uint64{1, 2} {
-		start := time.Now()
-		m, dir, err := Population(Translations, seed, 2000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		el := time.Since(start)
-		s, _, err := accuracy.NewSample(m, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+	reportPopulations(t, Translations, func(seed uint64, m *scores.Matrix, s *accuracy.Sample, el time.Duration) {
 		zeroCorrect, zeros, ties := 0, 0, 0
 		for i, y := range m.Labels {
 			row := m.Row(i)
@@ -192,5 +176,5 @@ func TestTranslationsReport(t *testing.T) {
 		pairs := float64(m.N() * (m.K() - 1))
 		t.Logf("  seed %d: k=2000 built in %v; Abar_k at 2, 10, 100, 500, 2000: %.4f %.4f %.4f %.4f %.4f; correct scores 0: %d; incorrect 0: %.3f; ties with the correct: %.2g",
 			seed, el.Round(time.Millisecond), s.Observed[2], s.Observed[10], s.Observed[100], s.Observed[500], s.Observed[2000], zeroCorrect, float64(zeros)/pairs, float64(ties)/pairs)
-	}
+	})
 }

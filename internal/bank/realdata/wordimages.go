@@ -2,9 +2,7 @@ package realdata
 
 import (
 	_ "embed"
-	"encoding/binary"
 	"fmt"
-	"io"
 	"math/rand/v2"
 
 	"github.com/cleanex/cleanex/internal/scores"
@@ -47,26 +45,13 @@ func decodeWordImages(gz []byte) (*wordImagePool, error) {
 	if err != nil {
 		return nil, err
 	}
-	read := func(v any) {
-		if err == nil {
-			err = binary.Read(r, binary.LittleEndian, v)
-		}
-	}
-	str := func() string {
-		var n uint16
-		read(&n)
-		if err != nil {
-			return ""
-		}
-		b := make([]byte, n)
-		_, err = io.ReadFull(r, b)
-		return string(b)
-	}
+	b := &binReader{r: r}
+	read, str := b.read, b.str
 	var dims, nf, nw uint32
 	read(&dims)
 	read(&nf)
-	if err != nil {
-		return nil, err
+	if b.err != nil {
+		return nil, b.err
 	}
 	if dims < 1 || dims > 1024 || nf < 1 || nf > 1<<16 {
 		return nil, fmt.Errorf("bad header: %d dims, %d fonts", dims, nf)
@@ -77,8 +62,8 @@ func decodeWordImages(gz []byte) (*wordImagePool, error) {
 	}
 	read(p.scale)
 	read(&nw)
-	if err != nil {
-		return nil, err
+	if b.err != nil {
+		return nil, b.err
 	}
 	for _, s := range p.scale {
 		if !(s > 0) {
@@ -91,8 +76,8 @@ func decodeWordImages(gz []byte) (*wordImagePool, error) {
 		p.words[c] = str()
 		var nr uint8
 		read(&nr)
-		if err != nil {
-			return nil, err
+		if b.err != nil {
+			return nil, b.err
 		}
 		if int(nr) < wordImageTemplates+2 {
 			return nil, fmt.Errorf("word %q has %d renderings, need >= %d", p.words[c], nr, wordImageTemplates+2)
@@ -112,8 +97,8 @@ func decodeWordImages(gz []byte) (*wordImagePool, error) {
 	}
 	p.coef = make([]int8, len(p.font)*p.dims)
 	read(p.coef)
-	if err != nil {
-		return nil, fmt.Errorf("coordinates: %w", err)
+	if b.err != nil {
+		return nil, fmt.Errorf("coordinates: %w", b.err)
 	}
 	return p, nil
 }
@@ -131,36 +116,14 @@ func (p *wordImagePool) vector(i int, dst []float64) {
 // maxWordImagePoints) its test points; score = Euclidean distance between
 // a point and a template.
 func (p *wordImagePool) population(rng *rand.Rand, classes []int) *scores.Matrix {
-	k, dims := len(classes), p.dims
-	m := &scores.Matrix{Classes: make([]string, k)}
-	templates := make([]float64, k*dims)
-	var points []float64 // N x dims
-	z := make([]float64, dims)
-	for j, c := range classes {
-		m.Classes[j] = p.words[c]
-		lo, hi := p.start[c], p.start[c+1]
-		order := make([]int, hi-lo)
-		for i := range order {
-			order[i] = lo + i
-		}
-		rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-		t := templates[j*dims : (j+1)*dims]
-		for _, ri := range order[:wordImageTemplates] {
-			p.vector(ri, z)
-			for i, v := range z {
-				t[i] += v / wordImageTemplates
+	return renditionsPopulation(rng, classes, p.dims, wordImageTemplates, maxWordImagePoints,
+		func(c int) string { return p.words[c] },
+		func(c int) []int {
+			order := make([]int, p.start[c+1]-p.start[c])
+			for i := range order {
+				order[i] = p.start[c] + i
 			}
-		}
-		tests := order[wordImageTemplates:]
-		if len(tests) > maxWordImagePoints {
-			tests = tests[:maxWordImagePoints]
-		}
-		for _, ri := range tests {
-			p.vector(ri, z)
-			points = append(points, z...)
-			m.Labels = append(m.Labels, j)
-		}
-	}
-	m.Scores = distances(points, templates, dims)
-	return m
+			return order
+		},
+		func(_, r int, dst []float64) { p.vector(r, dst) })
 }

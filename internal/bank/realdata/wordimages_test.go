@@ -219,22 +219,7 @@ func TestWordImagesAccuracy(t *testing.T) {
 // with REALDATA_REPORT=1 go test -run TestWordImagesReport -v
 // ./internal/bank/realdata/.
 func TestWordImagesReport(t *testing.T) {
-	if os.Getenv("REALDATA_REPORT") == "" {
-		t.Skip("set REALDATA_REPORT=1 to print the report")
-	}
-	n, _ := PoolSize(WordImages)
-	t.Logf("%s: pool %d", WordImages, n)
-	for _, seed := range []uint64{1, 2} {
-		start := time.Now()
-		m, dir, err := Population(WordImages, seed, 2000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		el := time.Since(start)
-		s, _, err := accuracy.NewSample(m, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+	reportPopulations(t, WordImages, func(seed uint64, m *scores.Matrix, s *accuracy.Sample, el time.Duration) {
 		top1 := 0
 		for i, y := range m.Labels {
 			row := m.Row(i)
@@ -251,5 +236,5 @@ func TestWordImagesReport(t *testing.T) {
 		t.Logf("  seed %d: k=2000 built in %v; N=%d (%.2f per class); Abar_k at 2, 10, 100, 500, 2000: %.4f %.4f %.4f %.4f %.4f; top-1 per point %.4f",
 			seed, el.Round(time.Millisecond), m.N(), float64(m.N())/float64(m.K()), s.Observed[2], s.Observed[10], s.Observed[100], s.Observed[500], s.Observed[2000],
 			float64(top1)/float64(m.N()))
-	}
+	})
 }

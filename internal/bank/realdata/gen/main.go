@@ -487,23 +487,7 @@ func render(ff *fontFile, r rune, buf *sfnt.Buffer) []float64 {
 	p := func(a fixed.Point26_6) (float32, float32) {
 		return float32(a.X)/64 + dx, float32(a.Y)/64 + dy
 	}
-	for _, s := range segs {
-		switch s.Op {
-		case sfnt.SegmentOpMoveTo:
-			ras.MoveTo(p(s.Args[0]))
-		case sfnt.SegmentOpLineTo:
-			ras.LineTo(p(s.Args[0]))
-		case sfnt.SegmentOpQuadTo:
-			x1, y1 := p(s.Args[0])
-			x2, y2 := p(s.Args[1])
-			ras.QuadTo(x1, y1, x2, y2)
-		case sfnt.SegmentOpCubeTo:
-			x1, y1 := p(s.Args[0])
-			x2, y2 := p(s.Args[1])
-			x3, y3 := p(s.Args[2])
-			ras.CubeTo(x1, y1, x2, y2, x3, y3)
-		}
-	}
+	outline(ras, segs, p, false)
 	ras.ClosePath()
 	dst := image.NewAlpha(image.Rect(0, 0, canvas, canvas))
 	ras.Draw(dst, dst.Bounds(), image.Opaque, image.Point{})
@@ -835,4 +819,37 @@ func normalize(x []float64) []float64 {
 		out[i] = (v - m) / sd
 	}
 	return out
+}
+
+// outline adds a glyph's segments to ras, each point mapped by p; with
+// closeEach, every contour is closed before the next one starts and at the
+// end (the word renderings), else only the pen moves between contours and
+// the caller closes the last one (the glyph renderings, as their data was
+// made).
+func outline(ras *vector.Rasterizer, segs sfnt.Segments, p func(fixed.Point26_6) (float32, float32), closeEach bool) {
+	started := false
+	for _, s := range segs {
+		switch s.Op {
+		case sfnt.SegmentOpMoveTo:
+			if started && closeEach {
+				ras.ClosePath()
+			}
+			started = true
+			ras.MoveTo(p(s.Args[0]))
+		case sfnt.SegmentOpLineTo:
+			ras.LineTo(p(s.Args[0]))
+		case sfnt.SegmentOpQuadTo:
+			x1, y1 := p(s.Args[0])
+			x2, y2 := p(s.Args[1])
+			ras.QuadTo(x1, y1, x2, y2)
+		case sfnt.SegmentOpCubeTo:
+			x1, y1 := p(s.Args[0])
+			x2, y2 := p(s.Args[1])
+			x3, y3 := p(s.Args[2])
+			ras.CubeTo(x1, y1, x2, y2, x3, y3)
+		}
+	}
+	if started && closeEach {
+		ras.ClosePath()
+	}
 }

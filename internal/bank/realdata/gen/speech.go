@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"log"
 	"math"
@@ -61,28 +59,16 @@ func synthCommand(r, word, path string) *exec.Cmd {
 // speech family speaks: correct words of 3..12 letters a-z, sorted, every
 // speechEvery-th from the first.
 func speechWords(dir string) ([]string, error) {
-	f, err := os.Open(filepath.Join(dir, "misspellings.txt.gz"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	words, err := misspellingsWords(dir)
 	if err != nil {
 		return nil, err
 	}
 	ok := regexp.MustCompile(`^[a-z]{3,12}$`)
-	seen := map[string]bool{}
 	var all []string
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		w, _, _ := strings.Cut(sc.Text(), "\t")
-		if ok.MatchString(w) && !seen[w] {
-			seen[w] = true
+	for w := range words {
+		if ok.MatchString(w) {
 			all = append(all, w)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
 	}
 	sort.Strings(all)
 	var out []string

@@ -210,31 +210,7 @@ func renderWord(f *sfnt.Font, word string, buf *sfnt.Buffer) []float64 {
 			return float32((g.x+float64(a.X)/64-(minX+maxX)/2)*scale + float64(w)/2),
 				float32(float64(a.Y)/64*scale + baseRow)
 		}
-		started := false
-		for _, s := range g.segs {
-			switch s.Op {
-			case sfnt.SegmentOpMoveTo:
-				if started {
-					ras.ClosePath()
-				}
-				started = true
-				ras.MoveTo(p(s.Args[0]))
-			case sfnt.SegmentOpLineTo:
-				ras.LineTo(p(s.Args[0]))
-			case sfnt.SegmentOpQuadTo:
-				x1, y1 := p(s.Args[0])
-				x2, y2 := p(s.Args[1])
-				ras.QuadTo(x1, y1, x2, y2)
-			case sfnt.SegmentOpCubeTo:
-				x1, y1 := p(s.Args[0])
-				x2, y2 := p(s.Args[1])
-				x3, y3 := p(s.Args[2])
-				ras.CubeTo(x1, y1, x2, y2, x3, y3)
-			}
-		}
-		if started {
-			ras.ClosePath()
-		}
+		outline(ras, g.segs, p, true)
 	}
 	dst := image.NewAlpha(image.Rect(0, 0, w, h))
 	ras.Draw(dst, dst.Bounds(), image.Opaque, image.Point{})
