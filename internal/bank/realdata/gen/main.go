@@ -510,36 +510,9 @@ func render(ff *fontFile, r rune, buf *sfnt.Buffer) []float64 {
 	return blur(feat)
 }
 
-// blur applies the separable kernel [1 2 1]/4 with zero padding.
-func blur(a []float64) []float64 {
-	t := make([]float64, len(a))
-	for y := 0; y < side; y++ {
-		for x := 0; x < side; x++ {
-			v := 2 * a[y*side+x]
-			if x > 0 {
-				v += a[y*side+x-1]
-			}
-			if x < side-1 {
-				v += a[y*side+x+1]
-			}
-			t[y*side+x] = v / 4
-		}
-	}
-	o := make([]float64, len(a))
-	for y := 0; y < side; y++ {
-		for x := 0; x < side; x++ {
-			v := 2 * t[y*side+x]
-			if y > 0 {
-				v += t[(y-1)*side+x]
-			}
-			if y < side-1 {
-				v += t[(y+1)*side+x]
-			}
-			o[y*side+x] = v / 4
-		}
-	}
-	return o
-}
+// blur applies the separable kernel [1 2 1]/4 with zero padding to a
+// side x side bitmap.
+func blur(a []float64) []float64 { return blurRect(a, side, side) }
 
 func hash(s string) uint64 {
 	h := fnv.New64a()

@@ -244,7 +244,7 @@ func segmentPoints(op sfnt.SegmentOp) int {
 }
 
 // blurRect applies the separable kernel [1 2 1]/4 with zero padding to the
-// rows x cols image a, as blur does to the glyphs' square bitmaps.
+// rows x cols image a (blur is the glyphs' square case).
 func blurRect(a []float64, rows, cols int) []float64 {
 	t := make([]float64, len(a))
 	for y := range rows {
