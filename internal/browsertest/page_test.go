@@ -841,11 +841,11 @@ func TestSlidersAndPresentation(t *testing.T) {
 	p.shot("48-slider-restarted")
 
 	before := mustEval[map[string]string](p, `({font: getComputedStyle(document.getElementById("app")).fontSize, answer: getComputedStyle(document.getElementById("headline")).fontSize,
-		line: document.getElementById("chart-acc").dataset.lineWidth})`, 5*time.Second)
+		line: document.getElementById("chart-acc").dataset.lineWidth, box: document.getElementById("m-plugin").getBoundingClientRect().width + "px"})`, 5*time.Second)
 	p.click("presentation")
 	p.waitJS(`document.getElementById("chart-acc").dataset.lineWidth !== `+jsString(before["line"]), 5*time.Second)
 	after := mustEval[map[string]string](p, `({font: getComputedStyle(document.getElementById("app")).fontSize, answer: getComputedStyle(document.getElementById("headline")).fontSize,
-		line: document.getElementById("chart-acc").dataset.lineWidth})`, 5*time.Second)
+		line: document.getElementById("chart-acc").dataset.lineWidth, box: document.getElementById("m-plugin").getBoundingClientRect().width + "px"})`, 5*time.Second)
 	p.checkChart("presentation mode", "49-presentation", false)
 	t.Logf("presentation mode: %v -> %v", before, after)
 	px := func(s string) float64 { v, _ := strconv.ParseFloat(strings.TrimSuffix(s, "px"), 64); return v }
@@ -854,6 +854,10 @@ func TestSlidersAndPresentation(t *testing.T) {
 	}
 	if px(after["line"]) < 2*px(before["line"]) {
 		t.Errorf("presentation mode: chart lines %s -> %s px wide, want at least twice as thick", before["line"], after["line"])
+	}
+	// the checkboxes grow with the type, so a projector shows them
+	if px(after["box"]) < 1.25*px(before["box"]) {
+		t.Errorf("presentation mode: a method's checkbox %s -> %s wide, want at least 25%% larger", before["box"], after["box"])
 	}
 }
 
