@@ -241,6 +241,13 @@ func readOne(name string, stdin io.Reader) (*inputs.Data, error) {
 	return reader().Read(f)
 }
 
+// isGzip reports whether head, a file's first bytes, starts a gzip stream
+// (inputs.Detect).
+func isGzip(head []byte) bool {
+	f, _ := inputs.Detect(head)
+	return f == inputs.Gzip
+}
+
 // readNPY reads file name, one of a pair of .npy files, gzip-compressed or
 // not.
 func readNPY(name string) ([]byte, error) {
@@ -251,7 +258,7 @@ func readNPY(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+	if isGzip(data[:min(len(data), scores.SniffBytes)]) {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err == nil {
 			data, err = io.ReadAll(zr)
@@ -446,7 +453,7 @@ func readTruth(name string) (accuracy.Curve, error) {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	if b, err := br.Peek(2); err == nil && b[0] == 0x1f && b[1] == 0x8b {
+	if b, _ := br.Peek(2); isGzip(b) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, badInput("--truth %s: the gzip-compressed data is damaged (%v); compress the file again", name, err)

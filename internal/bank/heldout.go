@@ -55,21 +55,10 @@ type largeReal struct {
 	seedBase uint64
 }
 
-// pilots returns the family's pilots, built as the bank's real families'
-// (realFamilyPilots) with the family's K and k1s.
+// pilots returns the family's pilots (realFamilyPilots with the family's K
+// and k1s).
 func (f largeReal) pilots() []Pilot {
-	name := fmt.Sprintf("out-%s-K%d", f.family, f.k)
-	var ps []Pilot
-	i := uint64(0)
-	for _, k1 := range f.k1s {
-		for range realWorlds {
-			i++
-			seed := f.seedBase + i
-			ps = append(ps, Pilot{Family: name, Setting: f.family, K1: k1, K: f.k, Seed: seed, real: f.family,
-				ID: fmt.Sprintf("%s/k%d/w%d", name, k1, seed)})
-		}
-	}
-	return ps
+	return realFamilyPilots(fmt.Sprintf("out-%s-K%d", f.family, f.k), f.family, f.seedBase, f.k, f.k1s)
 }
 
 // HeldOut returns the pilots of the held-out families whose name is one of
@@ -85,7 +74,7 @@ func HeldOut(families []string, k1s []int) []Pilot {
 		all = append(all, f.pilots()...)
 	}
 	for i, f := range realdata.HeldOutFamilies() {
-		all = append(all, realFamilyPilots("out-"+f, f, uint64(900_000_000+100_000_000*i))...)
+		all = append(all, realFamilyPilots("out-"+f, f, uint64(900_000_000+100_000_000*i), PopulationK, K1s)...)
 	}
 	for _, f := range largeRealFamilies() {
 		all = append(all, f.pilots()...)
@@ -141,7 +130,7 @@ func Replicate(i int, families []string, k1s []int) []Pilot {
 		all = append(all, f.pilots()...)
 	}
 	for fi, f := range realdata.Families() {
-		all = append(all, realFamilyPilots(prefix+"real-"+f, f, shift+uint64(100_000_000*(fi+1)))...)
+		all = append(all, realFamilyPilots(prefix+"real-"+f, f, shift+uint64(100_000_000*(fi+1)), PopulationK, K1s)...)
 	}
 	return selectFrom(all, families, k1s)
 }

@@ -27,22 +27,23 @@ const realWorlds = 8
 func realPilots() []Pilot {
 	var ps []Pilot
 	for fi, f := range realdata.Families() {
-		ps = append(ps, realFamilyPilots("real-"+f, f, uint64(100_000_000*(fi+1)))...)
+		ps = append(ps, realFamilyPilots("real-"+f, f, uint64(100_000_000*(fi+1)), PopulationK, K1s)...)
 	}
 	return ps
 }
 
-// realFamilyPilots returns the 32 pilots of realdata family f, named name:
-// for each k1 in K1s, realWorlds populations of PopulationK classes with
-// seeds base+1, base+2, ..., and one pilot of k1 classes from each.
-func realFamilyPilots(name, f string, base uint64) []Pilot {
+// realFamilyPilots returns the pilots of realdata family f, named name:
+// for each k1 in k1s, realWorlds populations of k classes with seeds
+// base+1, base+2, ..., and one pilot of k1 classes from each (32 with the
+// bank's PopulationK and K1s).
+func realFamilyPilots(name, f string, base uint64, k int, k1s []int) []Pilot {
 	var ps []Pilot
 	i := uint64(0)
-	for _, k1 := range K1s {
+	for _, k1 := range k1s {
 		for range realWorlds {
 			i++
 			seed := base + i
-			ps = append(ps, Pilot{Family: name, Setting: f, K1: k1, K: PopulationK, Seed: seed, real: f,
+			ps = append(ps, Pilot{Family: name, Setting: f, K1: k1, K: k, Seed: seed, real: f,
 				ID: fmt.Sprintf("%s/k%d/w%d", name, k1, seed)})
 		}
 	}

@@ -43,8 +43,11 @@ func WriteSample(w io.Writer, classes []string, s *accuracy.Sample, q int) error
 		return fmt.Errorf("summary: %d classes; a summary describes at most %d", s.K, MaxClasses)
 	}
 	k := s.K
-	for i := range s.N() {
-		if err := CheckMoments(i, k, accuracy.SummarisePoint(s.Labels[i], s.Correct[i], s.IncorrectRow(i), s.R[i], nil)); err != nil {
+	// Every point is checked before a line is written.
+	points := make([]accuracy.PointSummary, s.N())
+	for i := range points {
+		points[i] = accuracy.SummarisePoint(s.Labels[i], s.Correct[i], s.IncorrectRow(i), s.R[i], nil)
+		if err := CheckMoments(i, k, points[i]); err != nil {
 			return err
 		}
 	}
@@ -54,9 +57,8 @@ func WriteSample(w io.Writer, classes []string, s *accuracy.Sample, q int) error
 	}
 	cols := orderColumns(q)
 	rec := make([]string, 0, len(fixedColumns)+len(cols))
-	for i := range s.N() {
+	for i, p := range points {
 		inc := s.IncorrectRow(i)
-		p := accuracy.SummarisePoint(s.Labels[i], s.Correct[i], inc, s.R[i], nil)
 		rec = append(rec[:0], strconv.Itoa(i+1), classes[s.Labels[i]], strconv.Itoa(k), strconv.Itoa(k),
 			num(p.Correct), strconv.Itoa(p.Below), strconv.Itoa(p.Ties), num(p.Mean), num(p.M2), num(p.MaxAbs))
 		for _, col := range cols {

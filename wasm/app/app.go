@@ -716,8 +716,7 @@ func (a *app) load(req loadRequest) (protocol.Summary, error) {
 			baseJS, err = jsdom.BytesToJS(b)
 		}
 	} else {
-		pre, suf := protocol.LoadParts(id, jsdom.ByteLength(req.dataJS), req.dir)
-		baseJS, err = jsdom.Concat(pre, req.dataJS, suf)
+		baseJS, err = loadMessage(id, req)
 	}
 	if err != nil {
 		return fail(err)

@@ -38,8 +38,7 @@ func (a *app) checkFirst(req loadRequest) error {
 	// A load that starts while the file is read is newer and wins.
 	before := a.loadID
 	a.setBusy(loading, "Reading "+req.source+"…")
-	pre, suf := protocol.LoadParts(c.id, jsdom.ByteLength(req.dataJS), req.dir)
-	msg, err := jsdom.Concat(pre, req.dataJS, suf)
+	msg, err := loadMessage(c.id, req)
 	if err == nil {
 		err = sp.sendCopy(msg)
 	}
@@ -88,4 +87,11 @@ func (a *app) endCheck(id uint64, out loadOutcome) {
 	}
 	a.check = nil
 	c.done <- out
+}
+
+// loadMessage returns the Load message of req's file as data set id, kept in
+// JavaScript (the file's bytes are not copied into Go).
+func loadMessage(id uint64, req loadRequest) (jsdom.Value, error) {
+	pre, suf := protocol.LoadParts(id, jsdom.ByteLength(req.dataJS), req.dir)
+	return jsdom.Concat(pre, req.dataJS, suf)
 }

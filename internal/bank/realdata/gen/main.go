@@ -467,14 +467,7 @@ func render(ff *fontFile, r rune, buf *sfnt.Buffer) []float64 {
 	}
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	for _, s := range segs {
-		n := 1
-		switch s.Op {
-		case sfnt.SegmentOpQuadTo:
-			n = 2
-		case sfnt.SegmentOpCubeTo:
-			n = 3
-		}
-		for _, a := range s.Args[:n] {
+		for _, a := range s.Args[:segmentPoints(s.Op)] {
 			x := float64(a.X) / 64
 			minX = min(minX, x)
 			maxX = max(maxX, x)
@@ -489,15 +482,22 @@ func render(ff *fontFile, r rune, buf *sfnt.Buffer) []float64 {
 	}
 	outline(ras, segs, p, false)
 	ras.ClosePath()
-	dst := image.NewAlpha(image.Rect(0, 0, canvas, canvas))
+	return cellFeatures(ras, side, side, canvas/side)
+}
+
+// cellFeatures draws ras (rows·cell x cols·cell pixels) and returns the
+// rows x cols feature: each cell's mean ink (0..1), blurred (blurRect); nil
+// when the drawing has less than 4 pixels' worth of ink.
+func cellFeatures(ras *vector.Rasterizer, rows, cols, cell int) []float64 {
+	w, h := cols*cell, rows*cell
+	dst := image.NewAlpha(image.Rect(0, 0, w, h))
 	ras.Draw(dst, dst.Bounds(), image.Opaque, image.Point{})
-	const cell = canvas / side
-	feat := make([]float64, side*side)
+	feat := make([]float64, rows*cols)
 	ink := 0.0
-	for y := 0; y < canvas; y++ {
-		for x := 0; x < canvas; x++ {
+	for y := range h {
+		for x := range w {
 			v := float64(dst.Pix[y*dst.Stride+x]) / 255
-			feat[(y/cell)*side+x/cell] += v
+			feat[(y/cell)*cols+x/cell] += v
 			ink += v
 		}
 	}
@@ -505,14 +505,10 @@ func render(ff *fontFile, r rune, buf *sfnt.Buffer) []float64 {
 		return nil
 	}
 	for i := range feat {
-		feat[i] /= cell * cell
+		feat[i] /= float64(cell * cell)
 	}
-	return blur(feat)
+	return blurRect(feat, rows, cols)
 }
-
-// blur applies the separable kernel [1 2 1]/4 with zero padding to a
-// side x side bitmap.
-func blur(a []float64) []float64 { return blurRect(a, side, side) }
 
 func hash(s string) uint64 {
 	h := fnv.New64a()

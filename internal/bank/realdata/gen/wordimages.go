@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
-	"image"
 	"image/draw"
 	"log"
 	"math"
@@ -212,24 +211,7 @@ func renderWord(f *sfnt.Font, word string, buf *sfnt.Buffer) []float64 {
 		}
 		outline(ras, g.segs, p, true)
 	}
-	dst := image.NewAlpha(image.Rect(0, 0, w, h))
-	ras.Draw(dst, dst.Bounds(), image.Opaque, image.Point{})
-	feat := make([]float64, wordRows*wordCols)
-	ink := 0.0
-	for y := range h {
-		for x := range w {
-			v := float64(dst.Pix[y*dst.Stride+x]) / 255
-			feat[(y/wordCell)*wordCols+x/wordCell] += v
-			ink += v
-		}
-	}
-	if ink < 4 {
-		return nil
-	}
-	for i := range feat {
-		feat[i] /= wordCell * wordCell
-	}
-	return blurRect(feat, wordRows, wordCols)
+	return cellFeatures(ras, wordRows, wordCols, wordCell)
 }
 
 // segmentPoints is the number of points of a segment of kind op.
@@ -244,7 +226,7 @@ func segmentPoints(op sfnt.SegmentOp) int {
 }
 
 // blurRect applies the separable kernel [1 2 1]/4 with zero padding to the
-// rows x cols image a (blur is the glyphs' square case).
+// rows x cols image a.
 func blurRect(a []float64, rows, cols int) []float64 {
 	t := make([]float64, len(a))
 	for y := range rows {
