@@ -306,19 +306,41 @@ type Crash struct {
 	Reason string
 }
 
-// Kind implementations.
-func (Ready) Kind() Kind    { return KindReady }
-func (Load) Kind() Kind     { return KindLoad }
+// Kind returns KindReady: a Ready message.
+func (Ready) Kind() Kind { return KindReady }
+
+// Kind returns KindLoad: a Load message.
+func (Load) Kind() Kind { return KindLoad }
+
+// Kind returns KindSimulate: a Simulate message.
 func (Simulate) Kind() Kind { return KindSimulate }
-func (Summary) Kind() Kind  { return KindSummary }
-func (Run) Kind() Kind      { return KindRun }
+
+// Kind returns KindSummary: a Summary message.
+func (Summary) Kind() Kind { return KindSummary }
+
+// Kind returns KindRun: a Run message.
+func (Run) Kind() Kind { return KindRun }
+
+// Kind returns KindProgress: a Progress message.
 func (Progress) Kind() Kind { return KindProgress }
-func (Result) Kind() Kind   { return KindResult }
-func (Error) Kind() Kind    { return KindError }
-func (Cancel) Kind() Kind   { return KindCancel }
+
+// Kind returns KindResult: a Result message.
+func (Result) Kind() Kind { return KindResult }
+
+// Kind returns KindError: an Error message.
+func (Error) Kind() Kind { return KindError }
+
+// Kind returns KindCancel: a Cancel message.
+func (Cancel) Kind() Kind { return KindCancel }
+
+// Kind returns KindDescribe: a Describe message.
 func (Describe) Kind() Kind { return KindDescribe }
-func (Crash) Kind() Kind    { return KindCrash }
-func (Prepare) Kind() Kind  { return KindPrepare }
+
+// Kind returns KindCrash: a Crash message.
+func (Crash) Kind() Kind { return KindCrash }
+
+// Kind returns KindPrepare: a Prepare message.
+func (Prepare) Kind() Kind { return KindPrepare }
 
 // Kind implements Message.
 func (LoadBinary) Kind() Kind { return KindLoadBinary }
