@@ -139,7 +139,9 @@ func (c ProbabilityCheck) NearMiss(rows int) string {
 // p -> ln p that the estimators read instead, with a score of 0 mapped to
 // ln(p_min / 2), p_min the smallest positive score of the matrix, so that it
 // stays below every other score and ties stay ties; nil when the matrix
-// does not hold probabilities.
+// does not hold probabilities. When p_min / 2 underflows to 0 (p_min the
+// smallest subnormal float64, as a float64 softmax gives for logits about
+// 745 apart), 0 is mapped to ln(p_min) - ln 2 instead, which is finite.
 //
 // The map keeps every row's order, so the observed accuracy curve is the
 // same; what it changes is the spacing of the scores. Softmax squeezes the
@@ -154,6 +156,9 @@ func (c ProbabilityCheck) LogMap() func(p float64) float64 {
 	}
 	// detmath.Log: the same bits natively and in the browser.
 	zero := detmath.Log(c.pMin / 2)
+	if c.pMin/2 == 0 {
+		zero = detmath.Log(c.pMin) - math.Ln2
+	}
 	return func(p float64) float64 {
 		if p == 0 {
 			return zero

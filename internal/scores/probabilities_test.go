@@ -97,6 +97,26 @@ func TestLogMap(t *testing.T) {
 	}
 }
 
+// A probability of 0 beside the smallest subnormal float64 (as a float64
+// softmax gives for logits about 745 apart) maps to a finite score below
+// every other one: ln(p_min / 2) would be ln 0 = -Inf.
+func TestLogMapSubnormal(t *testing.T) {
+	tiny := math.SmallestNonzeroFloat64
+	m := &Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: []float64{1, tiny, 0, 0.2, 0.7, 0.1, 0.1, 0.3, 0.6}}
+	f, ok := logOf(m)
+	if !ok {
+		t.Fatal("rows summing to 1 not recognised as probabilities")
+	}
+	zero, low := f(0), f(tiny)
+	if math.IsInf(zero, 0) || math.IsNaN(zero) || !(zero < low) {
+		t.Errorf("ln of 0 = %v, ln of %v = %v: want a finite score below the second", zero, tiny, low)
+	}
+	// p_min = 2^-1074, so ln(p_min) - ln 2 = -1075 ln 2.
+	if want := -1075 * math.Ln2; math.Abs(zero-want) > 1e-9 {
+		t.Errorf("ln of 0 = %v, want ln(p_min) - ln 2 = %v", zero, want)
+	}
+}
+
 // Softmax matches the row-wise softmax written out above and leaves its
 // input alone; its rows are recognised as probabilities.
 func TestSoftmax(t *testing.T) {
