@@ -91,3 +91,17 @@ func mustRead(t *testing.T, name string) []byte {
 	}
 	return b
 }
+
+// TestWordClassesNotSummary: a score matrix whose classes are words, among
+// them correct, below and ties, is read as a score matrix, not refused as
+// a malformed summary.
+func TestWordClassesNotSummary(t *testing.T) {
+	const in = "label,correct,below,ties,apple\ncorrect,0.9,0.1,0.2,0.1\nbelow,0.1,0.8,0.3,0.1\nties,0.2,0.1,0.9,0.1\napple,0.2,0.1,0.1,0.9\n"
+	d, err := Read(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Matrix == nil || !slices.Equal(d.Matrix.Classes, []string{"correct", "below", "ties", "apple"}) {
+		t.Errorf("read as %+v, want a score matrix of the classes correct, below, ties, apple", d)
+	}
+}

@@ -17,16 +17,22 @@ import (
 const remake = "make the summary again with cleanex summarise or the recipe in docs/summary.md"
 
 // IsHeader reports whether a CSV header row is a summary's: it names the
-// columns correct, below and ties (any case, a byte-order mark ignored).
+// columns correct, below and ties, and at least one of m2, maxabs, top1 and
+// q1 (any case, a byte-order mark ignored). The second condition keeps a
+// score matrix whose classes are words, among them "correct", "below" and
+// "ties", from being taken for a summary: those four columns are a
+// summary's own, not words a classifier's classes are named by.
 func IsHeader(fields []string) bool {
-	seen := 0
+	seen, own := 0, false
 	for _, f := range fields {
 		switch strings.ToLower(strings.TrimSpace(strings.TrimPrefix(f, "\uFEFF"))) {
 		case "correct", "below", "ties":
 			seen++
+		case "m2", "maxabs", "top1", "q1":
+			own = true
 		}
 	}
-	return seen == 3
+	return seen == 3 && own
 }
 
 // Parse reads a summary CSV (Header's columns in any order, one row per

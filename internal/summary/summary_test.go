@@ -174,11 +174,17 @@ func TestParseRefuses(t *testing.T) {
 }
 
 func TestIsHeader(t *testing.T) {
-	if !IsHeader(Header(8)) || !IsHeader([]string{"\uFEFFCorrect", " below", "TIES"}) {
+	if !IsHeader(Header(8)) || !IsHeader([]string{"\uFEFFCorrect", " below", "TIES", "M2"}) {
 		t.Error("a summary header is not recognised")
 	}
-	if IsHeader([]string{"label", "correct", "below", "c3"}) {
-		t.Error("a score matrix header is taken for a summary")
+	for _, h := range [][]string{
+		{"label", "correct", "below", "c3"},
+		// a classifier of words: its classes include correct, below and ties
+		{"label", "apple", "below", "correct", "mean", "lowest", "ties", "scores"},
+	} {
+		if IsHeader(h) {
+			t.Errorf("the score matrix header %q is taken for a summary", h)
+		}
 	}
 }
 

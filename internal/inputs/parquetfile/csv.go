@@ -54,9 +54,10 @@ func notParquet() error {
 // scores.Parse unchanged: "label" in any case (it would be taken for the
 // label column), names with a NUL byte, a carriage return or a line feed
 // (refused, or changed by the line-end handling), names with spaces around
-// them (trimmed; Decode trims them already), and the classes "correct",
-// "below" and "ties" together (inputs.Read would take the CSV for a
-// per-point summary).
+// them (trimmed; Decode trims them already), and the classes of a
+// per-point summary's header, "correct", "below" and "ties" with one of
+// "m2", "maxabs", "top1" and "q1" (inputs.Read would take the CSV for a
+// summary: summary.IsHeader).
 func csvNames(classes []string) error {
 	fix := "; rename the class, or give the file to the command line (cleanex predict --k2 N FILE.parquet)"
 	for j, c := range classes {
@@ -71,7 +72,7 @@ func csvNames(classes []string) error {
 		}
 	}
 	if summary.IsHeader(append([]string{"label"}, classes...)) {
-		return &inputs.Error{Err: fmt.Errorf("%w: classes named correct, below and ties together cannot be read here, where they mark a per-point summary%s", scores.ErrDuplicate, fix)}
+		return &inputs.Error{Err: fmt.Errorf("%w: classes named correct, below and ties with m2, maxabs, top1 or q1 cannot be read here, where they mark a per-point summary%s", scores.ErrDuplicate, fix)}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -153,10 +154,8 @@ func TestWriteCSVErrors(t *testing.T) {
 		"a line break":        {named("a\nb", "c"), `class 0 ("a\nb"): not valid UTF-8 text: a class name holding a line break or a NUL byte cannot be read here`},
 		"a carriage return":   {named("a", "b\rc"), `class 1 ("b\rc"): not valid UTF-8 text: a class name holding a line break`},
 		"a NUL byte":          {named("a\x00", "b"), `class 0 ("a\x00"): not valid UTF-8 text: a class name holding a line break or a NUL byte`},
-		"a summary's columns": {write(t, []long{{"p0", "correct", 1, "correct"}, {"p0", "below", 1, "correct"}, {"p0", "ties", 1, "correct"},
-			{"p1", "correct", 1, "below"}, {"p1", "below", 1, "below"}, {"p1", "ties", 1, "below"},
-			{"p2", "correct", 1, "ties"}, {"p2", "below", 1, "ties"}, {"p2", "ties", 1, "ties"}}),
-			"duplicate class name: classes named correct, below and ties together cannot be read here"},
+		"a summary's columns": {write(t, everyPair("correct", "below", "ties", "m2")),
+			"duplicate class name: classes named correct, below and ties with m2, maxabs, top1 or q1 cannot be read here"},
 		"not Parquet": {[]byte("label,a,b\na,1,2\nb,3,4\n"), "unreadable file: this is not a Parquet file (nor a gzip-compressed one)"},
 	} {
 		var out bytes.Buffer
@@ -174,5 +173,39 @@ func TestWriteCSVErrors(t *testing.T) {
 		if out.Len() != 0 {
 			t.Errorf("%s: %d bytes written", name, out.Len())
 		}
+	}
+}
+
+// everyPair is a long table of one point per class, labelled by it, with a
+// score for every class (the point's own class scores 1, the others 0.5).
+func everyPair(classes ...string) []long {
+	var rows []long
+	for i, y := range classes {
+		for _, c := range classes {
+			s := 0.5
+			if c == y {
+				s = 1
+			}
+			rows = append(rows, long{"p" + strconv.Itoa(i), c, s, y})
+		}
+	}
+	return rows
+}
+
+// TestWriteCSVWordClasses: classes that are words, among them correct,
+// below and ties (not a summary's own columns m2, maxabs, top1 or q1), are
+// converted and read back as the same score matrix.
+func TestWriteCSVWordClasses(t *testing.T) {
+	file := write(t, everyPair("correct", "below", "ties", "apple"))
+	var out bytes.Buffer
+	if err := parquetfile.WriteCSV(&out, file); err != nil {
+		t.Fatal(err)
+	}
+	d, err := inputs.Read(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Matrix == nil || !slices.Equal(d.Matrix.Classes, []string{"correct", "below", "ties", "apple"}) {
+		t.Errorf("read back as %+v, want the score matrix of the classes correct, below, ties, apple", d)
 	}
 }
