@@ -8,9 +8,13 @@ import (
 
 // loneCR reports whether the start of br (up to its buffer size) ends its
 // lines with a lone carriage return, as old Mac OS programs write: it holds a
-// "\r" and no "\n".
+// "\r" and no "\n". A "\r" that is the last byte of a full buffer does not
+// count: the "\n" of a CRLF may come next.
 func loneCR(br *bufio.Reader) bool {
-	b, _ := br.Peek(br.Size())
+	b, err := br.Peek(br.Size())
+	if err == nil && len(b) > 0 && b[len(b)-1] == '\r' {
+		b = b[:len(b)-1]
+	}
 	return bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') >= 0
 }
 

@@ -197,6 +197,23 @@ func TestParseLongLines(t *testing.T) {
 	}
 }
 
+// TestParseCRLFAtBufferEnd: a CRLF file whose header's "\r" is the last
+// byte of the first 64 KiB the reader looks at (its "\n" just beyond) is
+// read as CRLF, not as lone-CR line ends, so rows keep their numbers.
+func TestParseCRLFAtBufferEnd(t *testing.T) {
+	const size = 1 << 16 // Parse's buffer
+	header := "label,a,b," + strings.Repeat("c", size-1-len("label,a,b,"))
+	if len(header) != size-1 {
+		t.Fatalf("header of %d bytes", len(header))
+	}
+	in := header + "\r\na,1,2,3\r\nb,4,5,6\r\na,7,x,9\r\n"
+	_, err := Parse(strings.NewReader(in))
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Row != 4 || pe.Column != "b" {
+		t.Errorf("error %v; want one at row 4, column \"b\"", err)
+	}
+}
+
 // checkAgainstCSV parses data (comma-delimited, header "label,...") with
 // encoding/csv and strconv and compares with m.
 func checkAgainstCSV(t *testing.T, data []byte, m *Matrix) {
