@@ -61,7 +61,8 @@ const bom = "\uFEFF"
 // naming the label column ("label", any case, else the first column) and one
 // column per class, then one row per test point. The delimiter (comma,
 // semicolon or tab) is the most frequent of the three in the header row,
-// outside quotes. Quoting follows RFC 4180 (as encoding/csv reads it, without
+// outside quotes, a tie broken by the first data row (detectDelimiter).
+// Quoting follows RFC 4180 (as encoding/csv reads it, without
 // lazy quotes); a UTF-8 byte-order mark, CRLF line ends and empty lines are
 // accepted. Errors are *ParseError values naming the row and column.
 //
@@ -402,21 +403,67 @@ func fastFloat(s []byte) (v float64, ok, plain bool) {
 }
 
 // detectDelimiter peeks at the header row and returns the most frequent of
-// ',', ';' and '\t' outside double quotes (',' when none occurs).
+// ',', ';' and '\t' outside double quotes (',' when none occurs). When two
+// of them are equally frequent (a TSV whose class names hold one comma
+// each, "Paris, FR"), the first data row breaks the tie: the delimiter it
+// holds as often as the header does wins; failing that, the comma, then the
+// semicolon.
 func detectDelimiter(br *bufio.Reader) byte {
-	var line []byte
+	var head []byte
 	for n := 4096; ; n *= 2 {
 		b, err := br.Peek(n)
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			line = b[:i]
-			break
+			head = b
+			if j := bytes.IndexByte(b[i+1:], '\n'); j >= 0 || err != nil {
+				break // the header and the next line, or all there is
+			}
 		}
 		if err != nil { // EOF or buffer full: use what there is
-			line = b
+			head = b
 			break
 		}
 	}
-	var counts [256]int
+	line, rest, _ := bytes.Cut(head, []byte{'\n'})
+	counts := delimCounts(line)
+	best := byte(',')
+	for _, c := range []byte{',', ';', '\t'} {
+		if counts[c] > counts[best] {
+			best = c
+		}
+	}
+	var tied []byte
+	for _, c := range []byte{',', ';', '\t'} {
+		if counts[c] == counts[best] {
+			tied = append(tied, c)
+		}
+	}
+	if len(tied) < 2 || counts[best] == 0 {
+		return best
+	}
+	for len(rest) > 0 {
+		var next []byte
+		next, rest, _ = bytes.Cut(rest, []byte{'\n'})
+		if len(bytes.TrimSpace(next)) == 0 {
+			continue // blank lines are skipped
+		}
+		row := delimCounts(next)
+		var match []byte
+		for _, c := range tied {
+			if row[c] == counts[c] {
+				match = append(match, c)
+			}
+		}
+		if len(match) == 1 {
+			return match[0]
+		}
+		break
+	}
+	return best
+}
+
+// delimCounts counts the commas, semicolons and tabs of line outside double
+// quotes.
+func delimCounts(line []byte) (counts [256]int) {
 	quoted := false
 	for _, c := range line {
 		switch {
@@ -426,13 +473,7 @@ func detectDelimiter(br *bufio.Reader) byte {
 			counts[c]++
 		}
 	}
-	best := byte(',')
-	for _, c := range []byte{',', ';', '\t'} {
-		if counts[c] > counts[best] {
-			best = c
-		}
-	}
-	return best
+	return counts
 }
 
 // otherDelimiter hints, for a row with the wrong number of fields, at a
