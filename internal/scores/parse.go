@@ -147,6 +147,9 @@ func Parse(r io.Reader) (*Matrix, error) {
 				return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w; save the file as UTF-8", ErrEncoding)}
 			}
 			why := unknownLabelHint(string(label), classes, explicitLabel)
+			if why == "" && !explicitLabel {
+				why = guessedLabelHint(rec, labelCol, colName, index)
+			}
 			if why == "" {
 				why = "it must equal one of the class column names"
 			}
@@ -194,6 +197,25 @@ func Parse(r io.Reader) (*Matrix, error) {
 			ErrNoPoints, strings.Join(quoteAll(list), ", "), more)}
 	}
 	return m, nil
+}
+
+// guessedLabelHint explains an unknown label in a file without a column
+// named label, whose first column was therefore read as the true classes:
+// it says so, and names a column of the row rec that holds a class name
+// (the labels, under another name such as true_class or target), if any.
+func guessedLabelHint(rec [][]byte, labelCol int, colName []string, index map[string]int) string {
+	hint := fmt.Sprintf("no column is named label, so the first column, %q, was read as the true classes, and its values must be class column names", clip(colName[labelCol]))
+	for c, f := range rec {
+		if c == labelCol {
+			continue
+		}
+		if v := bytes.TrimSpace(f); len(v) > 0 {
+			if _, isClass := index[string(v)]; isClass {
+				return fmt.Sprintf("%s; column %d, %q, holds the class name %q on this row: if it holds the true classes, name it label", hint, c+1, clip(colName[c]), clip(string(v)))
+			}
+		}
+	}
+	return hint + "; name the column that holds each point's true class label"
 }
 
 // readHeader finds the label column and the class columns of the header row

@@ -449,7 +449,8 @@ func (t *table) wide() (*scores.Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lc == nil {
+	guessed := lc == nil
+	if guessed {
 		lc = t.cols[0]
 	}
 	pc := t.byName["point"]
@@ -514,7 +515,11 @@ func (t *table) wide() (*scores.Matrix, error) {
 		}
 		y, ok := index[s]
 		if !ok {
-			return &inputs.Error{At: at(row, lc), Err: fmt.Errorf("%w %s: it must equal one of the class column names", scores.ErrUnknown, quoted(s))}
+			why := "it must equal one of the class column names"
+			if guessed {
+				why = fmt.Sprintf("no column is named label or true_class, so the first column, %s, was read as the true classes, and its values must be class column names; name the column that holds each point's true class label", quoted(lc.name))
+			}
+			return &inputs.Error{At: at(row, lc), Err: fmt.Errorf("%w %s: %s", scores.ErrUnknown, quoted(s), why)}
 		}
 		m.Labels = append(m.Labels, y)
 		return nil

@@ -91,6 +91,12 @@ type longNoScore struct {
 	A     float64
 }
 
+type wideID struct {
+	ID string  `parquet:"id"`
+	A  float64 `parquet:"a"`
+	B  float64 `parquet:"b"`
+}
+
 type wideIndex struct {
 	Index int64   `parquet:"__index_level_0__"`
 	Label string  `parquet:"label"`
@@ -191,6 +197,7 @@ func TestErrors(t *testing.T) {
 		{"long without score", write(t, []longNoScore{{"p0", "a", "a", 1}}), `column "class": missing: a long Parquet file has the columns point, class, score and label (or true_class); this one lacks class or score`},
 		{"wide, text scores", write(t, []wideText{{"a", "x", 1}}), `column "a": wrong type: type STRING; in a wide Parquet file every column but "label" (the true class) is a class and holds numbers`},
 		{"wide, unknown label", write(t, []wide{{"a", 0.9, 0.1, 3}, {"d", 0.2, 0.7, -1}}), `row 1, column "label": unknown label "d": it must equal one of the class column names`},
+		{"wide, no label column", write(t, []wideID{{"img1", 0.9, 0.1}}), `row 0, column "id": unknown label "img1": no column is named label or true_class, so the first column, "id", was read as the true classes`},
 		{"wide, NaN", write(t, []wide{{"a", 0.9, math.Inf(1), 3}}), `row 0, column "b": not a finite number: +Inf`},
 		{"wide, null", write(t, []wideNamed{{"x", "a", 0.9, nil}}), `row 0 (point "x"), column "b": empty cell: the score is empty (null)`},
 		{"damaged", damagedFile[:len(damagedFile)-20], "unreadable file: the Parquet file cannot be read"},
