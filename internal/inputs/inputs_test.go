@@ -322,6 +322,7 @@ func TestNumPyErrors(t *testing.T) {
 		{"float labels", pilotNPZ(goodScores, npyRaw("<f8", false, "(4,)", le(0.0, 0.0, 1.0, 2.0)), nil), []string{"labels.npy: wrong type: dtype <f8: labels must be integers 0..2 or class names; convert them with labels.astype(int)"}},
 		{"object labels", pilotNPZ(goodScores, npyRaw("|O", false, "(4,)", make([]byte, 32)), nil), []string{"labels.npy: wrong type: dtype |O: Python objects, which are not read; convert names with a.astype(str)"}},
 		{"bool labels", pilotNPZ(goodScores, npyRaw("|b1", false, "(4,)", make([]byte, 4)), nil), []string{"labels.npy: wrong type: dtype |b1: booleans; convert labels with a.astype(int)"}},
+		{"bool scores", pilotNPZ(npyRaw("|b1", false, "(4, 3)", make([]byte, 12)), goodLabels, nil), []string{"scores.npy: wrong type: dtype |b1: booleans; give floating-point numbers: convert them with a.astype(numpy.float64)"}},
 		{"complex scores", pilotNPZ(npyRaw("<c16", false, "(4, 3)", make([]byte, 192)), goodLabels, nil), []string{"scores.npy: wrong type: dtype <c16: complex numbers; give real scores"}},
 		{"datetime scores", pilotNPZ(npyRaw("<M8[s]", false, "(4, 3)", make([]byte, 96)), goodLabels, nil), []string{"scores.npy: wrong type: dtype <M8[s]: give floats (scores)"}},
 		// A structured array, whose field names hold b, c and O (it was

@@ -159,7 +159,7 @@ func decodeNPY(name string, b []byte) (*npArray, error) {
 	a := &npArray{name: name, shape: h.Descr.Shape, dtype: strings.Trim(h.Descr.Type, `'"`)}
 	kind, size, ok := parseDtype(a.dtype)
 	if !ok {
-		return nil, &Error{File: name, Err: fmt.Errorf("%w: dtype %s: %s", ErrType, a.dtype, dtypeHint(a.dtype))}
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: dtype %s: %s", ErrType, a.dtype, dtypeHint(a.dtype, name))}
 	}
 	a.kind = kind
 	if len(a.shape) == 0 {
@@ -215,8 +215,9 @@ func parseDtype(t string) (kind byte, size int, ok bool) {
 }
 
 // dtypeHint says what an array of the unsupported dtype t holds and how to
-// convert it.
-func dtypeHint(t string) string {
+// convert it; name is the array's member name ("scores.npy"), which tells
+// numbers (scores, embeddings) from labels and class names.
+func dtypeHint(t, name string) string {
 	if strings.HasPrefix(t, "[") || strings.HasPrefix(t, "{") {
 		// A structured dtype, given as the list of its fields: the type
 		// letters of the checks below occur in its field names too.
@@ -225,12 +226,25 @@ func dtypeHint(t string) string {
 	switch c := strings.TrimLeft(t, "<>|="); {
 	case strings.HasPrefix(c, "O"):
 		return "Python objects, which are not read; convert names with a.astype(str) and scores with a.astype(float)"
+	case (strings.HasPrefix(c, "b") || strings.HasPrefix(c, "?")) && holdsNumbers(name):
+		return "booleans; give floating-point numbers: convert them with a.astype(numpy.float64)"
 	case strings.HasPrefix(c, "b") || strings.HasPrefix(c, "?"):
 		return "booleans; convert labels with a.astype(int)"
 	case strings.HasPrefix(c, "c"):
 		return "complex numbers; give real scores"
 	}
 	return "give floats (scores), integers or strings (labels, class names); convert with a.astype(float), a.astype(int) or a.astype(str)"
+}
+
+// holdsNumbers reports whether the array named name holds floating-point
+// numbers (the scores, or embeddings: test.npy, train.npy, gallery.npy)
+// rather than labels or class names.
+func holdsNumbers(name string) bool {
+	switch name {
+	case scoresNPY, testNPY, trainNPY, galleryNPY:
+		return true
+	}
+	return false
 }
 
 // numElems multiplies the dimensions; ok is false on overflow.
