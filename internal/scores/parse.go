@@ -22,15 +22,17 @@ type ParseError struct {
 	Err    error
 }
 
-// Error reads like "row 3, column "c0002": not a number: "abc" ...".
+// Error reads like "row 3, column "c0002": not a number: "abc" ...". A
+// column name longer than 40 bytes is cut there ("..." appended), so that a
+// class named by a sentence still gives a message of one short line.
 func (e *ParseError) Error() string {
 	switch {
 	case e.Row > 0 && e.Column != "":
-		return fmt.Sprintf("row %d, column %q: %v", e.Row, e.Column, e.Err)
+		return fmt.Sprintf("row %d, column %q: %v", e.Row, clip(e.Column), e.Err)
 	case e.Row > 0:
 		return fmt.Sprintf("row %d: %v", e.Row, e.Err)
 	case e.Column != "":
-		return fmt.Sprintf("column %q: %v", e.Column, e.Err)
+		return fmt.Sprintf("column %q: %v", clip(e.Column), e.Err)
 	}
 	return e.Err.Error()
 }

@@ -227,6 +227,20 @@ func TestParseCRLFAtBufferEnd(t *testing.T) {
 	}
 }
 
+// TestParseErrorLongColumn: a column named by a long text (a sentence, a
+// verse) is cut in the message, which stays one short line.
+func TestParseErrorLongColumn(t *testing.T) {
+	long := strings.Repeat("In the beginning ", 400)
+	_, err := Parse(strings.NewReader("label,a,\"" + long + "\"\na,1,x\n"))
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Column != strings.TrimSpace(long) {
+		t.Fatalf("error %v; want one naming the long column", err)
+	}
+	if msg := err.Error(); len(msg) > 200 || !strings.Contains(msg, `column "In the beginning In the beginning In the...": not a number`) {
+		t.Errorf("message of %d bytes: %.300s", len(msg), msg)
+	}
+}
+
 // checkAgainstCSV parses data (comma-delimited, header "label,...") with
 // encoding/csv and strconv and compares with m.
 func checkAgainstCSV(t *testing.T, data []byte, m *Matrix) {
