@@ -173,7 +173,9 @@ func csvError(err error, lim *scores.LineLimit) error {
 
 // parseCoordinate reads a plain decimal number (an optional sign, digits
 // with an optional decimal point, an optional exponent), surrounded by
-// optional spaces, and refuses NaN, infinities and numbers beyond float64.
+// optional spaces, and refuses NaN, infinities and numbers beyond float64;
+// a decimal comma (a semicolon-delimited file from a European locale) is
+// named as such.
 func parseCoordinate(cell string) (float64, error) {
 	s := strings.TrimSpace(cell)
 	if s == "" {
@@ -196,6 +198,9 @@ func parseCoordinate(cell string) (float64, error) {
 		return 0, fmt.Errorf("%w: %s overflows a 64-bit float; rescale the embeddings", scores.ErrNotFinite, quoted(s))
 	}
 	if !plain || (err != nil && !errors.Is(err, strconv.ErrRange)) {
+		if strings.Contains(s, ",") {
+			return 0, fmt.Errorf("%w: %s; write the decimal separator as a point (0.25, not 0,25)", scores.ErrNotNumber, quoted(s))
+		}
 		return 0, fmt.Errorf("%w: %s; coordinates are plain decimal numbers like 0.25 or -1.5e-3", scores.ErrNotNumber, quoted(s))
 	}
 	return v, nil

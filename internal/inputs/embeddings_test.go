@@ -275,6 +275,7 @@ func TestEmbeddingsCSVErrors(t *testing.T) {
 		{"overflow", head + "test,a,1,1e999\n", `row 2, column "x2": not a finite number: "1e999" overflows a 64-bit float`},
 		{"text", head + "test,a,1,abc\n", `row 2, column "x2": not a number: "abc"; coordinates are plain decimal numbers`},
 		{"hex", head + "test,a,1,0x10\n", `row 2, column "x2": not a number: "0x10"`},
+		{"decimal comma", "set;label;x1;x2\ntest;a;1;0,5\n", `row 2, column "x2": not a number: "0,5"; write the decimal separator as a point (0.25, not 0,25)`},
 		{"empty cell", head + "test,a,,2\n", `row 2, column "x1": empty cell: every coordinate must be a number`},
 		{"empty label", head + "test, ,1,2\n", `row 2, column "label": empty cell: every embedding needs its class`},
 		{"no test rows", head + "train,a,1,2\n", "no data rows: no row has the set test"},
