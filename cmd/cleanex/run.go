@@ -452,6 +452,9 @@ func readTruth(name string) (accuracy.Curve, error) {
 		return nil, badInput("--truth: %v", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, badInput("--truth %s: a folder, not a file: give the k,truth CSV (as simulate --truth writes it)", name)
+	}
 	br := bufio.NewReader(f)
 	if b, _ := br.Peek(2); isGzip(b) {
 		zr, err := gzip.NewReader(br)

@@ -86,6 +86,7 @@ func TestErrors(t *testing.T) {
 		{"truth gap", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n2,0.5\n4,0.3\n"), good}, 2, `row 3: k = "4", want 3`},
 		{"truth value", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n2,1.5\n"), good}, 2, `row 2: truth "1.5"`},
 		{"truth ragged", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n2\n"), good}, 2, "row 2:"},
+		{"truth folder", "", []string{"predict", "--k2", "5", "--truth", t.TempDir(), good}, 2, "a folder, not a file: give the k,truth CSV"},
 		{"truth empty", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv", "k,truth\n"), good}, 2, "no rows"},
 		{"truth gzip cut short", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.csv.gz", string(gzipped(t, "k,truth\n2,0.5\n3,0.25\n")[:20])), good}, 2, "the gzip-compressed data is damaged or cut short"},
 		{"truth binary", "", []string{"predict", "--k2", "5", "--truth", writeFile(t, "t.bin", "\x00\x01"+strings.Repeat("x", 200)+",y"), good}, 2, "...\", want k,truth"},
