@@ -253,23 +253,16 @@ func (a *app) start() {
 	if err := a.registerAPI(); err != nil {
 		jsdom.Log("cleanex: registering window.cleanex: ", err)
 	}
+	// A link put in the address of the open page changes only its fragment
+	// (the page is not loaded again): it is followed as one the page opened
+	// on. The page's own changes of the fragment (setFragment) replace it
+	// without this event.
+	if _, err := jsdom.Listen(jsdom.Global(), "hashchange", func(jsdom.Value) { go a.openLink(jsdom.Hash()) }); err != nil {
+		jsdom.Log("cleanex: following links put in the address: ", err)
+	}
 	// The example: the paper's setting with k1 = 100, k2 = 2000, all methods
 	// (skipped with ?example=0, which the browser tests use).
-	if sh, err := web.DecodeShare(jsdom.Hash()); err == nil {
-		// A link with a simulation and run settings: reproduce it.
-		a.env.Lock()
-		a.st.Apply(sh)
-		a.env.UnlockRender()
-		if _, err := a.reproduce(sh.Sim); err != nil {
-			a.onPage(err)
-		}
-		return
-	} else if !errors.Is(err, web.ErrNoShare) {
-		// A link that cannot be read: say so and run nothing, rather than
-		// answer another question under the user's link.
-		a.env.Lock()
-		a.st.Error, a.reveal = web.BadLink(err), "error"
-		a.env.UnlockRender()
+	if a.openLink(jsdom.Hash()) {
 		return
 	}
 	if strings.Contains(search, "example=0") {
@@ -281,6 +274,31 @@ func (a *app) start() {
 	if _, err := a.simulate(cfg, "Example: simulated data (paper's setting)", true); err != nil {
 		a.onPage(err)
 	}
+}
+
+// openLink reproduces the share link whose fragment is frag (without its
+// "#"): its settings go into the page's controls and its simulation is
+// made and run. A link that cannot be read is said to be so on the page,
+// and nothing runs (rather than answer another question under the user's
+// link). It reports whether frag held a link, read or not.
+func (a *app) openLink(frag string) bool {
+	sh, err := web.DecodeShare(frag)
+	switch {
+	case errors.Is(err, web.ErrNoShare):
+		return false
+	case err != nil:
+		a.env.Lock()
+		a.st.Error, a.reveal = web.BadLink(err), "error"
+		a.env.UnlockRender()
+		return true
+	}
+	a.env.Lock()
+	a.st.Apply(sh)
+	a.env.UnlockRender()
+	if _, err := a.reproduce(sh.Sim); err != nil {
+		a.onPage(err)
+	}
+	return true
 }
 
 // progressRender is the shortest interval between two renders caused by
