@@ -27,9 +27,11 @@ type Session struct {
 	Seed      uint64              `json:"seed"`
 	Preset    string              `json:"preset"`
 	Sim       *protocol.SimConfig `json:"simulation,omitempty"`
-	// Answer is the headline; Curves the curves CSV (docs/formats.md §3).
-	Answer string `json:"answer"`
-	Curves string `json:"curves_csv"`
+	// Answer is the headline; Warning the warning shown under it ("" when
+	// none); Curves the curves CSV (docs/formats.md §3).
+	Answer  string `json:"answer"`
+	Warning string `json:"warning,omitempty"`
+	Curves  string `json:"curves_csv"`
 }
 
 // NewSession returns the session of the page's state; sim is the current
@@ -37,7 +39,7 @@ type Session struct {
 // settings are theirs (State.RanWith).
 func NewSession(s *State, sim *protocol.SimConfig) Session {
 	out := Session{Version: SessionVersion, Source: s.ShownSource(), Direction: s.Direction, K2: s.K2,
-		Methods: s.SelectedMethods(), Seed: s.Seed, Preset: s.Preset, Answer: s.Headline()}
+		Methods: s.SelectedMethods(), Seed: s.Seed, Preset: s.Preset, Answer: s.Headline(), Warning: s.Warning()}
 	if r := s.RanWith; r.K2 >= 2 && s.HasResults() {
 		// the settings of the results saved, not ones changed since
 		out.K2, out.Methods, out.Seed, out.Preset = r.K2, slices.Clone(r.Methods), r.Seed, r.Preset
@@ -122,7 +124,7 @@ func (s Session) Restore(st *State) {
 		st.Direction = s.Direction
 	}
 	st.Error = ""
-	st.SavedAnswer, st.SavedSource = "", ""
+	st.SavedAnswer, st.SavedWarning, st.SavedSource = "", "", ""
 	if s.Sim != nil {
 		return
 	}
@@ -142,7 +144,7 @@ func (s Session) Restore(st *State) {
 		st.Status = "Session opened: " + s.Source + ". Its saved answer: " + s.Answer + " (its saved curves could not be read: " + err.Error() + ")." + again
 		return
 	}
-	st.Results, st.SavedAnswer = c, s.Answer
+	st.Results, st.SavedAnswer, st.SavedWarning = c, s.Answer, s.Warning
 	st.RanWith = Share{K2: s.K2, Methods: slices.Clone(s.Methods), Seed: s.Seed, Preset: s.Preset}
 	st.Status = "Session opened: " + s.Source + ". Shown: its saved answer and curves, computed when it was saved." + again
 }

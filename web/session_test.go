@@ -164,3 +164,34 @@ func TestOpenSessionFailed(t *testing.T) {
 		}
 	}
 }
+
+// A session keeps the warning that came with its answer: opened, a file's
+// session shows it under the saved answer, as the run that made it did;
+// another session opened afterwards shows its own.
+func TestSessionKeepsWarning(t *testing.T) {
+	st := finishedState(t)
+	st.Source = "small-pilot.csv"
+	st.RanWith = Share{K2: st.Rec.K2, Methods: st.SelectedMethods(), Seed: 1, Preset: "fast"}
+	st.Rec.Outcome.Warnings = []string{"Your pilot has only 10 classes; the interval is likely too narrow."}
+	warning, headline := st.Warning(), st.Headline()
+	b, err := NewSession(st, nil).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSession(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := NewState()
+	s.Restore(opened)
+	if opened.Headline() != headline || opened.Warning() != warning || opened.AnswerWarning() == "" {
+		t.Errorf("the opened session shows %q with warning %q (answer bar adds %q); want %q with %q",
+			opened.Headline(), opened.Warning(), opened.AnswerWarning(), headline, warning)
+	}
+	// Another session without a warning shows none.
+	s.Warning = ""
+	s.Restore(opened)
+	if w := opened.Warning(); w != "" {
+		t.Errorf("a session without a warning shows %q", w)
+	}
+}

@@ -155,7 +155,9 @@ type State struct {
 	// data set is loaded ("" otherwise): that file, chosen next, runs at the
 	// session's k2. SavedAnswer is the session's answer while its saved
 	// curves are shown; Headline gives it when there is no recommendation.
-	SavedAnswer, SavedSource string
+	// SavedWarning is the warning saved with that answer, which Warning
+	// gives then.
+	SavedAnswer, SavedWarning, SavedSource string
 	// RanWith holds the run settings (k2, methods, seed, preset) of the
 	// results on screen; its K2 is 0 when no run has finished on the data
 	// set. Sessions save these, and Stale compares them with the page's.

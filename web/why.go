@@ -129,10 +129,17 @@ func Decimals(lo, hi float64) int {
 }
 
 // Warning is the recommendation's caution in words (recommend.Result's
-// Warnings), or "" when it has none.
+// Warnings), an opened session's saved warning while its saved answer is
+// shown (SavedWarning), or "" when there is none.
 func (s *State) Warning() string {
 	r := s.Rec
-	if !r.OK() || s.Running {
+	if s.Running {
+		return ""
+	}
+	if r == nil && s.SavedAnswer != "" {
+		return s.SavedWarning
+	}
+	if !r.OK() {
 		return ""
 	}
 	ws := r.Outcome.Warnings

@@ -887,7 +887,7 @@ func TestSession(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &sess); err != nil {
 		t.Fatalf("the session file is not JSON: %v\n%.300s", err, text)
 	}
-	allowed := map[string]bool{"version": true, "source": true, "direction": true, "k2": true, "methods": true, "seed": true, "preset": true, "simulation": true, "answer": true, "curves_csv": true}
+	allowed := map[string]bool{"version": true, "source": true, "direction": true, "k2": true, "methods": true, "seed": true, "preset": true, "simulation": true, "answer": true, "warning": true, "curves_csv": true}
 	for k := range sess {
 		if !allowed[k] {
 			t.Errorf("the session file holds %q", k)
@@ -899,6 +899,10 @@ func TestSession(t *testing.T) {
 	}
 	if sess["k2"] != 450.0 || sess["seed"] != 2.0 || sess["answer"] != headline || sim == nil || sim["K1"] != 30.0 && sim["k1"] != 30.0 {
 		t.Errorf("the session file lacks the settings or the answer: %.600s", text)
+	}
+	// The warning shown under the answer is saved with it.
+	if w := mustEval[string](p, `document.querySelector("#headline-warning").textContent`, 5*time.Second); w != "" && sess["warning"] != w {
+		t.Errorf("the session file's warning is %q, want the page's %q", sess["warning"], w)
 	}
 	curves, _ := sess["curves_csv"].(string)
 	if !strings.HasPrefix(curves, "k,") || !strings.Contains(strings.SplitN(curves, "\n", 2)[0], "estimate") {

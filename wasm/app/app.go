@@ -856,7 +856,7 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	if req.keepK2 && a.st.K2 >= 2 {
 		k2 = a.st.K2
 	}
-	a.st.SavedAnswer, a.st.SavedSource = "", ""
+	a.st.SavedAnswer, a.st.SavedWarning, a.st.SavedSource = "", "", ""
 	a.st.ShowK2(k2)
 	if req.sim == nil {
 		a.setLink(nil) // user data never goes into the address
