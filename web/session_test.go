@@ -195,3 +195,20 @@ func TestSessionKeepsWarning(t *testing.T) {
 		t.Errorf("a session without a warning shows %q", w)
 	}
 }
+
+// The image exported while an opened file session's saved results are
+// shown names that session's file above the answer, as it names the data
+// set of results computed on the page.
+func TestExportTitleOfOpenedSession(t *testing.T) {
+	st := finishedState(t)
+	st.Source = "small-pilot.csv"
+	st.RanWith = Share{K2: st.Rec.K2, Methods: st.SelectedMethods(), Seed: 1, Preset: "fast"}
+	headline := st.Headline()
+	s := NewSession(st, nil)
+	s.Warning = ""
+	opened := NewState()
+	s.Restore(opened)
+	if got, want := opened.ExportTitle(), "small-pilot.csv\n"+headline; got != want {
+		t.Errorf("the opened session's image title is %q, want %q", got, want)
+	}
+}

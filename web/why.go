@@ -160,10 +160,11 @@ func (s *State) AnswerWarning() string {
 }
 
 // ExportTitle is what an exported chart image says above the chart, one
-// line each: the data set's name, the headline and, when there is one, the
-// warning shown under the headline.
+// line each: the name of the data whose results are shown (ShownSource),
+// the headline and, when there is one, the warning shown under the
+// headline.
 func (s *State) ExportTitle() string {
-	t := s.Source + "\n" + s.Headline()
+	t := s.ShownSource() + "\n" + s.Headline()
 	if w := s.Warning(); w != "" {
 		t += "\n" + w
 	}
