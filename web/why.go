@@ -107,11 +107,11 @@ func (s *State) Headline() string {
 		line += " The simulation's true accuracy is still being computed; it is added when ready."
 	case t == nil:
 	case t.Max() >= r.K2:
-		line += fmt.Sprintf(" The true accuracy of this simulation is %.*f.", Decimals(lo, hi), t[r.K2])
+		line += fmt.Sprintf(" The true accuracy of this simulation is %.*f.", ValueDecimals(t[r.K2], lo, hi), t[r.K2])
 	default:
 		// k2 beyond the simulated world: its truth stops at the world's K.
 		line += fmt.Sprintf(" This simulation's true accuracy is known only up to its world's %s classes (%.*f there); the truth curve and its RMSE stop there.",
-			limits.Thousands(t.Max()), Decimals(lo, hi), t[t.Max()])
+			limits.Thousands(t.Max()), ValueDecimals(t[t.Max()], lo, hi), t[t.Max()])
 	}
 	return line
 }
@@ -220,10 +220,30 @@ func (s *State) AnswerParts() []TextPart {
 }
 
 // HeadlineText formats the answer at k2: "At 2,000 classes: 0.47 (80%
-// interval 0.40–0.55)", with Decimals(lo, hi) decimals.
+// interval 0.40–0.55)", the interval with Decimals(lo, hi) decimals and the
+// estimate with ValueDecimals(est, lo, hi).
 func HeadlineText(k2 int, est, lo, hi float64) string {
 	d := Decimals(lo, hi)
-	return fmt.Sprintf("At %s classes: %.*f (80%% interval %.*f–%.*f)", limits.Thousands(k2), d, est, d, lo, d, hi)
+	return fmt.Sprintf("At %s classes: %.*f (80%% interval %.*f–%.*f)", limits.Thousands(k2), ValueDecimals(est, lo, hi), est, d, lo, d, hi)
+}
+
+// ValueDecimals is how many decimals a value v given beside the interval
+// [lo, hi] is written with: Decimals(lo, hi), or the fewest more, up to 4,
+// that keep a v that is not 0 or 1 from reading as exactly 0 or 1 (0.9968
+// is written 0.997, not 1.00); a v that reads so even at 4 decimals keeps
+// Decimals(lo, hi).
+func ValueDecimals(v, lo, hi float64) int {
+	d := Decimals(lo, hi)
+	for e := d; e <= 4; e++ {
+		r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', e, 64), 64)
+		if err != nil {
+			return d
+		}
+		if (r != 0 || v == 0) && (r != 1 || v == 1) {
+			return e
+		}
+	}
+	return d
 }
 
 // NoRecommendation says in one sentence why there is no recommended

@@ -24,6 +24,13 @@ func TestHeadlineText(t *testing.T) {
 		// near 0 and near 1 the answer keeps the decimals its interval needs
 		{0.0034, 0, 0.0076, "At 2,000 classes: 0.003 (80% interval 0.000–0.008)"},
 		{0.99952, 0.9991, 0.99987, "At 2,000 classes: 0.9995 (80% interval 0.9991–0.9999)"},
+		// an answer that is not 0 or 1 is never written as one, even beside a
+		// wide interval (the table's 0.9968 is not "1.00")
+		{0.9968, 0.3814, 1, "At 2,000 classes: 0.997 (80% interval 0.38–1.00)"},
+		{0.0034, 0, 0.4, "At 2,000 classes: 0.003 (80% interval 0.00–0.40)"},
+		{1, 0.85, 1, "At 2,000 classes: 1.00 (80% interval 0.85–1.00)"},
+		// one that stays 0 at 4 decimals keeps the interval's decimals
+		{0.00001, 0, 0.0368, "At 2,000 classes: 0.00 (80% interval 0.00–0.04)"},
 	} {
 		if got := HeadlineText(2000, tc.est, tc.lo, tc.hi); got != tc.want {
 			t.Errorf("HeadlineText(%v, %v, %v) = %q, want %q", tc.est, tc.lo, tc.hi, got, tc.want)

@@ -110,7 +110,7 @@ func (p *page) exportedColumns() map[string][]float64 {
 }
 
 // headlineRE is the answer's form: "At 2,000 classes: 0.47 (80% interval
-// 0.40–0.55)", with 2 to 4 decimals (web.Decimals).
+// 0.40–0.55)", with 2 to 4 decimals (web.Decimals, web.ValueDecimals).
 var headlineRE = regexp.MustCompile(`^At ([0-9,]+) classes: (0\.\d{2,4}|1\.0{2,4}) \(80% interval (0\.\d{2,4}|1\.0{2,4})–(0\.\d{2,4}|1\.0{2,4})\)`)
 
 // checkAnswer checks what a person sees once a run is done: the one-line
