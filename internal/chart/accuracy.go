@@ -29,9 +29,10 @@ type AccuracyChart struct {
 	// dashed vertical line named "k1 = K1" in a strip between the legend
 	// and the plot, where no curve runs.
 	K1 int
-	// K2, if above K1, is the number of classes predicted for, marked the
-	// same way ("k2 = 4,000", right of k1's label and clear of it), so the
-	// x axis names where the prediction ends even between ticks.
+	// K2, if positive and not K1, is the number of classes predicted for,
+	// marked the same way ("k2 = 4,000", clear of k1's label: right of it
+	// above k1, left of it below), so the x axis names where the prediction
+	// ends even between ticks.
 	K2 int
 	// Theme is the chart's colours (the zero value: Light).
 	Theme Theme
@@ -178,14 +179,19 @@ func legendOf(ss []Series, label func(Series) string, th Theme) []legendItem {
 }
 
 // marks returns the vertical lines of the chart, in increasing k: k1 when
-// K1 is positive, k2 when K2 is above K1.
+// K1 is positive, k2 when K2 is positive and not K1.
 func (a *AccuracyChart) marks() []mark {
 	var ms []mark
 	if a.K1 > 0 {
 		ms = append(ms, mark{k: float64(a.K1), label: "k1 = " + limits.Thousands(a.K1)})
 	}
-	if a.K2 > a.K1 {
-		ms = append(ms, mark{k: float64(a.K2), label: "k2 = " + limits.Thousands(a.K2)})
+	if a.K2 > 0 && a.K2 != a.K1 {
+		k2 := mark{k: float64(a.K2), label: "k2 = " + limits.Thousands(a.K2)}
+		if a.K2 > a.K1 {
+			ms = append(ms, k2)
+		} else {
+			ms = append([]mark{k2}, ms...)
+		}
 	}
 	return ms
 }

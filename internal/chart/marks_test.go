@@ -163,3 +163,26 @@ func segmentCrosses(a, b pt, r rect) bool {
 	}
 	return false
 }
+
+// A k2 below k1 (an answer within the pilot, whose observed curve runs on
+// to k1) is marked too, its label left of k1's and as clear of the curves,
+// of the other texts and of k1's label as a k2 beyond k1.
+func TestMarkLabelK2WithinPilot(t *testing.T) {
+	for _, k2 := range []int{2, 10, 50} {
+		for _, width := range []float64{360, 1100} {
+			for _, logX := range []bool{true, false} {
+				name := fmt.Sprintf("k1=100 k2=%d width=%v log=%v", k2, width, logX)
+				ss, bands := farPrediction(100, k2)
+				ch := &AccuracyChart{Width: width, Height: 300, LogX: logX, Series: ss, Bands: bands, K1: 100, K2: k2}
+				r := &recorder{}
+				if err := ch.Draw(r); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if _, ok := r.textOf(fmt.Sprintf("k2 = %d", k2)); !ok {
+					t.Errorf("%s: k2's label is not drawn", name)
+				}
+				checkMarkLabels(t, name, ch)
+			}
+		}
+	}
+}
