@@ -685,10 +685,18 @@ func (s *State) WhyParts() []string {
 	grown := ""
 	switch {
 	case k2 > r.K1 && ft.BKnown:
-		// the half-sampling spread in accuracy units at the estimate
+		// the half-sampling spread in accuracy units at the estimate; where
+		// that writes as ±0.000 (an estimate next to 0 or 1), on the
+		// log-odds scale, which B is measured on, so that a part of the width
+		// is not given a size of nothing
 		e := o.Estimate[k2]
-		grown = fmt.Sprintf("; carried out to %s classes it grows: fitted on random halves of your pilot's classes, the pooled and the tail method's answers at %s classes spread by about ±%.3f",
-			limits.Thousands(k2), limits.Thousands(k2), ft.B*e*(1-e))
+		spread := fmt.Sprintf("about ±%.3f", ft.B*e*(1-e))
+		if ft.B*e*(1-e) < 0.0005 {
+			spread = fmt.Sprintf("less than ±0.001 in accuracy, as the estimate there (%.4f) is so close to %d, but by about ±%.2f on the log-odds scale the interval is built on",
+				e, int(math.Round(e)), ft.B)
+		}
+		grown = fmt.Sprintf("; carried out to %s classes it grows: fitted on random halves of your pilot's classes, the pooled and the tail method's answers at %s classes spread by %s",
+			limits.Thousands(k2), limits.Thousands(k2), spread)
 	case k2 > r.K1 && sh.ClassSample >= 0.005:
 		grown = "; carried out to " + limits.Thousands(k2) + " classes, this uncertainty grows"
 	}

@@ -548,3 +548,27 @@ func TestLowestFamily(t *testing.T) {
 		}
 	}
 }
+
+// Where the estimate is so close to 0 that the half-sampling spread, in
+// accuracy, writes as ±0.000, the why panel does not give that as a part
+// of the interval's width without saying why: it gives the spread on the
+// log-odds scale the interval is built on.
+func TestWhyHalfSpreadNearZero(t *testing.T) {
+	st := finishedStateAt(t, 100)
+	r := st.Rec
+	o := &r.Outcome
+	o.Estimate[100], o.Lo[100], o.Hi[100] = 0.00002, 0, 0.0368
+	o.Features[100].B, o.Features[100].BKnown = 1.5, true
+	parts := strings.Join(st.WhyParts(), "\n")
+	if strings.Contains(parts, "±0.000 ") || strings.Contains(parts, "±0.000 —") {
+		t.Errorf("the why panel gives a spread of ±0.000 as a part of the width:\n%s", parts)
+	}
+	if !strings.Contains(parts, "on the log-odds scale") || !strings.Contains(parts, "±1.50") {
+		t.Errorf("the why panel does not give the spread on the log-odds scale (±1.50):\n%s", parts)
+	}
+	// An estimate away from 0 and 1 keeps the spread in accuracy.
+	o.Estimate[100] = 0.4
+	if parts := strings.Join(st.WhyParts(), "\n"); !strings.Contains(parts, "spread by about ±0.360") {
+		t.Errorf("at an estimate of 0.4 the why panel says:\n%s", parts)
+	}
+}
