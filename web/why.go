@@ -496,8 +496,12 @@ func (s *State) WhySources() string {
 	}
 	within := ""
 	if r.K1 >= 2 {
-		within = fmt.Sprintf(" Up to your pilot's %s classes the estimate is your pilot's measured accuracy; beyond them it moves to that middle value, which it reaches at %s classes.",
-			limits.Thousands(r.K1), limits.Thousands(2*r.K1))
+		target := "that middle value"
+		if len(used) == 1 {
+			target = "that prediction"
+		}
+		within = fmt.Sprintf(" Up to your pilot's %s classes the estimate is your pilot's measured accuracy; beyond them it moves to %s, which it reaches at %s classes.",
+			limits.Thousands(r.K1), target, limits.Thousands(2*r.K1))
 	}
 	return how + check + ". " + cx + within + s.whyCount() + s.whyAtK2() + scale
 }

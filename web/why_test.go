@@ -572,3 +572,20 @@ func TestWhyHalfSpreadNearZero(t *testing.T) {
 		t.Errorf("at an estimate of 0.4 the why panel says:\n%s", parts)
 	}
 }
+
+// An estimate that follows one source (a 2-class pilot, on which only
+// CleaneX runs) says it moves to that source's prediction beyond the
+// pilot, not to a "middle value" it never named.
+func TestWhySourcesOneSource(t *testing.T) {
+	st := finishedState(t)
+	st.Rec.Outcome.Sources = []string{"cleanex ×4"}
+	got := st.WhySources()
+	if !strings.HasPrefix(got, "The estimate follows the mean of 4 CleaneX fits.") || strings.Contains(got, "middle value") ||
+		!strings.Contains(got, "beyond them it moves to that prediction, which it reaches at 20 classes") {
+		t.Errorf("one source: %q", got)
+	}
+	st.Rec.Outcome.Sources = []string{"regression", "cleanex ×4"}
+	if got := st.WhySources(); !strings.Contains(got, "beyond them it moves to that middle value, which it reaches at 20 classes") {
+		t.Errorf("two sources: %q", got)
+	}
+}
