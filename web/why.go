@@ -497,13 +497,32 @@ func (s *State) WhySources() string {
 	within := ""
 	if r.K1 >= 2 {
 		target := "that middle value"
-		if len(used) == 1 {
+		switch {
+		case r.Outcome.Trend != nil:
+			target = "that mix"
+		case len(used) == 1:
 			target = "that prediction"
 		}
 		within = fmt.Sprintf(" Up to your pilot's %s classes the estimate is your pilot's measured accuracy; beyond them it moves to %s, which it reaches at %s classes.",
 			limits.Thousands(r.K1), target, limits.Thousands(2*r.K1))
 	}
-	return how + check + ". " + cx + within + s.whyCount() + s.whyAtK2() + scale
+	return how + check + ". " + cx + s.whyTrend(len(used) > 1) + within + s.whyCount() + s.whyAtK2() + scale
+}
+
+// whyTrend says, after WhySources' first sentences, how the pilot's trend
+// line enters the estimate (recommend.TrendWeight); "" when the pilot has
+// none. middle tells whether the methods' value is a middle of several.
+func (s *State) whyTrend(middle bool) string {
+	r := s.Rec
+	if r.Outcome.Trend == nil {
+		return ""
+	}
+	from := "that prediction"
+	if middle {
+		from = "that middle"
+	}
+	return fmt.Sprintf(" The estimate then moves %.0f%% of the way from %s towards your pilot's own trend: its measured accuracy carried on at the rate it fell over its last doubling of classes (from %s to %s). The trend reads no model of the scores and cannot break down, but it does not see the curve bend, which the methods do; on test pilots with a known answer the mix came closer to the truth than the methods alone.",
+		100*recommend.TrendWeight, from, limits.Thousands(r.K1/2), limits.Thousands(r.K1))
 }
 
 // whyCount says, after WhySources, why CleaneX counts as many times as it
@@ -526,7 +545,7 @@ func (s *State) whyCount() string {
 	case c >= 2:
 		return " " + rule + " With " + limits.Thousands(r.K1) + " classes, it counts twice."
 	default:
-		return fmt.Sprintf(" %s With %s classes it counts %.2f times: the estimate lies %.0f%% of the way from the middle with CleaneX counted once to the middle with CleaneX counted twice.",
+		return fmt.Sprintf(" %s With %s classes it counts %.2f times: the methods' middle lies %.0f%% of the way from the middle with CleaneX counted once to the middle with CleaneX counted twice.",
 			rule, limits.Thousands(r.K1), c, 100*(c-1))
 	}
 }
@@ -543,11 +562,20 @@ func (s *State) whyAtK2() string {
 		return ""
 	}
 	// below 2 k1 the estimate is still on its way from the pilot's measured
-	// accuracy to the methods' middle
+	// accuracy to the methods' middle (drawn towards the pilot's trend)
 	subject, still := "the estimate", ""
+	if o.Trend != nil && k2 <= o.Trend.Max() && k2 <= o.Middle.Max() {
+		subject = "the methods' middle"
+		still = fmt.Sprintf(" The estimate, moved %.0f%% of the way from that middle (%.3f) towards your pilot's trend (%.3f), is %.3f.",
+			100*recommend.TrendWeight, o.Middle[k2], o.Trend[k2], o.Estimate[k2])
+	}
 	if k2 < 2*r.K1 {
 		subject = "the methods' middle"
 		still = fmt.Sprintf(" The estimate lies between that middle and your pilot's measured accuracy, since %s classes is less than twice your pilot's.", limits.Thousands(k2))
+		if o.Trend != nil {
+			still = fmt.Sprintf(" The estimate lies between that middle, moved %.0f%% of the way towards your pilot's trend, and your pilot's measured accuracy, since %s classes is less than twice your pilot's.",
+				100*recommend.TrendWeight, limits.Thousands(k2))
+		}
 	}
 	type entry struct {
 		label string

@@ -403,7 +403,7 @@ func TestWhyAtK2(t *testing.T) {
 			"At 80 classes the estimate lies halfway between CleaneX and pooled (location-scale), the two middle values."}, ""},
 		{"between three, 1.6 times", three, 0.4, 200, 400, 1.6, []string{
 			"(CleaneX counted 1.60 times), so",
-			"With 200 classes it counts 1.60 times: the estimate lies 60% of the way from the middle with CleaneX counted once to the middle with CleaneX counted twice.",
+			"With 200 classes it counts 1.60 times: the methods' middle lies 60% of the way from the middle with CleaneX counted once to the middle with CleaneX counted twice.",
 			"At 400 classes with CleaneX counted once the middle is halfway between CleaneX and pooled (location-scale), counted twice it is CleaneX, and the estimate lies 60% of the way from the first to the second."}, ""},
 		{"beyond two, twice", map[string]float64{"regression": 0.3, "pooled": 0.5}, 0.2, 500, 1000, 2, []string{"At 1,000 classes the estimate lies halfway between CleaneX and regression (Zheng et al.), the two middle values."}, ""},
 		{"one other, twice", map[string]float64{"tail": 0.5}, 0.2, 500, 1000, 2, []string{"At 1,000 classes the estimate follows CleaneX, whose value is the middle one."}, ""},
@@ -580,12 +580,63 @@ func TestWhySourcesOneSource(t *testing.T) {
 	st := finishedState(t)
 	st.Rec.Outcome.Sources = []string{"cleanex ×4"}
 	got := st.WhySources()
-	if !strings.HasPrefix(got, "The estimate follows the mean of 4 CleaneX fits.") || strings.Contains(got, "middle value") ||
-		!strings.Contains(got, "beyond them it moves to that prediction, which it reaches at 20 classes") {
+	if !strings.HasPrefix(got, "The estimate follows the mean of 4 CleaneX fits.") || strings.Contains(got, "middle") ||
+		!strings.Contains(got, "The estimate then moves 20% of the way from that prediction towards your pilot's own trend") ||
+		!strings.Contains(got, "beyond them it moves to that mix, which it reaches at 20 classes") {
 		t.Errorf("one source: %q", got)
+	}
+	// without a trend line (a pilot of fewer than 4 classes)
+	st.Rec.Outcome.Trend = nil
+	if got := st.WhySources(); strings.Contains(got, "middle") || !strings.Contains(got, "beyond them it moves to that prediction, which it reaches at 20 classes") {
+		t.Errorf("one source, no trend: %q", got)
 	}
 	st.Rec.Outcome.Sources = []string{"regression", "cleanex ×4"}
 	if got := st.WhySources(); !strings.Contains(got, "beyond them it moves to that middle value, which it reaches at 20 classes") {
-		t.Errorf("two sources: %q", got)
+		t.Errorf("two sources, no trend: %q", got)
+	}
+}
+
+// TestWhyTrend: with the pilot's trend line (recommend.Result.Trend) the
+// text says the estimate moves 20% of the way from the methods' middle
+// towards it, over which doubling of classes the trend was measured, and at
+// k2 gives the middle, the trend and the estimate; within 2 k1 it says the
+// estimate is on its way there from the pilot's accuracy.
+func TestWhyTrend(t *testing.T) {
+	flat := func(v float64, k2 int) accuracy.Curve {
+		c := make(accuracy.Curve, k2+1)
+		for k := range c {
+			c[k] = v
+			if k < 2 {
+				c[k] = 1
+			}
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		k1, k2 int
+		want   []string
+	}{
+		{100, 1000, []string{
+			"The estimate then moves 20% of the way from that middle towards your pilot's own trend: its measured accuracy carried on at the rate it fell over its last doubling of classes (from 50 to 100).",
+			"beyond them it moves to that mix, which it reaches at 200 classes.",
+			"At 1,000 classes the methods' middle follows CleaneX, whose value is the middle one. The estimate, moved 20% of the way from that middle (0.400) towards your pilot's trend (0.500), is 0.420."}},
+		{100, 150, []string{
+			"At 150 classes the methods' middle follows CleaneX, whose value is the middle one. The estimate lies between that middle, moved 20% of the way towards your pilot's trend, and your pilot's measured accuracy, since 150 classes is less than twice your pilot's."}},
+	} {
+		r := &Recommendation{K1: tc.k1, K2: tc.k2, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 2}
+		for name, v := range map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6} {
+			r.Curves[name] = flat(v, tc.k2)
+		}
+		r.Outcome.Sources = []string{"regression", "pooled", "tail", "cleanex ×2"}
+		r.Outcome.CleaneX, r.Outcome.Middle, r.Outcome.CleaneXCount = flat(0.4, tc.k2), flat(0.4, tc.k2), 2
+		r.Outcome.Trend, r.Outcome.Estimate = flat(0.5, tc.k2), flat(0.42, tc.k2)
+		s := NewState()
+		s.Rec = r
+		got := s.WhySources()
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("k1 = %d, k2 = %d: %q, want it to say %q", tc.k1, tc.k2, got, w)
+			}
+		}
 	}
 }

@@ -3,10 +3,17 @@
 //
 // The estimate is, up to the pilot's k1 classes, the pilot's observed curve
 // Abar_k (the mean accuracy over every k-subset of its classes); from 2 k1
-// on, the methods' middle m_k; and between them the middle shifted by the
-// gap at k1, fading out linearly in log k,
+// on, the centre g_k, the methods' middle m_k drawn a share TrendWeight = w
+// of the way towards the pilot's trend line t_k (in logit),
 //
-//	est_k = sigma(logit m_k + (1 - log(k / k1) / log 2) (logit Abar_k1 - logit m_k1)).
+//	logit g_k = (1 - w) logit m_k + w t_k,
+//	t_k = logit Abar_k1 + b log(k / k1),  b = (logit Abar_k1 - logit Abar_h) / log(k1 / h),  h = floor(k1 / 2)
+//
+// (the pilot's own accuracy curve carried on at the slope of its last
+// doubling of classes; t_k = logit Abar_k up to k1); and between them the
+// centre shifted by the gap at k1, fading out linearly in log k,
+//
+//	est_k = sigma(logit g_k + (1 - log(k / k1) / log 2) (logit Abar_k1 - logit g_k1)).
 //
 // The middle m_k is a median in logit space of the regression of
 // Zheng et al., the pooled method (internal/estimate/pooled), the tail
@@ -26,7 +33,8 @@
 // method that failed drops out (with an even number of curves left, the
 // median is the mean of the middle two). No weight is fitted to the curves,
 // and one method that breaks down on a pilot cannot carry the estimate with
-// it.
+// it. The trend line has no model of the scores and cannot break down; it
+// ignores how the curve bends beyond the pilot, and its share w is small.
 //
 // The interval is a location-scale model in logit space with a scale per side,
 //
@@ -115,6 +123,26 @@ type Fits struct {
 	// in the median instead of CleaneXCount(K1) (or 2 when Squashed), from
 	// 1 to 2 (cmd/calibrate sets it to compare rules).
 	CleaneXCount float64
+}
+
+// TrendWeight is w, the share of the pilot's trend line in the estimate's
+// centre (package doc). It is the weight at which the estimate's mean RMSE
+// over k = 2..K on the 768 calibration pilots (the bank and its first two
+// replicates) is lowest: flat within 0.0001 from 0.2 to 0.3, and the
+// smallest weight of that range is taken (docs/recommendation.md, "The
+// pilot's trend").
+const TrendWeight = 0.2
+
+// trendSlope returns b, the slope of the pilot's trend line (package doc)
+// in logit per unit of log k, from its observed curve in the logit clamped
+// at eps, and false when the pilot has fewer than 4 classes (no last
+// doubling to measure).
+func trendSlope(f Fits, eps float64) (float64, bool) {
+	h := f.K1 / 2
+	if h < 2 {
+		return 0, false
+	}
+	return (clampedLogit(f.Observed[f.K1], eps) - clampedLogit(f.Observed[h], eps)) / math.Log(float64(f.K1)/float64(h)), true
 }
 
 // SmallPilot and LargePilot are the pilot sizes, in classes, at or below
@@ -294,9 +322,14 @@ func (cal Calibration) validate() error {
 type Result struct {
 	// Estimate is the recommended curve; Lo and Hi bound its 80% interval.
 	Estimate, Lo, Hi accuracy.Curve
-	// Middle is the methods' middle value at every k (the blended median
-	// of the package doc): the estimate from 2 k1 on.
-	Middle accuracy.Curve
+	// Middle is the methods' middle value m_k at every k (the blended
+	// median of the package doc); Centre is g_k, the middle drawn
+	// TrendWeight of the way towards the pilot's trend line: the estimate
+	// from 2 k1 on.
+	Middle, Centre accuracy.Curve
+	// Trend is the pilot's trend line sigma(t_k) at every k (the package
+	// doc), nil for a pilot of fewer than 4 classes, which has none.
+	Trend accuracy.Curve
 	// Sources names the methods that went into the estimate ("regression",
 	// "cleanex ×M").
 	Sources []string
@@ -422,7 +455,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	if len(parts) == 0 {
 		return Result{}, ErrNoFits
 	}
-	res := Result{Estimate: make(accuracy.Curve, k2+1), Middle: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
+	res := Result{Estimate: make(accuracy.Curve, k2+1), Middle: make(accuracy.Curve, k2+1), Centre: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
 		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXCount: count, Features: make([]Features, k2+1)}
 	// The medians with CleaneX once (ps1) and twice (ps2), blended with
 	// weight count - 1 on the second.
@@ -438,9 +471,16 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	gap := 0.0
 	errs := float64(f.N) * (1 - f.Observed[f.K1]) // the pilot's errors at k1
 	res.Spanned = f.N > 0 && k2 > f.K1 && errs < FewErrors
+	slope, trend := trendSlope(f, eps)
+	if trend {
+		res.Trend = make(accuracy.Curve, k2+1)
+	}
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
-			res.Estimate[k], res.Middle[k], res.Lo[k], res.Hi[k] = 1, 1, 1, 1
+			res.Estimate[k], res.Middle[k], res.Centre[k], res.Lo[k], res.Hi[k] = 1, 1, 1, 1, 1
+			if trend {
+				res.Trend[k] = 1
+			}
 			continue
 		}
 		for i, c := range parts {
@@ -455,26 +495,38 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			lowest, highest = min(lowest, f.KDE[k]), max(highest, f.KDE[k])
 		}
 		mid := sigmoid(z)
-		if a, ok := middleAgrees(ps1, ps2, w2); ok && (a < logitClamp || a > 1-logitClamp) {
+		a, exact := middleAgrees(ps1, ps2, w2)
+		if exact = exact && (a < logitClamp || a > 1-logitClamp); exact {
 			// the middle curves agree on an accuracy the clamped logit
 			// cannot hold (an exact 0 or 1): keep it
 			mid = a
 		}
+		centre := mid
+		if trend {
+			t := clampedLogit(f.Observed[min(k, f.K1)], eps)
+			if k > f.K1 {
+				t += slope * math.Log(float64(k)/float64(f.K1))
+			}
+			res.Trend[k] = sigmoid(t)
+			if !exact {
+				centre = sigmoid((1-TrendWeight)*z + TrendWeight*t)
+			}
+		}
 		ft := features(f, cx, k)
 		// fade falls linearly in log k from 1 at k1 to 0 at 2 k1
 		fade := 1 - ft.L/math.Ln2
-		est := mid
+		est := centre
 		switch {
 		case k <= f.K1:
 			// within the pilot, its measured accuracy: the observed curve is
 			// the mean over every k-subset of its classes
 			est = f.Observed[k]
 			if k == f.K1 {
-				gap = Logit(est) - Logit(mid)
+				gap = Logit(est) - Logit(centre)
 			}
 		case fade > 0:
-			// from k1 to 2 k1 the gap to the methods' middle fades out
-			est = sigmoid(Logit(mid) + fade*gap)
+			// from k1 to 2 k1 the gap to the centre fades out
+			est = sigmoid(Logit(centre) + fade*gap)
 		}
 		zc := clampedLogit(est, eps)
 		// the range of the curves around the estimate, so that it is 0 when
@@ -483,7 +535,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		ft.SEK = carriedSE(f, k, sigmoid(zc))
 		sLo, sHi := cal.scales(ft)
 		res.Features[k] = ft
-		res.Estimate[k], res.Middle[k] = est, mid
+		res.Estimate[k], res.Middle[k], res.Centre[k] = est, mid, centre
 		qlo, qhi := cal.Quantiles(ft.L)
 		res.Lo[k] = min(res.Estimate[k], sigmoid(zc+qlo*sLo))
 		res.Hi[k] = max(res.Estimate[k], sigmoid(zc+qhi*sHi))
@@ -559,11 +611,12 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most))
 	} else if f.K1 >= LargestCalibratedK1 && k2 > CalibratedPopulation {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot has %s classes and you ask about %s: the interval was calibrated on test pilots of at most %s classes drawn from %s (beyond that it is widened by the error the largest of them showed per step of extrapolation), and on held-out test pilots of 500 to 2,000 classes carried to 4,500-20,000 classes it held the true accuracy 62-94%% of the time: read the interval as possibly too narrow.",
+			"Your pilot has %s classes and you ask about %s: the interval was calibrated on test pilots of at most %s classes drawn from %s (beyond that it is widened by the error the largest of them showed per step of extrapolation), and on held-out test pilots of 500 to 2,000 classes carried to 4,500-20,000 classes it held the true accuracy 67-94%% of the time: read the interval as possibly too narrow.",
 			limits.Thousands(f.K1), limits.Thousands(k2), limits.Thousands(LargestCalibratedK1), limits.Thousands(CalibratedPopulation)))
 	}
 	monotone(res.Estimate)
 	monotone(res.Middle)
+	monotone(res.Centre)
 	monotone(res.Lo)
 	monotone(res.Hi)
 	return res, nil

@@ -136,6 +136,7 @@ func TestCleaneXCountInTheMedian(t *testing.T) {
 	}
 }
 
+// TestRecommendFallbacks: a method that failed drops out of the median.
 func TestRecommendFallbacks(t *testing.T) {
 	const k1, k2 = 20, 100
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
@@ -148,8 +149,8 @@ func TestRecommendFallbacks(t *testing.T) {
 	}
 	cx := (f.CleaneX[0][k2] + f.CleaneX[1][k2]) / 2
 	// pooled < tail < CleaneX, CleaneX: the median of four is the logit mean of the tail method and CleaneX
-	if want := sigmoid((Logit(f.Tail[k2]) + Logit(cx)) / 2); math.Abs(res.Estimate[k2]-want) > 1e-12 {
-		t.Errorf("without regression the estimate is %v, want the logit mean of the tail method and CleaneX %v", res.Estimate[k2], want)
+	if want := sigmoid((Logit(f.Tail[k2]) + Logit(cx)) / 2); math.Abs(res.Middle[k2]-want) > 1e-12 {
+		t.Errorf("without regression the middle is %v, want the logit mean of the tail method and CleaneX %v", res.Middle[k2], want)
 	}
 	// CleaneX the lowest: the median of five is the pooled method, the second lowest of the others
 	f = testFits(k1, k2)
@@ -158,8 +159,8 @@ func TestRecommendFallbacks(t *testing.T) {
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(res.Estimate[k2]-f.Pooled[k2]) > 1e-12 {
-		t.Errorf("CleaneX lowest: estimate %v, want the pooled method's %v", res.Estimate[k2], f.Pooled[k2])
+	if math.Abs(res.Middle[k2]-f.Pooled[k2]) > 1e-12 {
+		t.Errorf("CleaneX lowest: middle %v, want the pooled method's %v", res.Middle[k2], f.Pooled[k2])
 	}
 	f = testFits(k1, k2)
 	f.CleaneXCount = 2
@@ -167,24 +168,24 @@ func TestRecommendFallbacks(t *testing.T) {
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(res.Estimate[k2]-f.Tail[k2]) > 1e-12 {
-		t.Errorf("without CleaneX: estimate %v, want the middle of regression, pooled and tail, the tail method's %v", res.Estimate[k2], f.Tail[k2])
+	if math.Abs(res.Middle[k2]-f.Tail[k2]) > 1e-12 {
+		t.Errorf("without CleaneX: middle %v, want the middle of regression, pooled and tail, the tail method's %v", res.Middle[k2], f.Tail[k2])
 	}
 	f = testFits(k1, k2)
 	f.CleaneXCount = 2
 	f.Regression, f.Pooled = nil, nil
-	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-cx) > 1e-12 {
-		t.Errorf("tail and CleaneX: %v (%v), want CleaneX %v (the median of tail, CleaneX, CleaneX)", res.Estimate[k2], err, cx)
+	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Middle[k2]-cx) > 1e-12 {
+		t.Errorf("tail and CleaneX: %v (%v), want CleaneX %v (the median of tail, CleaneX, CleaneX)", res.Middle[k2], err, cx)
 	}
 	f.Tail = nil
-	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-cx) > 1e-12 {
-		t.Errorf("CleaneX alone: %v (%v), want %v", res.Estimate[k2], err, cx)
+	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Middle[k2]-cx) > 1e-12 {
+		t.Errorf("CleaneX alone: %v (%v), want %v", res.Middle[k2], err, cx)
 	}
 	f = testFits(k1, k2)
 	f.CleaneXCount = 2
 	f.CleaneX, f.Pooled, f.Tail = nil, nil, nil
-	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Estimate[k2]-f.Regression[k2]) > 1e-12 {
-		t.Errorf("regression alone: %v (%v), want %v", res.Estimate[k2], err, f.Regression[k2])
+	if res, err = Recommend(f, k2, cal); err != nil || math.Abs(res.Middle[k2]-f.Regression[k2]) > 1e-12 {
+		t.Errorf("regression alone: %v (%v), want %v", res.Middle[k2], err, f.Regression[k2])
 	}
 	f.Regression = nil
 	if _, err := Recommend(f, k2, cal); !errors.Is(err, ErrNoFits) {
@@ -703,9 +704,9 @@ func TestIntervalHoldsWilsonWithinPilot(t *testing.T) {
 	}
 }
 
-// The estimate is the pilot's observed curve up to k1 and the methods'
-// middle from 2 k1 on; between them the middle is shifted by the gap at k1,
-// fading out linearly in log k. The interval holds the pilot's Wilson
+// The estimate is the pilot's observed curve up to k1 and the centre (the
+// methods' middle drawn towards the pilot's trend) from 2 k1 on; between
+// them the centre is shifted by the gap at k1, fading out linearly in log k. The interval holds the pilot's Wilson
 // interval at k1, that hold fades out the same way, so the band has no step
 // at k1, and from 2 k1 on it is back at the calibrated interval. The pilot's
 // own accuracy lies well above every method's curve here.
@@ -725,20 +726,20 @@ func TestEstimateJoinsTheMiddle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gap := Logit(f.Observed[k1]) - Logit(res.Middle[k1])
+	gap := Logit(f.Observed[k1]) - Logit(res.Centre[k1])
 	if gap < 0.3 {
 		t.Fatalf("gap at k1 %v: the test wants the pilot well above the methods", gap)
 	}
 	for k := 2; k <= k2; k++ {
-		want := res.Middle[k]
+		want := res.Centre[k]
 		switch {
 		case k <= k1:
 			want = f.Observed[k]
 		case k < 2*k1:
-			want = sigmoid(Logit(res.Middle[k]) + (1-math.Log(float64(k)/k1)/math.Ln2)*gap)
+			want = sigmoid(Logit(res.Centre[k]) + (1-math.Log(float64(k)/k1)/math.Ln2)*gap)
 		}
 		if math.Abs(res.Estimate[k]-want) > 1e-12 {
-			t.Errorf("k = %d: estimate %v, want %v (middle %v)", k, res.Estimate[k], want, res.Middle[k])
+			t.Errorf("k = %d: estimate %v, want %v (centre %v)", k, res.Estimate[k], want, res.Centre[k])
 		}
 	}
 	wlo, whi := wilson(f.Observed[k1], f.N)
@@ -911,5 +912,54 @@ func TestFloorBeyondPopulation(t *testing.T) {
 	}
 	if !(with.Lo[k2] < without.Lo[k2] && with.Hi[k2] > without.Hi[k2]) {
 		t.Errorf("at k2 the floor does not widen [%v, %v]", without.Lo[k2], without.Hi[k2])
+	}
+}
+
+// TestTrend: from 2 k1 on the estimate is the centre g_k, the methods'
+// middle drawn TrendWeight of the way (in logit) towards the pilot's trend
+// line, computed here by hand from the observed curve of the test fits
+// (Abar_k = 0.99^(k-1)): t_k = logit Abar_k1 + b log(k / k1), b the slope
+// over the last doubling, from Abar_(k1/2) to Abar_k1. A pilot of fewer
+// than 4 classes has no last doubling: its centre is the middle.
+func TestTrend(t *testing.T) {
+	const k1, k2 = 40, 400
+	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+	f := testFits(k1, k2)
+	f.N = 4000
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, ah := 0.99*math.Pow(0.99, k1-2), math.Pow(0.99, k1/2-1)
+	b := (math.Log(a1/(1-a1)) - math.Log(ah/(1-ah))) / math.Log(2)
+	if b >= 0 {
+		t.Fatalf("slope %v: the observed curve falls, so the trend must fall", b)
+	}
+	for _, k := range []int{2 * k1, 100, 200, k2} {
+		trend := math.Log(a1/(1-a1)) + b*math.Log(float64(k)/k1)
+		want := sigmoid((1-TrendWeight)*Logit(res.Middle[k]) + TrendWeight*trend)
+		if math.Abs(res.Estimate[k]-want) > 1e-12 || res.Centre[k] != res.Estimate[k] {
+			t.Errorf("k = %d: estimate %v (centre %v), want %v", k, res.Estimate[k], res.Centre[k], want)
+		}
+		if math.Abs(res.Trend[k]-sigmoid(trend)) > 1e-12 {
+			t.Errorf("k = %d: trend %v, want %v", k, res.Trend[k], sigmoid(trend))
+		}
+	}
+	// the trend falls more slowly than the methods here, so it lifts the
+	// estimate above the middle
+	if res.Estimate[k2] <= res.Middle[k2] {
+		t.Errorf("at k2 the estimate %v is not above the middle %v", res.Estimate[k2], res.Middle[k2])
+	}
+	small := testFits(3, 30)
+	if res, err = Recommend(small, 30, cal); err != nil {
+		t.Fatal(err)
+	}
+	for k := 6; k <= 30; k++ {
+		if res.Estimate[k] != res.Middle[k] {
+			t.Fatalf("k1 = 3, k = %d: estimate %v, want the middle %v (no trend)", k, res.Estimate[k], res.Middle[k])
+		}
+	}
+	if res.Trend != nil {
+		t.Errorf("k1 = 3: a trend line %v, want none", res.Trend[:6])
 	}
 }
