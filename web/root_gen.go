@@ -176,7 +176,12 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The recommended curve combines the regression, the pooled method, the tail method and CleaneX (KDE is not combined, as it was the least accurate on the test pilots, but how far it lies from the others widens the interval), and its 80% interval was measured on "}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The recommended curve combines the regression, the pooled method, the tail method and CleaneX (KDE is not combined, as it was the least accurate on the test pilots, but how far it lies from the others widens the interval), moved "}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(c.S.TrendShare())
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " of the way towards your pilot's own trend (its accuracy carried on at the rate it fell over its last doubling of classes), and its 80% interval was measured on "}
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)

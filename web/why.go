@@ -797,6 +797,10 @@ func (s *State) WhyParts() []string {
 	return out
 }
 
+// TrendShare is the share of the pilot's trend in the estimate
+// (recommend.TrendWeight) as a percentage, for the page's explanation.
+func (s *State) TrendShare() string { return fmt.Sprintf("%.0f%%", 100*recommend.TrendWeight) }
+
 // CalibrationBank says what the embedded calibration table
 // (recommend.DefaultTable) was measured on, for the page's explanation:
 // "N pilots of F families".

@@ -640,3 +640,11 @@ func TestWhyTrend(t *testing.T) {
 		}
 	}
 }
+
+// TestTrendShare: the page's explanation gives the trend's share as the
+// estimate uses it.
+func TestTrendShare(t *testing.T) {
+	if got, want := NewState().TrendShare(), fmt.Sprintf("%.0f%%", 100*recommend.TrendWeight); got != want || got != "20%" {
+		t.Errorf("TrendShare %q, want %q (20%%)", got, want)
+	}
+}
