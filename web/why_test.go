@@ -369,16 +369,6 @@ func TestWarningMostlyTied(t *testing.T) {
 // speak of the methods' middle, which the estimate has not reached yet, and
 // within the pilot they are left out.
 func TestWhyAtK2(t *testing.T) {
-	flat := func(v float64, k2 int) accuracy.Curve {
-		c := make(accuracy.Curve, k2+1)
-		for k := range c {
-			c[k] = v
-			if k < 2 {
-				c[k] = 1
-			}
-		}
-		return c
-	}
 	three := map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}
 	for _, tc := range []struct {
 		name   string
@@ -419,12 +409,12 @@ func TestWhyAtK2(t *testing.T) {
 		r := &Recommendation{K1: tc.k1, K2: tc.k2, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 4, Squashed: strings.Contains(tc.name, "squashed")}
 		for _, name := range recommend.Methods() {
 			if v, ok := tc.others[name]; ok {
-				r.Curves[name] = flat(v, tc.k2)
+				r.Curves[name] = flatCurve(v, tc.k2)
 				r.Outcome.Sources = append(r.Outcome.Sources, name)
 			}
 		}
 		r.Outcome.Sources = append(r.Outcome.Sources, "cleanex ×2")
-		r.Outcome.CleaneX, r.Outcome.Estimate, r.Outcome.CleaneXCount = flat(tc.cx, tc.k2), flat(tc.cx, tc.k2), tc.count
+		r.Outcome.CleaneX, r.Outcome.Estimate, r.Outcome.CleaneXCount = flatCurve(tc.cx, tc.k2), flatCurve(tc.cx, tc.k2), tc.count
 		s := NewState()
 		s.Rec = r
 		got := s.WhySources()
@@ -602,16 +592,6 @@ func TestWhySourcesOneSource(t *testing.T) {
 // k2 gives the middle, the trend and the estimate; within 2 k1 it says the
 // estimate is on its way there from the pilot's accuracy.
 func TestWhyTrend(t *testing.T) {
-	flat := func(v float64, k2 int) accuracy.Curve {
-		c := make(accuracy.Curve, k2+1)
-		for k := range c {
-			c[k] = v
-			if k < 2 {
-				c[k] = 1
-			}
-		}
-		return c
-	}
 	for _, tc := range []struct {
 		k1, k2 int
 		want   []string
@@ -625,11 +605,11 @@ func TestWhyTrend(t *testing.T) {
 	} {
 		r := &Recommendation{K1: tc.k1, K2: tc.k2, Curves: map[string]accuracy.Curve{}, Used: 2, Fits: 2}
 		for name, v := range map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6} {
-			r.Curves[name] = flat(v, tc.k2)
+			r.Curves[name] = flatCurve(v, tc.k2)
 		}
 		r.Outcome.Sources = []string{"regression", "pooled", "tail", "cleanex ×2"}
-		r.Outcome.CleaneX, r.Outcome.Middle, r.Outcome.CleaneXCount = flat(0.4, tc.k2), flat(0.4, tc.k2), 2
-		r.Outcome.Trend, r.Outcome.Estimate = flat(0.5, tc.k2), flat(0.42, tc.k2)
+		r.Outcome.CleaneX, r.Outcome.Middle, r.Outcome.CleaneXCount = flatCurve(0.4, tc.k2), flatCurve(0.4, tc.k2), 2
+		r.Outcome.Trend, r.Outcome.Estimate = flatCurve(0.5, tc.k2), flatCurve(0.42, tc.k2)
 		s := NewState()
 		s.Rec = r
 		got := s.WhySources()
@@ -647,4 +627,16 @@ func TestTrendShare(t *testing.T) {
 	if got, want := NewState().TrendShare(), fmt.Sprintf("%.0f%%", 100*recommend.TrendWeight); got != want || got != "20%" {
 		t.Errorf("TrendShare %q, want %q (20%%)", got, want)
 	}
+}
+
+// flatCurve returns the curve that is 1 at k = 0, 1 and v at k = 2..k2.
+func flatCurve(v float64, k2 int) accuracy.Curve {
+	c := make(accuracy.Curve, k2+1)
+	for k := range c {
+		c[k] = v
+		if k < 2 {
+			c[k] = 1
+		}
+	}
+	return c
 }
