@@ -95,14 +95,7 @@ func TestFileSessionShowsSavedCurves(t *testing.T) {
 	st.RanWith = Share{K2: 6, Methods: []string{"plugin", "kde", "regression", "cleanex"}, Seed: 3, Preset: "fast"}
 	saved := NewSession(st, nil)
 	saved.Answer = "At 6 classes: 0.66 (80% interval 0.50–0.75)." // Headline needs a full Recommendation
-	b, err := saved.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ParseSession(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := roundTrip(t, saved)
 	page := NewState()
 	page.Source, page.Summary, page.Rec = "example", &protocol.Summary{K: 100}, &Recommendation{K2: 2000}
 	s.Restore(page)
@@ -174,14 +167,7 @@ func TestSessionKeepsWarning(t *testing.T) {
 	st.RanWith = Share{K2: st.Rec.K2, Methods: st.SelectedMethods(), Seed: 1, Preset: "fast"}
 	st.Rec.Outcome.Warnings = []string{"Your pilot has only 10 classes; the interval is likely too narrow."}
 	warning, headline := st.Warning(), st.Headline()
-	b, err := NewSession(st, nil).Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ParseSession(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := roundTrip(t, NewSession(st, nil))
 	opened := NewState()
 	s.Restore(opened)
 	if opened.Headline() != headline || opened.Warning() != warning || opened.AnswerWarning() == "" {
@@ -211,4 +197,18 @@ func TestExportTitleOfOpenedSession(t *testing.T) {
 	if got, want := opened.ExportTitle(), "small-pilot.csv\n"+headline; got != want {
 		t.Errorf("the opened session's image title is %q, want %q", got, want)
 	}
+}
+
+// roundTrip returns the session s written as a file and read back.
+func roundTrip(t *testing.T, s Session) Session {
+	t.Helper()
+	b, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseSession(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
 }
