@@ -212,3 +212,20 @@ func roundTrip(t *testing.T, s Session) Session {
 	}
 	return back
 }
+
+// TestNoDataNamesTheSessionFile: Run refused for want of data says, while
+// an opened file session's results are shown, that a session keeps no data
+// and names the file to load; otherwise it asks for a file or a simulation.
+func TestNoDataNamesTheSessionFile(t *testing.T) {
+	if got := NewState().NoData(); got != "load a pilot's score file or simulate data first" {
+		t.Errorf("no session: %q", got)
+	}
+	st := finishedState(t)
+	st.Source = "pilot-2024.csv"
+	st.RanWith = Share{K2: st.Rec.K2, Methods: st.SelectedMethods(), Seed: 1, Preset: "fast"}
+	opened := NewState()
+	roundTrip(t, NewSession(st, nil)).Restore(opened)
+	if got := opened.NoData(); !strings.Contains(got, "a session keeps its results, not its data") || !strings.Contains(got, "pilot-2024.csv") {
+		t.Errorf("opened file session: %q", got)
+	}
+}

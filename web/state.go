@@ -364,6 +364,16 @@ func (s *State) SetMethod(i int, on bool) {
 // NotRun begins the status line of a Run the page refused.
 const NotRun = "Not run: "
 
+// NoData says why Run cannot start without a data set: with an opened
+// session of a file on screen (SavedSource), that a session keeps results,
+// not data, and which file to load to run again.
+func (s *State) NoData() string {
+	if s.Source == "" && s.SavedSource != "" {
+		return fmt.Sprintf("a session keeps its results, not its data: to run again, load its file, %s (it runs at the session's k2), or simulate data", s.SavedSource)
+	}
+	return "load a pilot's score file or simulate data first"
+}
+
 // ShownSource is the name of the data whose results are shown: the data
 // set's, or an opened session's file (SavedSource) while only its saved
 // results are on the page.

@@ -1007,11 +1007,11 @@ func TestFileSessionPutsDataAway(t *testing.T) {
 		t.Errorf("the k2 box holds %q, want the session's 600", v)
 	}
 	p.click("run")
-	if msg := p.errorText("load a pilot's score file"); !strings.HasPrefix(msg, "load a pilot's score file or simulate data first") {
+	if msg := p.errorText("a session keeps its results"); !strings.HasPrefix(msg, "a session keeps its results, not its data: to run again, load its file, my-pilot.csv") {
 		t.Errorf("Run says %q", msg)
 	}
 	// and says so beside the Run button too, where the user is
-	if st := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second); !strings.HasPrefix(st, "Not run: load a pilot's score file") {
+	if st := mustEval[string](p, `document.querySelector("#status").textContent`, 5*time.Second); !strings.HasPrefix(st, "Not run: a session keeps its results") {
 		t.Errorf("the status line beside Run says %q", st)
 	}
 	// Choosing the session's file computes its answer at the session's k2,

@@ -961,7 +961,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 		return nil, err
 	}
 	if a.dataset == 0 {
-		return refuse(errors.New("load a pilot's score file or simulate data first"))
+		return refuse(errors.New(a.st.NoData()))
 	}
 	if err := limits.CheckK2("k2", req.k2); err != nil {
 		return refuse(err)
