@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -32,6 +33,11 @@ type Session struct {
 	Answer  string `json:"answer"`
 	Warning string `json:"warning,omitempty"`
 	Curves  string `json:"curves_csv"`
+	// Failed and Skipped map each method of the results that has no curve
+	// to why (State.Failed, State.Skipped), so an opened session's table
+	// shows them as the run did.
+	Failed  map[string]string `json:"failed,omitempty"`
+	Skipped map[string]string `json:"skipped,omitempty"`
 }
 
 // NewSession returns the session of the page's state; sim is the current
@@ -53,6 +59,7 @@ func NewSession(s *State, sim *protocol.SimConfig) Session {
 		if err := s.Results.WriteCSV(&b); err == nil {
 			out.Curves = b.String()
 		}
+		out.Failed, out.Skipped = maps.Clone(s.Failed), maps.Clone(s.Skipped)
 	}
 	return out
 }
@@ -145,6 +152,7 @@ func (s Session) Restore(st *State) {
 		return
 	}
 	st.Results, st.SavedAnswer, st.SavedWarning = c, s.Answer, s.Warning
+	st.Failed, st.Skipped = maps.Clone(s.Failed), maps.Clone(s.Skipped)
 	st.RanWith = Share{K2: s.K2, Methods: slices.Clone(s.Methods), Seed: s.Seed, Preset: s.Preset}
 	st.Status = "Session opened: " + s.Source + ". Shown: its saved answer and curves, computed when it was saved." + again
 }

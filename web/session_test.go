@@ -1,6 +1,7 @@
 package web
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -227,5 +228,36 @@ func TestNoDataNamesTheSessionFile(t *testing.T) {
 	roundTrip(t, NewSession(st, nil)).Restore(opened)
 	if got := opened.NoData(); !strings.Contains(got, "a session keeps its results, not its data") || !strings.Contains(got, "pilot-2024.csv") {
 		t.Errorf("opened file session: %q", got)
+	}
+}
+
+// TestSessionKeepsFailedAndSkipped: the methods of the results without a
+// curve (failed or skipped, with why) are saved, and an opened file session
+// shows them as the run did.
+func TestSessionKeepsFailedAndSkipped(t *testing.T) {
+	st := finishedState(t)
+	st.Source = "two-classes.csv"
+	st.RanWith = Share{K2: st.Rec.K2, Methods: st.SelectedMethods(), Seed: 1, Preset: "fast"}
+	st.Failed = map[string]string{"regression": "its curve misses the pilot's accuracy"}
+	st.Skipped = map[string]string{"kde": "it needs 3 classes"}
+	opened := NewState()
+	roundTrip(t, NewSession(st, nil)).Restore(opened)
+	if !maps.Equal(opened.Failed, st.Failed) || !maps.Equal(opened.Skipped, st.Skipped) {
+		t.Errorf("opened session: failed %v, skipped %v; want %v, %v", opened.Failed, opened.Skipped, st.Failed, st.Skipped)
+	}
+	// and its table has their rows
+	rows := map[string]string{}
+	for _, r := range opened.Rows() {
+		rows[r.Name] = r.Failed
+	}
+	if rows["regression"] != "failed: its curve misses the pilot's accuracy" || rows["kde"] != "skipped: it needs 3 classes" {
+		t.Errorf("opened session's table: %v", rows)
+	}
+	// a session without them restores none
+	st.Failed, st.Skipped = nil, nil
+	opened = NewState()
+	roundTrip(t, NewSession(st, nil)).Restore(opened)
+	if len(opened.Failed) != 0 || len(opened.Skipped) != 0 {
+		t.Errorf("opened session: failed %v, skipped %v; want none", opened.Failed, opened.Skipped)
 	}
 }

@@ -887,7 +887,7 @@ func TestSession(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &sess); err != nil {
 		t.Fatalf("the session file is not JSON: %v\n%.300s", err, text)
 	}
-	allowed := map[string]bool{"version": true, "source": true, "direction": true, "k2": true, "methods": true, "seed": true, "preset": true, "simulation": true, "answer": true, "warning": true, "curves_csv": true}
+	allowed := map[string]bool{"version": true, "source": true, "direction": true, "k2": true, "methods": true, "seed": true, "preset": true, "simulation": true, "answer": true, "warning": true, "curves_csv": true, "failed": true, "skipped": true}
 	for k := range sess {
 		if !allowed[k] {
 			t.Errorf("the session file holds %q", k)
