@@ -521,8 +521,8 @@ func (s *State) whyTrend(middle bool) string {
 	if middle {
 		from = "that middle"
 	}
-	return fmt.Sprintf(" The estimate then moves %.0f%% of the way from %s towards your pilot's own trend: its measured accuracy carried on at the rate it fell over its last doubling of classes (from %s to %s). The trend reads no model of the scores and cannot break down, but it does not see the curve bend, which the methods do; on test pilots with a known answer the mix came closer to the truth than the methods alone.",
-		100*recommend.TrendWeight, from, limits.Thousands(r.K1/2), limits.Thousands(r.K1))
+	return fmt.Sprintf(" The estimate then moves %s of the way from %s towards your pilot's own trend: its measured accuracy carried on at the rate it fell over its last doubling of classes (from %s to %s). The trend reads no model of the scores and cannot break down, but it does not see the curve bend, which the methods do; on test pilots with a known answer the mix came closer to the truth than the methods alone.",
+		s.TrendShare(), from, limits.Thousands(r.K1/2), limits.Thousands(r.K1))
 }
 
 // whyCount says, after WhySources, why CleaneX counts as many times as it
@@ -566,15 +566,15 @@ func (s *State) whyAtK2() string {
 	subject, still := "the estimate", ""
 	if o.Trend != nil && k2 <= o.Trend.Max() && k2 <= o.Middle.Max() {
 		subject = "the methods' middle"
-		still = fmt.Sprintf(" The estimate, moved %.0f%% of the way from that middle (%.3f) towards your pilot's trend (%.3f), is %.3f.",
-			100*recommend.TrendWeight, o.Middle[k2], o.Trend[k2], o.Estimate[k2])
+		still = fmt.Sprintf(" The estimate, moved %s of the way from that middle (%.3f) towards your pilot's trend (%.3f), is %.3f.",
+			s.TrendShare(), o.Middle[k2], o.Trend[k2], o.Estimate[k2])
 	}
 	if k2 < 2*r.K1 {
 		subject = "the methods' middle"
 		still = fmt.Sprintf(" The estimate lies between that middle and your pilot's measured accuracy, since %s classes is less than twice your pilot's.", limits.Thousands(k2))
 		if o.Trend != nil {
-			still = fmt.Sprintf(" The estimate lies between that middle, moved %.0f%% of the way towards your pilot's trend, and your pilot's measured accuracy, since %s classes is less than twice your pilot's.",
-				100*recommend.TrendWeight, limits.Thousands(k2))
+			still = fmt.Sprintf(" The estimate lies between that middle, moved %s of the way towards your pilot's trend, and your pilot's measured accuracy, since %s classes is less than twice your pilot's.",
+				s.TrendShare(), limits.Thousands(k2))
 		}
 	}
 	type entry struct {

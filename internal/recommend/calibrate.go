@@ -343,9 +343,9 @@ func relativeNNLS(rows []float64, m int, t, w []float64) ([]float64, error) {
 		return nil, err
 	}
 	ws := make([]float64, m)
+	sc := make([]float64, m)
 	for range 20 {
 		mean := 0.0
-		sc := make([]float64, m)
 		for i := range m {
 			sc[i] = floats.Dot(rows[i*NumCoef:(i+1)*NumCoef], a)
 			mean += sc[i] / float64(m)
