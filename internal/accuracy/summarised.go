@@ -50,7 +50,9 @@ type summarised struct {
 // follow; they must be ascending, start at 1 and end at k-1 (the lowest
 // incorrect score), and every point's Values must be non-increasing along
 // them and agree with Correct, Below and Ties (the highest k-1-Below-Ties
-// incorrect scores lie above Correct, the lowest Below below it). Weights
+// incorrect scores lie above Correct, the lowest Below below it), and their
+// Mean, M2 and MaxAbs must be possible for scores between their highest and
+// lowest (PointSummary.Check). Weights
 // and the observed curve are exact (they need only R_x); IncorrectRow and
 // IncorrectAt interpolate between knots (see IncorrectAt). precomputed
 // (may be nil) holds per-point values, one per point in order, that methods
@@ -120,7 +122,10 @@ func NewSummarisedSample(k int, ranks []int, pts []PointSummary, precomputed map
 }
 
 // Check verifies one point's summary for a pilot of k classes whose
-// summary holds the given knot ranks (as NewSummarisedSample requires).
+// summary holds the given knot ranks (as NewSummarisedSample requires):
+// counts, finite values, order statistics that agree with Correct, Below
+// and Ties, and moments that scores between the row's highest and lowest
+// can have (checkMoments).
 func (p PointSummary) Check(k int, ranks []int) error {
 	m := k - 1
 	if p.Below < 0 || p.Ties < 0 || p.Below+p.Ties > m {
@@ -151,6 +156,55 @@ func (p PointSummary) Check(k int, ranks []int) error {
 	}
 	if !(p.M2 >= 0) || !(p.MaxAbs >= 0) {
 		return fmt.Errorf("m2 = %v and maxabs = %v must not be negative", p.M2, p.MaxAbs)
+	}
+	return p.checkMoments(k)
+}
+
+// momentTolerance is the relative slack checkMoments allows for rounding in
+// however the moments were computed (float64 sums over up to 10^6 scores
+// are off by far less; the mistakes it catches are off by a factor).
+const momentTolerance = 1e-6
+
+// checkMoments checks Mean, M2 and MaxAbs against the row's extreme
+// scores, which the summary keeps: the highest, hi = max(Correct, the
+// incorrect score at rank 1), and the lowest, lo = min(Correct, the one
+// at rank K-1). Any K numbers whose largest is hi and smallest lo have a
+// mean in [lo, hi], a largest |score| of max(|hi|, |lo|), and a sum of
+// squared deviations m2 with (hi-mean)^2 + (lo-mean)^2 <= m2 (two of the
+// terms) and m2 <= K (hi-lo)^2 / 4 (Popoviciu's bound on the variance).
+// The bounds are computed in units of s = max(|hi|, |lo|) and compared in
+// the scores' own, with a slack of K times the smallest float64 beside the
+// relative one, because the squares of scores below about 1e-154 underflow
+// (m2 is then 0 or subnormal, as pooled expects and works around). The
+// checks catch the mistakes a summary written by hand makes: the variance
+// in place of m2 (always below the lower bound), the sum of squares without
+// centring, moments of the scores before they were oriented
+// higher-is-better.
+func (p PointSummary) checkMoments(k int) error {
+	hi := max(p.Correct, p.Values[0])
+	lo := min(p.Correct, p.Values[len(p.Values)-1])
+	s := max(math.Abs(hi), math.Abs(lo))
+	if s == 0 {
+		return nil // every score is 0: the moments are 0 or rounding
+	}
+	const tol = momentTolerance
+	under := float64(k) * math.SmallestNonzeroFloat64 // underflow, absolute
+	if p.Mean < lo-tol*s-under || p.Mean > hi+tol*s+under {
+		return fmt.Errorf("mean = %v lies outside the point's scores, which run from %v to %v: mean is the mean of the point's K scores, oriented higher-is-better as the other columns (negated distances)", p.Mean, lo, hi)
+	}
+	if math.Abs(p.MaxAbs/s-1) > tol {
+		return fmt.Errorf("maxabs = %v, but the largest |score| of the point (its correct score, top1 or lowest) is %v: maxabs is the largest absolute value of the point's K scores", p.MaxAbs, s)
+	}
+	mu, h, l := p.Mean/s, hi/s, lo/s
+	a, b := h-mu, l-mu
+	least := a*a + b*b
+	most := float64(k) * (h - l) * (h - l) / 4
+	slack := tol * float64(k) * tol
+	switch {
+	case p.M2 < (least*(1-tol)-slack)*s*s-under:
+		return fmt.Errorf("m2 = %v is below %.6g, the least the sum of squared deviations from the mean can be for scores from %v to %v with mean %v: m2 is the sum over the point's K scores of (score - mean)^2, not their variance (VAR_POP(s) * COUNT(*) in SQL)", p.M2, least*s*s, lo, hi, p.Mean)
+	case p.M2 > (most*(1+tol)+slack)*s*s+under:
+		return fmt.Errorf("m2 = %v is above %.6g, the most the sum of squared deviations from the mean can be for %d scores from %v to %v: m2 is the sum over the point's K scores of (score - mean)^2, not the sum of their squares", p.M2, most*s*s, k, lo, hi)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/scores"
@@ -197,8 +199,12 @@ func TestSummarisedSample(t *testing.T) {
 }
 
 func TestNewSummarisedSampleRefuses(t *testing.T) {
-	ok := PointSummary{Label: 0, Correct: 1, Below: 1, Ties: 0, Mean: 1, M2: 1, MaxAbs: 2, Values: []float64{2, 0}}
-	other := PointSummary{Label: 1, Correct: 1, Below: 2, Mean: 0, M2: 1, MaxAbs: 1, Values: []float64{0, -1}}
+	// scores 1, 2, 0 and 1, 0, -1: mean 1 and 0, m2 2 and 2
+	ok := PointSummary{Label: 0, Correct: 1, Below: 1, Ties: 0, Mean: 1, M2: 2, MaxAbs: 2, Values: []float64{2, 0}}
+	other := PointSummary{Label: 1, Correct: 1, Below: 2, Mean: 0, M2: 2, MaxAbs: 1, Values: []float64{0, -1}}
+	if _, err := NewSummarisedSample(3, []int{1, 2}, []PointSummary{ok, other, {Label: 2, Correct: 1, Below: 2, Mean: 0, M2: 2, MaxAbs: 1, Values: []float64{0, -1}}}, nil); err != nil {
+		t.Fatalf("the consistent summaries are refused: %v", err)
+	}
 	for _, c := range []struct {
 		name  string
 		k     int
@@ -217,6 +223,98 @@ func TestNewSummarisedSampleRefuses(t *testing.T) {
 	} {
 		if _, err := NewSummarisedSample(c.k, c.ranks, c.pts, nil); err == nil {
 			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
+
+// TestCheckMoments: a point's mean, m2 and maxabs must be possible for
+// the scores its summary keeps. The extreme scores of the row are known
+// (the correct score, top1 and the lowest incorrect score), and for any K
+// numbers with mean mu, largest hi and smallest lo, hi >= mu >= lo,
+// max|score| = max(|hi|, |lo|), and (hi-mu)^2 + (lo-mu)^2 <= m2 <=
+// K (hi-lo)^2 / 4 (Popoviciu). Each case is a mistake made when writing a
+// summary by hand; the row summarised by SummarisePoint passes.
+func TestCheckMoments(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const k = 50
+	inc := make([]float64, k-1)
+	for j := range inc {
+		inc[j] = 10 + rng.NormFloat64() // distances negated below: scores near -10
+	}
+	for j := range inc {
+		inc[j] = -inc[j]
+	}
+	slices.Sort(inc)
+	c := -9.0
+	below := 0
+	for below < len(inc) && inc[below] < c {
+		below++
+	}
+	ranks := []int{1, 2, 3, 5, 8, 12, 18, 27, 41, k - 1}
+	good := SummarisePoint(0, c, inc, below, ranks)
+	if err := good.Check(k, ranks); err != nil {
+		t.Fatalf("SummarisePoint's summary is refused: %v", err)
+	}
+	// the moments recomputed independently, as the NumPy recipe does
+	all := append([]float64{c}, inc...)
+	mean := 0.0
+	for _, v := range all {
+		mean += v
+	}
+	mean /= k
+	m2, sq := 0.0, 0.0
+	for _, v := range all {
+		m2 += (v - mean) * (v - mean)
+		sq += v * v
+	}
+	if math.Abs(mean-good.Mean) > 1e-12 || math.Abs(m2-good.M2) > 1e-9 {
+		t.Fatalf("SummarisePoint: mean %v m2 %v, want %v %v", good.Mean, good.M2, mean, m2)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(p *PointSummary)
+		want string
+	}{
+		{"variance instead of m2", func(p *PointSummary) { p.M2 /= k }, "m2 ="},
+		{"sample variance instead of m2", func(p *PointSummary) { p.M2 /= k - 1 }, "m2 ="},
+		{"sum of squares instead of m2", func(p *PointSummary) { p.M2 = sq }, "m2 ="},
+		{"m2 times K", func(p *PointSummary) { p.M2 *= k }, "m2 ="},
+		{"mean of the distances (not negated)", func(p *PointSummary) { p.Mean = -p.Mean }, "mean ="},
+		{"mean 0", func(p *PointSummary) { p.Mean = 0 }, "mean ="},
+		{"maxabs too small", func(p *PointSummary) { p.MaxAbs = 1 }, "maxabs ="},
+		{"maxabs too large", func(p *PointSummary) { p.MaxAbs *= 2 }, "maxabs ="},
+	} {
+		p := good
+		p.Values = slices.Clone(good.Values)
+		tc.edit(&p)
+		err := p.Check(k, ranks)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.want)
+		}
+	}
+	// Two classes: the bounds are tight (m2 = (hi-lo)^2 / 2), and the
+	// variance, half of it, is refused.
+	two := SummarisePoint(0, 3, []float64{1}, 1, []int{1})
+	if err := two.Check(2, []int{1}); err != nil {
+		t.Errorf("K = 2: %v", err)
+	}
+	two.M2 /= 2
+	if err := two.Check(2, []int{1}); err == nil {
+		t.Errorf("K = 2, the variance as m2: no error")
+	}
+	// Equal and spread scores, tiny (their squares underflow: m2 is 0 or
+	// subnormal) and huge: all pass.
+	for _, v := range []float64{0, 1e-300, 1e-160, 1e-140, 0.1, 3e140} {
+		p := SummarisePoint(0, v, []float64{v, v, v}, 0, []int{1, 2, 3})
+		if err := p.Check(4, []int{1, 2, 3}); err != nil {
+			t.Errorf("equal scores %v: %v", v, err)
+		}
+		if v == 0 {
+			continue
+		}
+		p = SummarisePoint(0, 3*v, []float64{v, 2 * v, 2.5 * v}, 3, []int{1, 2, 3})
+		if err := p.Check(4, []int{1, 2, 3}); err != nil {
+			t.Errorf("scores %v to %v: %v", v, 3*v, err)
 		}
 	}
 }

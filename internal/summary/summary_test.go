@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,6 +121,13 @@ func TestParseRefuses(t *testing.T) {
 		return strings.Join(out, "\n") + "\n"
 	}
 	cell := func(row int, name string) string { return strings.Split(lines[row-1], ",")[col(name)] }
+	scaled := func(v string, f float64) string {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strconv.FormatFloat(x*f, 'g', -1, 64)
+	}
 	dropColumn := func(name string) string {
 		var out []string
 		for _, l := range lines {
@@ -154,6 +162,8 @@ func TestParseRefuses(t *testing.T) {
 		{"repeated point", edit(4, "point", cell(2, "point")), []string{"row 4", `column "point"`, fmt.Sprintf("point %q already appeared on row 2", cell(2, "point"))}},
 		{"no correct score", edit(5, "correct", ""), []string{"row 5", `column "correct"`, fmt.Sprintf("point %q", cell(5, "point")), "empty cell", "no score for its label"}},
 		{"no quantile columns", "point,label,classes,scores,correct,below,ties,mean,m2,maxabs,lowest\n", []string{"row 1", "no quantile columns q1, q2", "docs/summary.md"}},
+		{"variance as m2", edit(5, "m2", scaled(cell(5, "m2"), 1/float64(cases[0].Sample.K))), []string{"row 5", "m2 =", "not their variance", "make the summary again"}},
+		{"mean of scores not oriented", edit(5, "mean", scaled(cell(5, "mean"), -1)), []string{"row 5", "mean =", "outside the point's scores", "make the summary again"}},
 		{"long line", lines[0] + "\n" + lines[1] + "\n" + strings.Repeat("1", scores.MaxLineBytes+1), []string{"row 3", "longer than 32 MiB"}},
 	} {
 		_, err := Parse(strings.NewReader(c.text))
