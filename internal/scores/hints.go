@@ -51,6 +51,27 @@ func unknownLabelHint(label string, classes []string, explicitLabel bool) string
 	return ""
 }
 
+// longTableHint explains an unknown label in a file whose header has the
+// columns class and score (any case): a long table, one row per point and
+// class (point, class, score, label), as the SQL recipe and the Parquet
+// reader take, which a CSV is not read as. It returns "" for another
+// header.
+func longTableHint(colName []string) string {
+	var class, score string
+	for _, c := range colName {
+		switch strings.ToLower(c) {
+		case "class":
+			class = c
+		case "score":
+			score = c
+		}
+	}
+	if class == "" || score == "" {
+		return ""
+	}
+	return fmt.Sprintf("the header has the columns %q and %q, as a long table has (one row per point and class), but a CSV is read in wide form: one row per point, a label column and one score column per class; pivot it (pandas: df.pivot(index=[\"point\", \"label\"], columns=\"class\", values=\"score\").reset_index().drop(columns=\"point\").to_csv(f, index=False)), or give it as Parquet, which is read in long form", class, score)
+}
+
 // looseKey maps s to a form in which strings that look alike are equal:
 // invisible format characters dropped, every space character a plain space,
 // accented Latin letters decomposed into letter and combining accent.

@@ -148,7 +148,10 @@ func Parse(r io.Reader) (*Matrix, error) {
 			case !utf8.Valid(label):
 				return nil, &ParseError{Row: row, Column: colName[labelCol], Err: fmt.Errorf("%w; save the file as UTF-8", ErrEncoding)}
 			}
-			why := unknownLabelHint(string(label), classes, explicitLabel)
+			why := longTableHint(colName)
+			if why == "" {
+				why = unknownLabelHint(string(label), classes, explicitLabel)
+			}
 			if why == "" && !explicitLabel {
 				why = guessedLabelHint(rec, labelCol, colName, index)
 			}
