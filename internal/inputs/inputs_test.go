@@ -315,6 +315,7 @@ func TestNumPyErrors(t *testing.T) {
 		{"one class", pilotNPZ(npyRaw("<f8", false, "(4, 1)", make([]byte, 32)), goodLabels, nil), []string{"scores.npy: fewer than 2 class columns: shape (4, 1)"}},
 		{"no points", pilotNPZ(npyRaw("<f8", false, "(0, 3)", nil), npyRaw("<i8", false, "(0,)", nil), nil), []string{"scores.npy: no data rows: shape (0, 3) holds no test points"}},
 		{"labels too short", pilotNPZ(goodScores, npyRaw("<i8", false, "(3,)", le(int64(0), int64(1), int64(2))), nil), []string{"labels.npy: wrong shape (3,): want 4 labels (a 1-D array, one per row of scores.npy)"}},
+		{"scores transposed", pilotNPZ(npyRaw("<f8", false, "(3, 4)", make([]byte, 96)), goodLabels, nil), []string{"labels.npy: wrong shape (4,): want 3 labels (a 1-D array, one per row of scores.npy)", "scores.npy has 3 rows and 4 columns, one per label: if its rows are the classes, save its transpose (S.T) instead"}},
 		{"labels 2-D", pilotNPZ(goodScores, npyRaw("<i8", false, "(4, 1)", le(int64(0), int64(0), int64(1), int64(2))), nil), []string{"labels.npy: wrong shape (4, 1): want 4 labels"}},
 		{"label out of range", pilotNPZ(goodScores, npyRaw("<i8", false, "(4,)", le(int64(0), int64(3), int64(1), int64(2))), nil), []string{"labels.npy: point 1: unknown label 3: integer labels are column indices of scores, 0..2"}},
 		{"-1 as uint64", pilotNPZ(goodScores, npyRaw("<u8", false, "(4,)", le(uint64(0), uint64(1), ^uint64(0), uint64(2))), nil), []string{"labels.npy: point 2: unknown label 18446744073709551615: integer labels are column indices of scores, 0..2"}},

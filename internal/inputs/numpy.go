@@ -425,7 +425,11 @@ func assemble(s, l, c *npArray) (*scores.Matrix, error) {
 		return nil, &Error{File: s.name, Err: fmt.Errorf("%w: shape %s; a pilot needs at least 2 classes, one column each", scores.ErrFewClasses, shapeString(s.shape))}
 	}
 	if len(l.shape) != 1 || l.shape[0] != n {
-		return nil, &Error{File: l.name, Err: fmt.Errorf("%w %s: want %d labels (a 1-D array, one per row of %s), the true class of each point", ErrShape, shapeString(l.shape), n, s.name)}
+		transposed := ""
+		if len(l.shape) == 1 && l.shape[0] == k {
+			transposed = fmt.Sprintf("; %s has %d rows and %d columns, one per label: if its rows are the classes, save its transpose (S.T) instead", s.name, n, k)
+		}
+		return nil, &Error{File: l.name, Err: fmt.Errorf("%w %s: want %d labels (a 1-D array, one per row of %s), the true class of each point%s", ErrShape, shapeString(l.shape), n, s.name, transposed)}
 	}
 	var classes []string
 	if c != nil {
