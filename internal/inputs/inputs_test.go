@@ -226,6 +226,10 @@ var (
 	goodScores  = npyRaw("<f8", false, "(4, 3)", le(0.9, 0.1, 0.2, 0.4, 0.5, 0.1, 0.2, 0.8, 0.3, 0.1, 0.2, 0.7))
 	goodLabels  = npyRaw("<i8", false, "(4,)", le(int64(0), int64(0), int64(1), int64(2)))
 	goodClasses = npyRaw("<U1", false, "(3,)", utf32(1, "a", "b", "c"))
+	// sortedScores are the scores of points of the classes dog, cat, emu
+	// and dog, each highest in its class's column, the columns in sorted
+	// order: cat, dog, emu.
+	sortedScores = npyRaw("<f8", false, "(4, 3)", le(0.1, 0.8, 0.1, 0.7, 0.2, 0.1, 0.2, 0.1, 0.7, 0.3, 0.6, 0.1))
 )
 
 // oneLine fails unless err is a one-line message holding each of want.
@@ -263,6 +267,10 @@ func TestNumPy(t *testing.T) {
 		{"int labels, classes", goodScores, goodLabels, goodClasses, nil, exact},
 		{"int labels, no classes", goodScores, goodLabels, nil, names, exact},
 		{"string labels, no classes", goodScores, npyRaw("<U1", false, "(4,)", utf32(1, "a", "a", "b", "c")), nil, nil, exact},
+		// b, a, c in order of first appearance, which fits the scores (the
+		// true class has the highest score on 3 of the 4 points; in sorted
+		// order, on 2)
+		{"string labels, no classes, not sorted", goodScores, npyRaw("<U1", false, "(4,)", utf32(1, "b", "b", "a", "c")), nil, []string{"b", "a", "c"}, exact},
 		{"string labels, classes", goodScores, npyRaw("<U2", false, "(4,)", utf32(2, "a", "a ", "b", "c")), goodClasses, nil, exact},
 		{"byte-string labels", goodScores, npyRaw("|S1", false, "(4,)", []byte("aabc")), nil, nil, exact},
 		{"uint8 labels", goodScores, npyRaw("|u1", false, "(4,)", []byte{0, 0, 1, 2}), goodClasses, nil, exact},
@@ -331,6 +339,10 @@ func TestNumPyErrors(t *testing.T) {
 		{"structured scores", pilotNPZ(structuredNPY("[('b', '<f8'), ('cO', '<f8')]", "(4, 3)", make([]byte, 192)), goodLabels, nil), []string{"scores.npy: wrong type: dtype [('b', '<f8'), ('cO', '<f8')]: a structured array (named fields), which is not read; save each field as an array of its own"}},
 		{"unknown name", pilotNPZ(goodScores, npyRaw("<U2", false, "(4,)", utf32(2, "a", "a", "zz", "c")), goodClasses), []string{`labels.npy: point 2: unknown label "zz": it must be one of the 3 names in classes.npy`}},
 		{"empty label", pilotNPZ(goodScores, npyRaw("<U1", false, "(4,)", utf32(1, "a", "", "b", "c")), nil), []string{"labels.npy: point 1: empty cell: the label is empty"}},
+		{"names in sorted column order, no classes", pilotNPZ(sortedScores, npyRaw("<U3", false, "(4,)", utf32(3, "dog", "cat", "emu", "dog")), nil), []string{
+			"labels.npy: conflicting values: the labels name the classes but classes.npy is missing, so the columns of scores.npy are read as the classes in order of first appearance",
+			`("dog", "cat", "emu"), and then 1 of the 4 points' true class has the best score of its row; in sorted order ("cat", "dog", "emu"), as scikit-learn's classes_ orders them, 4 of the 4 do`,
+			"numpy.savez(f, scores=S, labels=y, classes=names)"}},
 		{"too few names", pilotNPZ(goodScores, npyRaw("<U1", false, "(4,)", utf32(1, "a", "a", "b", "b")), nil), []string{"labels.npy: wrong shape: 2 distinct labels for the 3 columns of scores.npy", "classes=names"}},
 		{"class without points", pilotNPZ(goodScores, npyRaw("<i8", false, "(4,)", le(int64(0), int64(0), int64(2), int64(2))), goodClasses), []string{`labels.npy: classes without test points: "b"; every class needs at least one point`}},
 		{"classes wrong length", pilotNPZ(goodScores, goodLabels, npyRaw("<U1", false, "(2,)", utf32(1, "a", "b"))), []string{"classes.npy: wrong shape (2,): want 3 class names"}},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -461,7 +462,84 @@ func assemble(s, l, c *npArray) (*scores.Matrix, error) {
 		err.File = l.name
 		return nil, err
 	}
+	if c == nil && (l.kind == 'U' || l.kind == 'S') {
+		if err := checkNameOrder(m, k); err != nil {
+			err.File = l.name
+			return nil, err
+		}
+	}
 	return m, nil
+}
+
+// checkNameOrder refuses string labels without classes.npy (so the columns
+// of scores are taken to be the classes in order of first appearance) when
+// the labels fit the columns better in the names' sorted order, the order
+// of scikit-learn's classes_ and so of predict_proba's columns: reading
+// them in order of first appearance would pair every point with another
+// class's scores and give a wrong accuracy with no error. The fit is the
+// number of points whose true class has the best score of its row (the
+// unique highest, or the unique lowest, whichever counts more).
+func checkNameOrder(m *scores.Matrix, k int) *Error {
+	sorted := slices.Clone(m.Classes)
+	slices.Sort(sorted)
+	if slices.Equal(sorted, m.Classes) {
+		return nil
+	}
+	pos := make([]int, k) // the column of each class when the columns are sorted
+	for j, c := range m.Classes {
+		pos[j], _ = slices.BinarySearch(sorted, c)
+	}
+	var hi, lo, hiSorted, loSorted int
+	for i, y := range m.Labels {
+		row := m.Scores[i*k : (i+1)*k]
+		top, bottom := uniqueExtremes(row)
+		hi += b2i(top == y)
+		lo += b2i(bottom == y)
+		hiSorted += b2i(top == pos[y])
+		loSorted += b2i(bottom == pos[y])
+	}
+	read, alt := max(hi, lo), max(hiSorted, loSorted)
+	if alt <= read {
+		return nil
+	}
+	return &Error{Err: fmt.Errorf("%w: the labels name the classes but %s is missing, so the columns of %s are read as the classes in order of first appearance (%s), and then %d of the %d points' true class has the best score of its row; in sorted order (%s), as scikit-learn's classes_ orders them, %d of the %d do; save the class of each column: numpy.savez(f, scores=S, labels=y, classes=names) (or give integer labels, the column indices)",
+		ErrConflict, classesNPY, scoresNPY, quoteList(m.Classes), read, len(m.Labels), quoteList(sorted), alt, len(m.Labels))}
+}
+
+// uniqueExtremes returns the column of the row's highest score and of its
+// lowest, each -1 when two columns share it.
+func uniqueExtremes(row []float64) (top, bottom int) {
+	top, bottom = 0, 0
+	topTied, bottomTied := false, false
+	for j := 1; j < len(row); j++ {
+		switch v := row[j]; {
+		case v > row[top]:
+			top, topTied = j, false
+		case v == row[top]:
+			topTied = true
+		}
+		switch v := row[j]; {
+		case v < row[bottom]:
+			bottom, bottomTied = j, false
+		case v == row[bottom]:
+			bottomTied = true
+		}
+	}
+	if topTied {
+		top = -1
+	}
+	if bottomTied {
+		bottom = -1
+	}
+	return top, bottom
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // npLabels turns the labels array l into class indices. Integer labels are
