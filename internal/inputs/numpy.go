@@ -554,7 +554,7 @@ func npLabels(l *npArray, classes []string, k int) ([]int, []string, error) {
 		v, _ := ints(l.data)
 		for i, y := range v {
 			if y < 0 || y >= int64(k) {
-				return nil, nil, &Error{File: l.name, At: fmt.Sprintf("point %d", i), Err: fmt.Errorf("%w %s: integer labels are column indices of scores, 0..%d", scores.ErrUnknown, labelText(l.data, i, y), k-1)}
+				return nil, nil, &Error{File: l.name, At: fmt.Sprintf("point %d", i), Err: fmt.Errorf("%w %s: integer labels are column indices of scores, 0..%d%s", scores.ErrUnknown, labelText(l.data, i, y), k-1, fromOne(v, k))}
 			}
 			labels[i] = int(y)
 		}
@@ -595,6 +595,15 @@ func npLabels(l *npArray, classes []string, k int) ([]int, []string, error) {
 			ErrShape, len(classes), k, scoresNPY, classesNPY, k)}
 	}
 	return labels, classes, nil
+}
+
+// fromOne returns a hint for integer labels that run from 1 to k, as
+// labels counted from 1 (R, MATLAB, Julia) do, and "" for others.
+func fromOne(labels []int64, k int) string {
+	if slices.Min(labels) == 1 && slices.Max(labels) == int64(k) {
+		return fmt.Sprintf("; the labels run from 1 to %d: if they count the columns from 1, subtract 1 (labels - 1)", k)
+	}
+	return ""
 }
 
 // PackNPY joins two .npy files, the scores (a 2-D array, N x K) and the
