@@ -331,6 +331,8 @@ func TestNumPyErrors(t *testing.T) {
 		{"negative label", pilotNPZ(goodScores, npyRaw("<i2", false, "(4,)", le(int16(0), int16(0), int16(-1), int16(2))), nil), []string{"labels.npy: point 2: unknown label -1"}},
 		{"float labels", pilotNPZ(goodScores, npyRaw("<f8", false, "(4,)", le(0.0, 0.0, 1.0, 2.0)), nil), []string{"labels.npy: wrong type: dtype <f8: labels must be integers 0..2 or class names; convert them with labels.astype(int)"}},
 		{"object labels", pilotNPZ(goodScores, npyRaw("|O", false, "(4,)", make([]byte, 32)), nil), []string{"labels.npy: wrong type: dtype |O: Python objects, which are not read; convert names with a.astype(str)"}},
+		{"empty string labels", pilotNPZ(goodScores, npyRaw("|S0", false, "(4,)", nil), nil), []string{"labels.npy: wrong type: dtype |S0: strings of width 0 (every one empty); save the names themselves with a.astype(str)"}},
+		{"empty unicode classes", pilotNPZ(goodScores, goodLabels, npyRaw("<U0", false, "(3,)", nil)), []string{"classes.npy: wrong type: dtype <U0: strings of width 0"}},
 		{"bool labels", pilotNPZ(goodScores, npyRaw("|b1", false, "(4,)", make([]byte, 4)), nil), []string{"labels.npy: wrong type: dtype |b1: booleans; convert labels with a.astype(int)"}},
 		{"bool scores", pilotNPZ(npyRaw("|b1", false, "(4, 3)", make([]byte, 12)), goodLabels, nil), []string{"scores.npy: wrong type: dtype |b1: booleans; give floating-point numbers: convert them with a.astype(numpy.float64)"}},
 		{"complex scores", pilotNPZ(npyRaw("<c16", false, "(4, 3)", make([]byte, 192)), goodLabels, nil), []string{"scores.npy: wrong type: dtype <c16: complex numbers; give real scores"}},

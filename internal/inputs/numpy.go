@@ -187,7 +187,8 @@ func decodeNPY(name string, b []byte) (*npArray, error) {
 
 // parseDtype reads a NumPy type string such as "<f8", "|u1" or "<U12" and
 // returns its kind and item size in bytes; ok is false for the types a pilot
-// cannot hold (bool, complex, datetime, object, structured).
+// cannot hold (bool, complex, datetime, object, structured, strings of
+// width 0).
 func parseDtype(t string) (kind byte, size int, ok bool) {
 	if t == "" {
 		return 0, 0, false
@@ -208,9 +209,9 @@ func parseDtype(t string) (kind byte, size int, ok bool) {
 	case 'i', 'u':
 		return kind, n, n == 1 || n == 2 || n == 4 || n == 8
 	case 'S':
-		return kind, n, true
+		return kind, n, n > 0
 	case 'U':
-		return kind, 4 * n, n <= 1<<28
+		return kind, 4 * n, n > 0 && n <= 1<<28
 	}
 	return 0, 0, false
 }
@@ -233,6 +234,8 @@ func dtypeHint(t, name string) string {
 		return "booleans; convert labels with a.astype(int)"
 	case strings.HasPrefix(c, "c"):
 		return "complex numbers; give real scores"
+	case c == "S0" || c == "U0":
+		return "strings of width 0 (every one empty); save the names themselves with a.astype(str)"
 	}
 	return "give floats (scores), integers or strings (labels, class names); convert with a.astype(float), a.astype(int) or a.astype(str)"
 }
