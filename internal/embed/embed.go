@@ -167,7 +167,7 @@ func (p *Problem) HigherIsBetter() bool { return p.Metric == Cosine }
 func (p *Problem) Check() error {
 	k := len(p.Classes)
 	if k < 2 {
-		return fmt.Errorf("%d classes: at least 2 are needed", k)
+		return fmt.Errorf("%s: at least 2 classes are needed", classCount(k))
 	}
 	if p.Test.D < 1 || p.Test.D != p.References.D {
 		return fmt.Errorf("the test embeddings have dimension %d and the references %d: they must be the same, at least 1", p.Test.D, p.References.D)
@@ -244,4 +244,15 @@ func isZero(v []float64) bool {
 		}
 	}
 	return true
+}
+
+// classCount writes n classes in words: "no class", "1 class", "n classes".
+func classCount(n int) string {
+	switch n {
+	case 0:
+		return "no class"
+	case 1:
+		return "1 class"
+	}
+	return fmt.Sprintf("%d classes", n)
 }

@@ -32,7 +32,7 @@ type RowSummariser struct {
 // the KDE setting est.
 func NewRowSummariser(k int, ranks []int, est kde.Estimator) (*RowSummariser, error) {
 	if k < 2 {
-		return nil, fmt.Errorf("%d classes: at least 2 are needed", k)
+		return nil, fmt.Errorf("%s: at least 2 classes are needed", classCount(k))
 	}
 	if k > summary.MaxClasses {
 		return nil, fmt.Errorf("%d classes: at most %d", k, summary.MaxClasses)

@@ -57,7 +57,7 @@ func Simulated(w *simulate.World, s Simulation) (*Problem, error) {
 	cfg := w.Config
 	d, r := cfg.D, cfg.R
 	if len(s.Classes) < 2 {
-		return nil, fmt.Errorf("%d classes: at least 2 are needed", len(s.Classes))
+		return nil, fmt.Errorf("%s: at least 2 classes are needed", classCount(len(s.Classes)))
 	}
 	seen := make(map[int]bool, len(s.Classes))
 	for _, j := range s.Classes {

@@ -282,7 +282,7 @@ func TestEmbeddingsCSVErrors(t *testing.T) {
 		{"no references", head + "test,a,1,2\ntest,b,1,2\n", "missing: no row has the set train or gallery"},
 		{"no centroid", head + "test,a,1,2\ntest,b,1,2\ntrain,a,0,0\n", `column "label": class "b" has test points but no reference embedding (no centroid)`},
 		{"no test point", head + "test,a,1,2\ntrain,a,0,0\ntrain,b,1,1\n", `class "b" has reference embeddings but no test point`},
-		{"one class", head + "test,a,1,2\ntrain,a,0,0\n", "1 classes: at least 2 are needed"},
+		{"one class", head + "test,a,1,2\ntrain,a,0,0\n", "1 class: at least 2 classes are needed"},
 		{"bad quote", head + "test,\"a,1,2\n", "malformed CSV"},
 	} {
 		_, err := inputs.Read(strings.NewReader(tc.text))
