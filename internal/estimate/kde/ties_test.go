@@ -14,8 +14,8 @@ import (
 // TestTiesLose: KDE counts an incorrect score equal to the correct one as a
 // loss, as R_x and the observed curve do. Each point here ties every
 // incorrect class (all scores equal), so R_x = 0, the observed accuracy is 0
-// at k = 2, and KDE's C_x and curve are 0 too (they were 1/2 when a tie
-// counted half). With one tie among spread scores, the tie adds 0 to C_x.
+// at k = 2, and KDE's C_x and curve are 0 too (counting a tie as half a win
+// would give 1/2). With one tie among spread scores, the tie adds 0 to C_x.
 func TestTiesLose(t *testing.T) {
 	m := &scores.Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2}, Scores: []float64{
 		1, 1, 1,
