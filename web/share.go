@@ -112,8 +112,8 @@ func DecodeShare(frag string) (Share, error) {
 	}
 	s.Preset = "fast"
 	if t := q.Get("preset"); t != "" {
-		if t != "fast" && t != "paper" {
-			return Share{}, fmt.Errorf("the link's preset %q: want fast or paper", t)
+		if err := CheckPreset(t); err != nil {
+			return Share{}, fmt.Errorf("the link's %w", err)
 		}
 		s.Preset = t
 	}

@@ -62,23 +62,38 @@ const (
 // most K, σ² above 0 and at most 1,000, and a pilot and truth a browser tab
 // can hold (simulate.CheckBrowserSize).
 func CheckSim(c protocol.SimConfig) error {
-	for _, it := range []struct {
-		name     string
-		v        int
-		min, max int
-	}{{"d", c.D, 1, maxSimD}, {"r", c.R, 1, maxSimR}, {"k1", c.K1, 2, maxSimK}, {"K", c.K2, 2, maxSimK}} {
-		if it.v < it.min || it.v > it.max {
-			return fmt.Errorf("%s = %s: want a whole number from %d to %s", it.name, limits.Thousands(it.v), it.min, limits.Thousands(it.max))
+	for _, b := range simBounds(&c) {
+		if v := *b.dst; v < b.min || v > b.max {
+			return fmt.Errorf("%s = %s: want a whole number from %d to %s", b.name, limits.Thousands(v), b.min, limits.Thousands(b.max))
 		}
 	}
 	if c.K1 > c.K2 {
 		return fmt.Errorf("k1 = %s is more than K = %s: the pilot's classes are drawn from the world's", limits.Thousands(c.K1), limits.Thousands(c.K2))
 	}
 	if !(c.Sigma2 > 0 && c.Sigma2 <= maxSimSigma2) {
-		return fmt.Errorf("σ² = %g: want a number above 0 and at most %s", c.Sigma2, limits.Thousands(maxSimSigma2))
+		return sigma2Error(c.Sigma2)
 	}
 	if err := simulate.CheckBrowserSize(simulate.Config{K: c.K2, R: c.R, D: c.D}, c.K1); err != nil {
 		return fmt.Errorf("simulation is too large: %s", strings.TrimPrefix(err.Error(), "simulate: "))
 	}
 	return nil
+}
+
+// simBound is a whole-number setting of a simulation: its key in
+// window.cleanex.simulate's argument, its name in messages, the field of c
+// that holds it and its bounds.
+type simBound struct {
+	key, name string
+	dst       *int
+	min, max  int
+}
+
+// simBounds returns the whole-number settings of c with their bounds.
+func simBounds(c *protocol.SimConfig) []simBound {
+	return []simBound{{"d", "d", &c.D, 1, maxSimD}, {"r", "r", &c.R, 1, maxSimR}, {"k1", "k1", &c.K1, 2, maxSimK}, {"k2", "K", &c.K2, 2, maxSimK}}
+}
+
+// sigma2Error refuses σ² = f, which is not above 0 and at most maxSimSigma2.
+func sigma2Error(f float64) error {
+	return fmt.Errorf("σ² = %g: want a number above 0 and at most %s", f, limits.Thousands(maxSimSigma2))
 }

@@ -506,6 +506,63 @@ func TestSimulationBounds(t *testing.T) {
 	p.shot("25-simulation-bounds")
 }
 
+// window.cleanex.simulate and run take their settings as given or refuse
+// them, naming the setting, as the page's fields do: a fraction, a number
+// no setting holds, a negative seed or an unknown distribution or preset is
+// never truncated or wrapped into another value, and a refused call keeps
+// the settings, so that the next call that leaves them out still works. A
+// seed the API call leaves out keeps all of its 64 bits.
+func TestAPISettingsRefused(t *testing.T) {
+	p := openPage(t, "example=0")
+	settle := func(js string) string {
+		return mustEval[string](p, js+`.then(() => "resolved", e => e.message)`, 60*time.Second)
+	}
+	for _, tc := range []struct{ call, want string }{
+		{`window.cleanex.simulate({d: 2.5, r: 3, k1: 20, k2: 200})`, "simulate: d = 2.5: want a whole number from 1 to 100"},
+		{`window.cleanex.simulate({d: 1e30, r: 3, k1: 20, k2: 200})`, "simulate: d = 1e+30: want a whole number from 1 to 100"},
+		{`window.cleanex.simulate({seed: -1, r: 3, k1: 20, k2: 200})`, "simulate: seed = -1: want a whole number from 0 to 18446744073709551615"},
+		{`window.cleanex.simulate({seed: 1.5, r: 3, k1: 20, k2: 200})`, "simulate: seed = 1.5: want a whole number from 0 to 18446744073709551615"},
+		{`window.cleanex.simulate({classes: "gaussian", r: 3, k1: 20, k2: 200})`, `simulate: classes = "gaussian": want normal or uniform`},
+	} {
+		if got := settle(tc.call); got != tc.want {
+			t.Errorf("%s settled with %q, want %q", tc.call, got, tc.want)
+		}
+	}
+	if e := p.errorText("The simulation could not be made"); !strings.Contains(e, `classes = "gaussian"`) {
+		t.Errorf("the page says %q", e)
+	}
+	// The refused calls changed nothing: one that leaves d out gets the
+	// form's d = 5.
+	if got := settle(`window.cleanex.simulate({r: 3, k1: 20, k2: 200})`); got != "resolved" {
+		t.Fatalf("simulate after the refused calls settled with %q", got)
+	}
+	if src := mustEval[string](p, `document.body.innerText`, 5*time.Second); !strings.Contains(src, "d = 5, σ² = 0.1, r = 3, k1 = 20 of 200 classes, seed 1") {
+		t.Errorf("the simulation made is not d = 5, seed 1: %q", src)
+	}
+	for _, tc := range []struct{ call, want string }{
+		{`window.cleanex.run({k2: 300, seed: 2.5, methods: ["plugin"]})`, "run: seed = 2.5: want a whole number from 0 to 18446744073709551615"},
+		{`window.cleanex.run({k2: 300, seed: -3, methods: ["plugin"]})`, "run: seed = -3: want a whole number from 0 to 18446744073709551615"},
+		{`window.cleanex.run({k2: 300, preset: "slow", methods: ["plugin"]})`, `run: preset "slow": want fast or paper`},
+	} {
+		if got := settle(tc.call); got != tc.want {
+			t.Errorf("%s settled with %q, want %q", tc.call, got, tc.want)
+		}
+	}
+	// A seed above 2^53 in the page's box stays when run leaves it out.
+	const big = "18446744073709551615"
+	p.typeInto("seed", big)
+	time.Sleep(300 * time.Millisecond)
+	if got := settle(`window.cleanex.run({k2: 300, methods: ["plugin"]})`); got != "resolved" {
+		t.Fatalf("run({k2: 300}) settled with %q", got)
+	}
+	if v := mustEval[string](p, `document.querySelector("#seed").value`, 5*time.Second); v != big {
+		t.Errorf("after a run that left the seed out the seed box shows %q, want %s", v, big)
+	}
+	if v := mustEval[string](p, `location.hash`, 5*time.Second); !strings.Contains(v, "&seed="+big+"&preset=fast") {
+		t.Errorf("the link is %q, want the seed %s and the fast preset", v, big)
+	}
+}
+
 // A seed keeps all of its 64 bits in its box, and text in a seed's or a
 // simulation setting's box that is not a value says so under the data card
 // (what was typed, what is kept) instead of being dropped without a word;

@@ -25,7 +25,7 @@ import (
 //
 //	load(data, {direction}) -> Promise<summary>   (data: CSV text, bytes, or two .npy; summary.prepared)
 //	simulate({classes, points, d, sigma2, r, k1, k2, seed}) -> Promise<summary>
-//	run({k2, methods, preset, seed, onProgress}) -> Promise<{curves, seconds}>
+//	run({k2, methods, preset, seed, onProgress}) -> Promise<{curves, seconds, rmse, errors, skipped, recommendation}>
 //	cancel()
 //
 // The page shows whatever the API does, as if the user had done it.
@@ -70,18 +70,31 @@ func (a *app) registerAPI() error {
 			a.env.RUnlock()
 			if len(args) > 0 && jsdom.IsObject(args[0]) {
 				o := args[0]
-				cfg.Classes = orString(jsdom.String(o, "classes"), cfg.Classes)
-				cfg.Points = orString(jsdom.String(o, "points"), cfg.Points)
-				d, sigma2, r, k1, k2, seed := float64(cfg.D), cfg.Sigma2, float64(cfg.R), float64(cfg.K1), float64(cfg.K2), float64(cfg.Seed)
-				for _, f := range []struct {
-					name string
-					to   *float64
-				}{{"d", &d}, {"sigma2", &sigma2}, {"r", &r}, {"k1", &k1}, {"k2", &k2}, {"seed", &seed}} {
-					if err := numberInto(o, f.name, f.to); err != nil {
-						return nil, fmt.Errorf("simulate: %w", err)
+				dists, nums := map[string]string{}, map[string]float64{}
+				for _, name := range []string{"classes", "points"} {
+					if s := jsdom.String(o, name); s != "" {
+						dists[name] = s
 					}
 				}
-				cfg.D, cfg.Sigma2, cfg.R, cfg.K1, cfg.K2, cfg.Seed = int(d), sigma2, int(r), int(k1), int(k2), uint64(seed)
+				for _, name := range []string{"d", "sigma2", "r", "k1", "k2", "seed"} {
+					f, ok, err := jsdom.Number(o, name)
+					if err != nil {
+						return nil, fmt.Errorf("simulate: %w", err)
+					}
+					if ok {
+						nums[name] = f
+					}
+				}
+				c, err := web.SimFromAPI(cfg, dists, nums)
+				if err != nil {
+					// Shown as a refused simulation is; the settings and
+					// what is on screen stay.
+					a.env.Lock()
+					a.st.Error, a.reveal = web.SimError(err), "error"
+					a.env.UnlockRender()
+					return nil, fmt.Errorf("simulate: %w", err)
+				}
+				cfg = c
 			}
 			a.env.Lock()
 			a.st.Sim = cfg
@@ -99,7 +112,7 @@ func (a *app) registerAPI() error {
 			a.env.RUnlock()
 			if len(args) > 0 && jsdom.IsObject(args[0]) {
 				o := args[0]
-				k2f, seed := float64(req.k2), float64(req.seed)
+				k2f := float64(req.k2)
 				err := numberInto(o, "k2", &k2f)
 				k2 := 0
 				if err == nil {
@@ -117,12 +130,20 @@ func (a *app) registerAPI() error {
 					a.env.UnlockRender()
 					return nil, err
 				}
-				if err := numberInto(o, "seed", &seed); err != nil {
+				// The page's seed stays unless one is given: as a number it
+				// could not hold every seed the page's box holds.
+				seed, given, err := jsdom.Number(o, "seed")
+				if err == nil && given {
+					req.seed, err = web.SeedNumber("seed", seed)
+				}
+				if err != nil {
 					return nil, fmt.Errorf("run: %w", err)
 				}
 				req.k2 = k2
 				req.preset = orString(jsdom.String(o, "preset"), req.preset)
-				req.seed = uint64(seed)
+				if err := web.CheckPreset(req.preset); err != nil {
+					return nil, fmt.Errorf("run: %w", err)
+				}
 				if ms, err := jsdom.Path(o, "methods"); err == nil && !ms.IsUndefined() && !ms.IsNull() {
 					list, err := stringList(ms)
 					if err != nil {
