@@ -560,7 +560,7 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	switch {
 	case *k1 < 2 || *k1 > s.K:
-		return badInput("--k1 %d: it must be between 2 and the file's %d classes", *k1, s.K)
+		return badInput("--k1 %d: it must be from 2 to %d, one less than the file's %d classes", *k1, s.K-1, s.K)
 	case *k1 == s.K:
 		// every pilot would be the whole file, predicted up to its own size:
 		// the same run n times, with nothing extrapolated to score
