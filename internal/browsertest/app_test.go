@@ -349,15 +349,30 @@ func TestSimulationDrawsEveryCurve(t *testing.T) {
 			t.Errorf("no progress event from %s", n)
 		}
 	}
+	worst := longestTask(t, p)
+	if worst > 200 {
+		// A machine busy with other work can stall one task of the page's
+		// past the bound; fits run on the page's thread would do it on
+		// every run. So the bound must fail twice in a row.
+		mustEval[chromedp.Void](p, `window.__long = []`, 5*time.Second)
+		p.run(300, names, "fast", 2, 120*time.Second)
+		if again := longestTask(t, p); again > 200 {
+			t.Errorf("a main-thread task took %.0f ms, and %.0f ms on a second run (bound 200 ms)", worst, again)
+		}
+	}
+}
+
+// longestTask returns the longest main-thread task (ms) that the page's
+// PerformanceObserver has put in window.__long, and logs how many there were.
+func longestTask(t *testing.T, p *page) float64 {
+	t.Helper()
 	long := mustEval[[]float64](p, `window.__long`, 5*time.Second)
 	worst := 0.0
 	for _, d := range long {
 		worst = math.Max(worst, d)
 	}
 	t.Logf("main-thread long tasks during the run: %d, longest %.0f ms", len(long), worst)
-	if worst > 200 {
-		t.Errorf("a main-thread task took %.0f ms during the run (bound 200 ms)", worst)
-	}
+	return worst
 }
 
 // (c) A malformed CSV shows a message naming the row and the column, next
