@@ -124,8 +124,11 @@ type State struct {
 	// Sim is the simulation form.
 	Sim protocol.SimConfig
 	// Running is true while methods are fitting; Progress holds their bars.
-	Running  bool
-	Progress []MethodProgress
+	Running bool
+	// Previewing is true while a slider's preview of a simulation is on
+	// screen (its observed curve and plug-in), the full run to follow.
+	Previewing bool
+	Progress   []MethodProgress
 	// Status is the line under the Run button.
 	Status string
 	// ActionNote is the line under the export and share buttons: what the

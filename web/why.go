@@ -80,10 +80,11 @@ func (r *Recommendation) OK() bool {
 
 // Headline is the page's answer in one sentence: the recommended accuracy
 // at k2 with its 80% interval ("At 2,000 classes: 0.47 (80% interval
-// 0.40–0.55)"), what is running while the fits run, why there is no
+// 0.40–0.55)"), what is running while the fits run (and which k2 is worked
+// out while a slider's preview waits for them), why there is no
 // recommendation, or an opened session's saved answer (SavedAnswer).
 func (s *State) Headline() string {
-	if s.Running {
+	if s.Running || s.Previewing {
 		return s.runningLine()
 	}
 	r := s.Rec
@@ -208,12 +209,12 @@ func (s *State) HeadlineParts() []TextPart {
 }
 
 // AnswerParts is what the answer bar at the top of the page says: the
-// headline's parts, except while the fits run, when it says only which k2
-// is being worked out. What runs, listed under "3. Results" (Headline),
+// headline's parts, except while the fits run or a slider's preview waits
+// for them, when it says only which k2 is being worked out. What runs, listed under "3. Results" (Headline),
 // shortens as each fit ends; in the bar above everything it would move the
 // whole page up and down under the pointer.
 func (s *State) AnswerParts() []TextPart {
-	if s.Running {
+	if s.Running || s.Previewing {
 		return []TextPart{{Text: workingLine(s.runK2())}, {NoWrap: true}, {}}
 	}
 	return s.HeadlineParts()

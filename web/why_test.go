@@ -640,3 +640,26 @@ func flatCurve(v float64, k2 int) accuracy.Curve {
 	}
 	return c
 }
+
+// While a slider's preview is on screen (the observed curve and the
+// plug-in, the full run to follow), the answer bar and the headline say
+// which k2 is worked out, as during the run that follows, so that the bar
+// keeps its line and the page does not move under the slider.
+func TestPreviewHeadline(t *testing.T) {
+	s := NewState()
+	s.Results = report.Curves{K1: 100, K2: 2000}
+	if got := s.Headline(); got != "" {
+		t.Fatalf("headline before any run %q, want none", got)
+	}
+	s.Previewing = true
+	want := "Working out the accuracy at 2,000 classes…"
+	if got := s.Headline(); got != want {
+		t.Errorf("headline during a preview %q, want %q", got, want)
+	}
+	if ap := s.AnswerParts(); len(ap) != 3 || ap[0].Text+ap[1].Text+ap[2].Text != want {
+		t.Errorf("answer bar during a preview %+v, want %q", ap, want)
+	}
+	if got := s.Warning(); got != "" {
+		t.Errorf("warning during a preview %q, want none", got)
+	}
+}

@@ -334,3 +334,55 @@ func TestBusyLineKeepsSectionsStill(t *testing.T) {
 		p.waitFinished(180 * time.Second)
 	}
 }
+
+// Moving a slider of the simulation form does not move the page under the
+// pointer: from the preview (the observed curve and the plug-in) to the
+// end of the full run that follows, the answer bar at the top keeps one
+// line saying which k2 is worked out, at 1280 px and on a 400 px phone, so
+// the slider stays where it was.
+func TestSliderKeepsPageStill(t *testing.T) {
+	for _, phone := range []bool{false, true} {
+		what := map[bool]string{false: "1280 px", true: "400 px phone"}[phone]
+		p := openPage(t, "")
+		if phone {
+			p.onPhone()
+		}
+		p.waitFinished(180 * time.Second)
+		p.front()
+		p.click("show-sim")
+		p.waitJS(`document.getElementById("slide-d") !== null`, 5*time.Second)
+		// At 1280 px the slider is on the first screen, the page scrolled to
+		// its top (where the browser's scroll anchoring does not hold the
+		// content still); on the phone it is scrolled to.
+		if phone {
+			mustEval[bool](p, `(document.getElementById("slide-d").scrollIntoView({block: "center"}), true)`, 5*time.Second)
+		} else {
+			mustEval[bool](p, `(scrollTo(0, 0), true)`, 5*time.Second)
+		}
+		mustEval[bool](p, strings.Replace(watchAnswerJS, `document.querySelector("#example")`, `document.querySelector("#slide-d")`, 1)+"(15000)", 5*time.Second)
+		mustEval[bool](p, `(() => { const e = document.getElementById("slide-d"); e.value = "8"; e.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, 5*time.Second)
+		p.waitJS(`document.querySelector("#summary-line") && document.querySelector("#summary").textContent.includes("d = 8")`, 30*time.Second)
+		p.waitJS(`document.querySelector("#headline").textContent.startsWith("At 2,000 classes:") && document.querySelector("#status").textContent.startsWith("Finished")`, 180*time.Second)
+		time.Sleep(300 * time.Millisecond)
+		frames := mustEval[[]answerFrame](p, `window.__frames`, 5*time.Second)
+		if len(frames) < 3 {
+			t.Fatalf("%s: %d frames recorded: the slide was not watched", what, len(frames))
+		}
+		var heights []float64
+		for _, f := range frames {
+			t.Logf("%s: slider at %.0f px, answer bar %.0f px %q (running %v)", what, f.Button, f.Answer, f.Text, f.Running)
+			if strings.TrimSpace(f.Text) == "" {
+				t.Errorf("%s: after the slider moved, the answer bar was empty (%.0f px high)", what, f.Answer)
+			}
+			if math.Abs(f.Button-frames[0].Button) > 1 {
+				t.Errorf("%s: the slider moved from %.0f px to %.0f px (answer bar %.0f px: %q)", what, frames[0].Button, f.Button, f.Answer, f.Text)
+			}
+			if strings.HasPrefix(f.Text, "Working out") && (len(heights) == 0 || heights[len(heights)-1] != f.Answer) {
+				heights = append(heights, f.Answer)
+			}
+		}
+		if len(heights) > 1 {
+			t.Errorf("%s: while the slide was worked out, the answer bar changed height: %v px", what, heights)
+		}
+	}
+}

@@ -864,6 +864,7 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	a.st.Progress = nil
 	a.st.Status = ""
 	a.st.Rec, a.st.Failed, a.st.Skipped, a.st.RanWith = nil, nil, nil, web.Share{}
+	a.st.Previewing = req.preview // the answer bar says what is worked out until the run starts
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
 	a.st.TruthPending, a.st.TruthDone = req.sim != nil && sum.Truth == nil, 0
@@ -956,6 +957,7 @@ func (a *app) runMethods(req runRequest) (*runState, error) {
 // run under way; a refused request is shown on the page (at the top and on
 // the status line beside Run, where the user is) and returned.
 func (a *app) startRun(req runRequest) (*runState, error) {
+	a.st.Previewing = false // the run started, or refused with its reason
 	refuse := func(err error) (*runState, error) {
 		a.st.Error, a.st.Status = err.Error(), web.NotRun+err.Error()+"."
 		return nil, err
