@@ -202,3 +202,23 @@ func TestDirectionLineWrongDirection(t *testing.T) {
 		t.Errorf("direction line %q warns at 0.55", got)
 	}
 }
+
+// A direction chosen while a simulation is on screen is refused with why,
+// and the selector goes back to auto, the setting a simulation is read
+// with (SimDirection): the line beside it then says what was done, not
+// "as you set it", and the next file is not read under the refused setting.
+func TestSimDirectionRefused(t *testing.T) {
+	st := NewState()
+	st.Summary = &protocol.Summary{N: 1000, K: 100, MinPoints: 10, MaxPoints: 10, Direction: "lower", Detected: "lower"}
+	st.Direction = "higher"
+	st.RefuseSimDirection()
+	if st.Direction != SimDirection {
+		t.Errorf("after the refusal the selector holds %q, want %q", st.Direction, SimDirection)
+	}
+	if !strings.Contains(st.Error, "simulated scores are distances") {
+		t.Errorf("refusal message %q", st.Error)
+	}
+	if got := st.DirectionLine(); got != "Scores: lower is better (distances), detected automatically." {
+		t.Errorf("direction line after the refusal %q", got)
+	}
+}

@@ -299,6 +299,19 @@ func (s *State) DirectionLine() string {
 	return line
 }
 
+// SimDirection is the direction setting a simulation is read with: its
+// scores are distances, which auto detects.
+const SimDirection = "auto"
+
+// RefuseSimDirection answers a direction chosen while a simulation is on
+// screen: it says that the direction applies to score files only and puts
+// the selector back on SimDirection, so that the line beside it does not
+// call a refused setting the user's, and the next file is not read under it.
+func (s *State) RefuseSimDirection() {
+	s.Error = "The direction applies to your own score files; simulated scores are distances (lower is better)."
+	s.Direction = SimDirection
+}
+
 // HoverText is the line under the accuracy chart: the readout at the k the
 // pointer or the keyboard is on, or, when there is none, how to get one.
 func (s *State) HoverText() string {

@@ -733,3 +733,46 @@ func TestScoreFileOpenedAsSession(t *testing.T) {
 	}
 	p.checkKept(before, "a score file opened as a session", "24-score-file-as-session")
 }
+
+// A direction chosen for a simulation is refused and the selector shows
+// auto again, with the line beside it saying so; the next file dropped is
+// read as auto detects it, not under the refused setting. A file read with
+// a direction set, then a simulation, shows the simulation read as auto.
+func TestDirectionOnSimulation(t *testing.T) {
+	p := openPage(t, "")
+	p.waitFinished(180 * time.Second)
+	line := func() string {
+		return mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second)
+	}
+	selector := func() string { return mustEval[string](p, `document.querySelector("#direction").value`, 5*time.Second) }
+	p.typeInto("direction", "higher")
+	p.errorText("simulated scores are distances")
+	if _, err := eval[bool](p, `new Promise(ok => { const f = () => document.querySelector("#direction").value === "auto" ? ok(true) : setTimeout(f, 50); f(); })`, 5*time.Second); err != nil {
+		t.Errorf("on a simulation the direction selector shows %q after the refusal, want auto", selector())
+	}
+	if l := line(); l != "Scores: lower is better (distances), detected automatically." {
+		t.Errorf("on a simulation, after the refusal, the direction line says %q", l)
+	}
+	p.shot("23-sim-direction-refused")
+	tiny := filepath.Join(repoRoot(t), "internal", "inputs", "testdata", "tiny.csv")
+	p.pickFiles(tiny)
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("tiny.csv")`, 60*time.Second)
+	p.waitFinished(180 * time.Second)
+	if l := line(); !strings.HasPrefix(l, "Scores: lower is better (distances), detected automatically.") {
+		t.Errorf("the file dropped after a refused direction is read so: %q", l)
+	}
+	if s := mustEval[string](p, `document.querySelector("#summary-line").textContent`, 5*time.Second); !strings.Contains(s, "top-1 accuracy at 6 classes: 0.917") {
+		t.Errorf("the file dropped after a refused direction: %q", s)
+	}
+	p.typeInto("direction", "higher")
+	p.waitJS(`document.querySelector("#direction-line").textContent.includes("as you set it") && document.querySelector("#status").textContent.startsWith("Finished")`, 60*time.Second)
+	p.click("show-sim")
+	p.waitJS(`document.getElementById("sim-go") !== null`, 5*time.Second)
+	p.click("sim-go")
+	p.waitJS(`document.querySelector("#summary").textContent.includes("Simulation (")`, 60*time.Second)
+	p.waitFinished(180 * time.Second)
+	if l, s := line(), selector(); l != "Scores: lower is better (distances), detected automatically." || s != "auto" {
+		t.Errorf("a simulation after a file read as higher: line %q, selector %q", l, s)
+	}
+	p.shot("23-sim-after-file-direction")
+}

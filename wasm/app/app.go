@@ -846,6 +846,8 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	if req.sim == nil {
 		a.st.Direction, a.fileDir = req.dir, req.dir
 		a.st.Metric, a.st.Reference = sum.Embedding.Metric, sum.Embedding.Reference
+	} else {
+		a.st.Direction = web.SimDirection // the selector shows how a simulation is read
 	}
 	a.st.Summary = &sum
 	a.st.Source = req.source

@@ -256,13 +256,14 @@ func fetch(url string) (jsdom.Value, error) {
 // reference. When the file cannot be read that way (a summary is
 // higher-is-better only; a one-shot reference needs one gallery item per
 // class), the message is shown and the selectors show again the settings
-// the data on screen was read with.
+// the data on screen was read with; a simulation is not read again, and the
+// direction selector goes back to auto (State.RefuseSimDirection).
 func (a *app) Reload() {
 	req := loadRequest{dataJS: a.dataJS, file: a.fileJS, size: a.fileSize, head: a.fileHead, dir: a.st.Direction,
 		source: a.st.Source, andRun: true, keepK2: true}
 	id := a.dataset
 	if !a.hasFile {
-		a.st.Error = "The direction applies to your own score files; simulated scores are distances (lower is better)."
+		a.st.RefuseSimDirection()
 		return
 	}
 	if a.st.IsEmbeddings() {
