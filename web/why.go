@@ -728,8 +728,16 @@ func (s *State) WhyParts() []string {
 			spread = fmt.Sprintf("less than ±0.001 in accuracy, as the estimate there (%.4f) is so close to %d, but by about ±%.2f on the log-odds scale the interval is built on",
 				e, int(math.Round(e)), ft.B)
 		}
-		grown = fmt.Sprintf("; carried out to %s classes it grows: fitted on random halves of your pilot's classes, the pooled and the tail method's answers at %s classes spread by %s",
-			limits.Thousands(k2), limits.Thousands(k2), spread)
+		if ft.B*e*(1-e) < se && ft.B*e*(1-e) >= 0.0005 {
+			// A spread smaller than the standard error just given would
+			// contradict "it grows" (a pilot of a few classes, whose
+			// halves hold only a handful of them).
+			grown = fmt.Sprintf("; at %s classes, fitted on random halves of your pilot's classes, the pooled and the tail method's answers spread by %s",
+				limits.Thousands(k2), spread)
+		} else {
+			grown = fmt.Sprintf("; carried out to %s classes it grows: fitted on random halves of your pilot's classes, the pooled and the tail method's answers at %s classes spread by %s",
+				limits.Thousands(k2), limits.Thousands(k2), spread)
+		}
 	case k2 > r.K1 && sh.ClassSample >= 0.005:
 		grown = "; carried out to " + limits.Thousands(k2) + " classes, this uncertainty grows"
 	}

@@ -663,3 +663,33 @@ func TestPreviewHeadline(t *testing.T) {
 		t.Errorf("warning during a preview %q, want none", got)
 	}
 }
+
+// The class-sampling part says the error "grows" beyond the pilot only
+// when the half-sampling spread it then gives is larger than the standard
+// error at k1 it gave first; a smaller spread (a pilot of a few classes,
+// whose halves hold only a handful) is given without that word.
+func TestWhyPartsHalfSpreadBelowSE(t *testing.T) {
+	st := finishedStateAt(t, 20)
+	ft := &st.Rec.Outcome.Features[20]
+	e := st.Rec.Outcome.Estimate[20]
+	st.Rec.ClassSE = slices.Clone(st.Rec.ClassSE)
+	st.Rec.ClassSE[10] = 0.053
+	classPart := func() string {
+		for _, p := range st.WhyParts() {
+			if strings.HasPrefix(p, "Your pilot's 10 classes are a sample") {
+				return p
+			}
+		}
+		t.Fatalf("no class-sampling part in %q", st.WhyParts())
+		return ""
+	}
+	ft.B, ft.BKnown = 0.024/(e*(1-e)), true
+	got := classPart()
+	if strings.Contains(got, "grows") || !strings.Contains(got, "±0.053") || !strings.Contains(got, "at 20 classes, fitted on random halves of your pilot's classes, the pooled and the tail method's answers spread by about ±0.024") {
+		t.Errorf("a spread of ±0.024 after a standard error of ±0.053: %q", got)
+	}
+	ft.B = 0.12 / (e * (1 - e))
+	if got := classPart(); !strings.Contains(got, "carried out to 20 classes it grows: fitted on random halves of your pilot's classes, the pooled and the tail method's answers at 20 classes spread by about ±0.120") {
+		t.Errorf("a spread of ±0.120 after a standard error of ±0.053: %q", got)
+	}
+}

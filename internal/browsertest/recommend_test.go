@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -417,4 +418,35 @@ func TestRecommendationProbabilities(t *testing.T) {
 	if a := mustEval[string](p, `document.querySelector("#answer").textContent`, 5*time.Second); !strings.HasSuffix(a, "Read the warning under 3. Results.") {
 		t.Errorf("the answer bar %q does not point to the warning", a)
 	}
+}
+
+// The "Why this answer" panel's class-sampling part says the error grows
+// beyond the pilot only when the half-sampling spread it gives at k2 is
+// larger than the standard error it gives at k1: on the 100-class example
+// and on a 6-class file, whose halves hold 3 classes each.
+func TestWhyClassSamplingGrowsOnlyWhenLarger(t *testing.T) {
+	p := openPage(t, "")
+	p.waitFinished(180 * time.Second)
+	check := func(what string) {
+		t.Helper()
+		part := mustEval[string](p, `[...document.querySelectorAll("#why-parts li")].map(l => l.textContent).find(s => s.startsWith("Your pilot's")) || ""`, 5*time.Second)
+		var se, spread float64
+		i, j := strings.Index(part, "differ by about ±"), strings.Index(part, "spread by about ±")
+		if i < 0 || j < 0 {
+			t.Fatalf("%s: the class-sampling part gives no standard error or no spread: %q", what, part)
+		}
+		fmt.Sscanf(part[i+len("differ by about ±"):], "%g", &se)
+		fmt.Sscanf(part[j+len("spread by about ±"):], "%g", &spread)
+		grows := strings.Contains(part, "grows")
+		t.Logf("%s: standard error ±%v, spread ±%v: %q", what, se, spread, part)
+		if grows != (spread > se) {
+			t.Errorf("%s: a standard error of ±%v then a spread of ±%v, and the part says \"grows\" %v: %q", what, se, spread, grows, part)
+		}
+	}
+	check("the example")
+	p.pickFiles(filepath.Join(repoRoot(t), "internal", "inputs", "testdata", "tiny.csv"))
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("tiny.csv")`, 60*time.Second)
+	p.waitFinished(180 * time.Second)
+	check("tiny.csv")
+	p.shot("78-why-class-sampling-tiny")
 }
