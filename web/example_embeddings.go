@@ -7,6 +7,7 @@ import (
 	"github.com/cleanex/cleanex/internal/compute"
 	"github.com/cleanex/cleanex/internal/embed"
 	"github.com/cleanex/cleanex/internal/inputs"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/protocol"
 )
 
@@ -40,7 +41,7 @@ func EmbeddingsExample(cfg protocol.SimConfig) (string, []byte, error) {
 	if err := inputs.WriteEmbeddingsNPZ(&b, p, inputs.SetTrain); err != nil {
 		return "", nil, err
 	}
-	name := fmt.Sprintf("embeddings example (simulated: %d classes of %d, d = %d, σ² = %g, %d test and %d training embeddings per class)",
-		cfg.K1, cfg.K2, cfg.D, cfg.Sigma2, cfg.R, ExampleRefPoints)
+	name := fmt.Sprintf("embeddings example (simulated: %s classes of %s, d = %d, σ² = %g, %d test and %d training embeddings per class)",
+		limits.Thousands(cfg.K1), limits.Thousands(cfg.K2), cfg.D, cfg.Sigma2, cfg.R, ExampleRefPoints)
 	return name, b.Bytes(), nil
 }

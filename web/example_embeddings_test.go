@@ -60,3 +60,16 @@ func TestEmbeddingsExample(t *testing.T) {
 		t.Error("k1 > k2: no error")
 	}
 }
+
+// The embeddings example's name writes the world's classes as the rest of
+// the page writes numbers of classes, with a thousands separator.
+func TestEmbeddingsExampleNameThousands(t *testing.T) {
+	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 3, Sigma2: 0.1, R: 2, K1: 12, K2: 2000, Seed: 1}
+	name, _, err := EmbeddingsExample(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "(simulated: 12 classes of 2,000, d = 3"; !strings.Contains(name, want) {
+		t.Errorf("name %q, want it to hold %q", name, want)
+	}
+}

@@ -236,8 +236,11 @@ func TestEmbeddingsExample(t *testing.T) {
 	if !strings.Contains(line, "scored by Euclidean distance to 100 class centroids") {
 		t.Errorf("summary line %q does not say how the example was scored", line)
 	}
-	if !strings.Contains(name, "100 classes of 2000") {
+	if !strings.Contains(name, "100 classes of 2,000") {
 		t.Errorf("example name %q", name)
+	}
+	if src := mustEval[string](p, `document.querySelector("#summary").textContent`, 5*time.Second); !strings.Contains(src, "(simulated: 100 classes of 2,000, d = 5") {
+		t.Errorf("the page names the example %q", src)
 	}
 	p.shot("74-embeddings-example")
 }
