@@ -789,8 +789,12 @@ func (s *State) WhyParts() []string {
 		if lo == hi {
 			out = append(out, fmt.Sprintf("CleaneX's %d fits all give %s at %s classes%s.", n, lo, limits.Thousands(k2), share(sh.SeedSpread)))
 		} else {
-			out = append(out, fmt.Sprintf("CleaneX's %d fits give %s to %s at %s classes (standard deviation %.3f)%s.",
-				n, lo, hi, limits.Thousands(k2), stat.StdDev(r.CleaneXAtK2, nil), share(sh.SeedSpread)))
+			sd := fmt.Sprintf("standard deviation %.3f", stat.StdDev(r.CleaneXAtK2, nil))
+			if stat.StdDev(r.CleaneXAtK2, nil) < 0.0005 {
+				sd = "standard deviation less than 0.001"
+			}
+			out = append(out, fmt.Sprintf("CleaneX's %d fits give %s to %s at %s classes (%s)%s.",
+				n, lo, hi, limits.Thousands(k2), sd, share(sh.SeedSpread)))
 		}
 	}
 	if k2 > r.K1 {

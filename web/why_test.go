@@ -693,3 +693,18 @@ func TestWhyPartsHalfSpreadBelowSE(t *testing.T) {
 		t.Errorf("a spread of ±0.120 after a standard error of ±0.053: %q", got)
 	}
 }
+
+// CleaneX's fits that differ by a unit of the last decimal shown have a
+// standard deviation below 0.001, said so rather than as "0.000".
+func TestWhyCleaneXSpreadTiny(t *testing.T) {
+	st := finishedState(t)
+	st.Rec.CleaneXAtK2 = []float64{0.9391, 0.9394, 0.9398, 0.9401}
+	parts := strings.Join(st.WhyParts(), "\n")
+	if strings.Contains(parts, "standard deviation 0.000)") || !strings.Contains(parts, "(standard deviation less than 0.001)") {
+		t.Errorf("CleaneX fits 0.9391 to 0.9401:\n%s", parts)
+	}
+	st.Rec.CleaneXAtK2 = []float64{0.40, 0.42, 0.44, 0.46}
+	if parts := strings.Join(st.WhyParts(), "\n"); !strings.Contains(parts, "(standard deviation 0.026)") {
+		t.Errorf("CleaneX fits 0.40 to 0.46:\n%s", parts)
+	}
+}

@@ -450,3 +450,20 @@ func TestWhyClassSamplingGrowsOnlyWhenLarger(t *testing.T) {
 	check("tiny.csv")
 	p.shot("78-why-class-sampling-tiny")
 }
+
+// At a k2 within the pilot, where CleaneX's fits agree to about 0.0001,
+// the why panel gives their spread as less than 0.001, never as a
+// standard deviation of "0.000".
+func TestWhyCleaneXSpreadWithinPilot(t *testing.T) {
+	p := openPage(t, "")
+	p.waitFinished(180 * time.Second)
+	p.typeInto("k2", "50")
+	p.click("run")
+	p.waitJS(`document.querySelector("#headline").textContent.startsWith("At 50 classes")`, 180*time.Second)
+	p.waitFinished(180 * time.Second)
+	part := mustEval[string](p, `[...document.querySelectorAll("#why-parts li")].map(l => l.textContent).find(s => s.startsWith("CleaneX's")) || ""`, 5*time.Second)
+	t.Logf("CleaneX's part at k2 = 50: %q", part)
+	if part == "" || strings.Contains(part, "standard deviation 0.000)") {
+		t.Errorf("at k2 = 50 the why panel says %q", part)
+	}
+}
