@@ -108,7 +108,10 @@ func (s *State) Headline() string {
 		line += " The simulation's true accuracy is still being computed; it is added when ready."
 	case t == nil:
 	case t.Max() >= r.K2:
-		line += fmt.Sprintf(" The true accuracy of this simulation is %.*f.", ValueDecimals(t[r.K2], lo, hi), t[r.K2])
+		// The truth is written with at least the estimate's decimals, so
+		// that the two read side by side (0.9999 beside 0.9943, not 0.99).
+		d := max(ValueDecimals(t[r.K2], lo, hi), ValueDecimals(o.Estimate[r.K2], lo, hi))
+		line += fmt.Sprintf(" The true accuracy of this simulation is %.*f.", d, t[r.K2])
 	default:
 		// k2 beyond the simulated world: its truth stops at the world's K.
 		line += fmt.Sprintf(" This simulation's true accuracy is known only up to its world's %s classes (%.*f there); the truth curve and its RMSE stop there.",

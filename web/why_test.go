@@ -103,6 +103,19 @@ func TestHeadlineWithinPilot(t *testing.T) {
 	}
 }
 
+// The truth beside an estimate written with more decimals than its
+// interval's takes the estimate's decimals: 0.9943, not 0.99, beside 0.9999.
+func TestHeadlineTruthDecimals(t *testing.T) {
+	st := finishedState(t)
+	o := st.Rec.Outcome
+	o.Estimate[100], o.Lo[100], o.Hi[100] = 0.99992, 0.96, 0.99999
+	st.Results.Truth[100] = 0.99431
+	want := "At 100 classes: 0.9999 (80% interval 0.96–1.00). The true accuracy of this simulation is 0.9943."
+	if got := st.Headline(); got != want {
+		t.Errorf("headline %q, want %q", got, want)
+	}
+}
+
 func TestHeadlineAndWhy(t *testing.T) {
 	st := finishedState(t)
 	o := st.Rec.Outcome
