@@ -230,7 +230,28 @@ var (
 	// and dog, each highest in its class's column, the columns in sorted
 	// order: cat, dog, emu.
 	sortedScores = npyRaw("<f8", false, "(4, 3)", le(0.1, 0.8, 0.1, 0.7, 0.2, 0.1, 0.2, 0.1, 0.7, 0.3, 0.6, 0.1))
+	// sortedScores10 and sortedLabels10 are those 4 points 10 times over.
+	sortedScores10 = npyRaw("<f8", false, "(40, 3)", le(repeatAny(10, 0.1, 0.8, 0.1, 0.7, 0.2, 0.1, 0.2, 0.1, 0.7, 0.3, 0.6, 0.1)...))
+	sortedLabels10 = npyRaw("<U3", false, "(40,)", utf32(3, repeatString(10, "dog", "cat", "emu", "dog")...))
 )
+
+// repeatAny returns vs n times over.
+func repeatAny(n int, vs ...any) []any {
+	var out []any
+	for range n {
+		out = append(out, vs...)
+	}
+	return out
+}
+
+// repeatString returns ss n times over.
+func repeatString(n int, ss ...string) []string {
+	var out []string
+	for range n {
+		out = append(out, ss...)
+	}
+	return out
+}
 
 // oneLine fails unless err is a one-line message holding each of want.
 func oneLine(t *testing.T, name string, err error, want ...string) {
@@ -308,6 +329,20 @@ func float16(v float64) float64 {
 
 // TestNumPyErrors: each damaged or inconsistent NumPy pilot is refused with
 // one line naming the array and the place.
+// TestNumPyNameOrderNeedsEvidence: with 4 points, the sorted order's better
+// fit (4 points against 1) is within what chance gives, so the labels are
+// read as the file says, in order of first appearance; 10 times as many
+// points with the same pattern are refused (TestNumPyErrors).
+func TestNumPyNameOrderNeedsEvidence(t *testing.T) {
+	d, err := inputs.Read(bytes.NewReader(pilotNPZ(sortedScores, npyRaw("<U3", false, "(4,)", utf32(3, "dog", "cat", "emu", "dog")), nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(d.Matrix.Classes, ","); got != "dog,cat,emu" {
+		t.Errorf("classes %s, want dog,cat,emu (order of first appearance)", got)
+	}
+}
+
 func TestNumPyErrors(t *testing.T) {
 	nan := npyRaw("<f8", false, "(4, 3)", le(0.9, 0.1, 0.2, 0.4, 0.5, 0.1, 0.2, 0.8, math.NaN(), 0.1, 0.2, 0.7))
 	for _, tc := range []struct {
@@ -342,9 +377,9 @@ func TestNumPyErrors(t *testing.T) {
 		{"structured scores", pilotNPZ(structuredNPY("[('b', '<f8'), ('cO', '<f8')]", "(4, 3)", make([]byte, 192)), goodLabels, nil), []string{"scores.npy: wrong type: dtype [('b', '<f8'), ('cO', '<f8')]: a structured array (named fields), which is not read; save each field as an array of its own"}},
 		{"unknown name", pilotNPZ(goodScores, npyRaw("<U2", false, "(4,)", utf32(2, "a", "a", "zz", "c")), goodClasses), []string{`labels.npy: point 2: unknown label "zz": it must be one of the 3 names in classes.npy`}},
 		{"empty label", pilotNPZ(goodScores, npyRaw("<U1", false, "(4,)", utf32(1, "a", "", "b", "c")), nil), []string{"labels.npy: point 1: empty cell: the label is empty"}},
-		{"names in sorted column order, no classes", pilotNPZ(sortedScores, npyRaw("<U3", false, "(4,)", utf32(3, "dog", "cat", "emu", "dog")), nil), []string{
+		{"names in sorted column order, no classes", pilotNPZ(sortedScores10, sortedLabels10, nil), []string{
 			"labels.npy: conflicting values: the labels name the classes but classes.npy is missing, so the columns of scores.npy are read as the classes in order of first appearance",
-			`("dog", "cat", "emu"), and then 1 of the 4 points' true class has the best score of its row; in sorted order ("cat", "dog", "emu"), as scikit-learn's classes_ orders them, 4 of the 4 do`,
+			`("dog", "cat", "emu"), and then 10 of the 40 points' true class has the best score of its row; in sorted order ("cat", "dog", "emu"), as scikit-learn's classes_ orders them, 40 of the 40 do`,
 			"numpy.savez(f, scores=S, labels=y, classes=names)"}},
 		{"too few names", pilotNPZ(goodScores, npyRaw("<U1", false, "(4,)", utf32(1, "a", "a", "b", "b")), nil), []string{"labels.npy: wrong shape: 2 distinct labels for the 3 columns of scores.npy", "classes=names"}},
 		{"class without points", pilotNPZ(goodScores, npyRaw("<i8", false, "(4,)", le(int64(0), int64(0), int64(2), int64(2))), goodClasses), []string{`labels.npy: classes without test points: "b"; every class needs at least one point`}},

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -481,7 +482,10 @@ func assemble(s, l, c *npArray) (*scores.Matrix, error) {
 // them in order of first appearance would pair every point with another
 // class's scores and give a wrong accuracy with no error. The fit is the
 // number of points whose true class has the best score of its row (the
-// unique highest, or the unique lowest, whichever counts more).
+// unique highest, or the unique lowest, whichever counts more); the sorted
+// order must fit better by more than 3 sqrt(n1 + n2) points, the count's
+// noise when both orders fit alike, so that a classifier near chance is
+// not refused for a few points.
 func checkNameOrder(m *scores.Matrix, k int) *Error {
 	sorted := slices.Clone(m.Classes)
 	slices.Sort(sorted)
@@ -502,7 +506,9 @@ func checkNameOrder(m *scores.Matrix, k int) *Error {
 		loSorted += b2i(bottom == pos[y])
 	}
 	read, alt := max(hi, lo), max(hiSorted, loSorted)
-	if alt <= read {
+	if float64(alt-read) <= 3*math.Sqrt(float64(alt+read)) {
+		// Within what chance gives a near-chance classifier under either
+		// order: read as the file says.
 		return nil
 	}
 	return &Error{Err: fmt.Errorf("%w: the labels name the classes but %s is missing, so the columns of %s are read as the classes in order of first appearance (%s), and then %d of the %d points' true class has the best score of its row; in sorted order (%s), as scikit-learn's classes_ orders them, %d of the %d do; save the class of each column: numpy.savez(f, scores=S, labels=y, classes=names) (or give integer labels, the column indices)",
