@@ -147,3 +147,13 @@ func TestNewSampleLogOdds(t *testing.T) {
 		t.Errorf("read lower-is-better: LogOdds %v, %v; want the scores as they are", lower.LogOdds, err)
 	}
 }
+
+// TiesNote speaks from TiesNoteShare on ("at least"), not only above it.
+func TestTiesNoteThreshold(t *testing.T) {
+	if TiesNote(TiesNoteShare) == "" {
+		t.Errorf("a tied share of exactly %v: no note", TiesNoteShare)
+	}
+	if below := math.Nextafter(TiesNoteShare, 0); TiesNote(below) != "" {
+		t.Errorf("a tied share just below %v: note %q", TiesNoteShare, TiesNote(below))
+	}
+}

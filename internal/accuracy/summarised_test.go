@@ -318,3 +318,27 @@ func TestCheckMoments(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMomentsPopoviciuBound: the largest m2 of K numbers between lo
+// and hi is K (hi-lo)^2 / 4 for even K, reached by half of them at each
+// end (each lies (hi-lo)/2 from the mean). That row's summary passes, and
+// the same row with m2 1% above the bound is refused.
+func TestCheckMomentsPopoviciuBound(t *testing.T) {
+	const k = 8
+	const lo, hi = -3.0, 5.0
+	// correct score hi, 3 incorrect at hi, 4 at lo: below = 4, ties = 3
+	inc := []float64{lo, lo, lo, lo, hi, hi, hi}
+	ranks := []int{1, 2, 3, 4, 5, 6, 7}
+	p := SummarisePoint(0, hi, inc, 4, ranks)
+	bound := float64(k) * (hi - lo) * (hi - lo) / 4
+	if math.Abs(p.M2-bound) > 1e-12*bound || p.Mean != (hi+lo)/2 {
+		t.Fatalf("the row's m2 %v and mean %v, want the bound %v and %v", p.M2, p.Mean, bound, (hi+lo)/2)
+	}
+	if err := p.Check(k, ranks); err != nil {
+		t.Fatalf("a row at the bound is refused: %v", err)
+	}
+	p.M2 = 1.01 * bound
+	if err := p.Check(k, ranks); err == nil || !strings.Contains(err.Error(), "m2 =") {
+		t.Errorf("m2 1%% above K (hi-lo)^2/4: error %v, want one naming m2", err)
+	}
+}
