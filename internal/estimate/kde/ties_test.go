@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/accuracy"
@@ -101,6 +102,40 @@ func TestScaleFree(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestPointScorerTiesLose: the scorer Fit uses counts an incorrect score
+// equal to the correct one as 0, also when the other scores are spread
+// (bandwidth > 0): C is the brute-force (1/n) sum over the untied scores of
+// Phi((c - s_j) / h), at the bandwidth the selector picks for the row. Two
+// incorrect scores tie the correct one here.
+func TestPointScorerTiesLose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 17))
+	inc := make([]float64, 30)
+	for j := range inc {
+		inc[j] = rng.NormFloat64()
+	}
+	slices.Sort(inc)
+	inc[11] = inc[10]
+	c := inc[10]
+	for _, sel := range []Selector{LCV, UCV} {
+		got := Estimator{Bandwidth: sel}.NewPointScorer(len(inc)+1).C(c, inc, 10)
+		cx, x := standardise(c, inc, make([]float64, len(inc)))
+		h := newWorkspace().bandwidth(x, sel)
+		if !(h > 0) {
+			t.Fatalf("%v: bandwidth %v, want a positive one for spread scores", sel, h)
+		}
+		want := 0.0
+		for _, v := range x {
+			if v != cx {
+				want += 0.5 * math.Erfc(-(cx-v)/(h*math.Sqrt2))
+			}
+		}
+		want /= float64(len(x))
+		if math.Abs(got-want) > 1e-12 {
+			t.Errorf("%v: C = %.15g, want %.15g (ties adding 0)", sel, got, want)
 		}
 	}
 }
