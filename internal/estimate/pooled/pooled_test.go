@@ -231,3 +231,79 @@ func TestSameEverywhere(t *testing.T) { esttest.SameBits(t, Estimator{}, 0xebc9f
 // BenchmarkFit times a fit to k2 = 2000 on pilots of 100 and 500 classes
 // with 4 points each.
 func BenchmarkFit(b *testing.B) { esttest.BenchmarkFit(b, Estimator{}) }
+
+// TestFlatRowBorrowsTheMedianSpread: a flat row (its incorrect scores all
+// equal) standardises its gap g = c - m by the median of the other rows'
+// sqrt(SS), not by 1 nor by another quantile of them. Five spread rows of
+// spreads a factor of 3 to 10 apart and of different shapes give a pool
+// in which those choices land in different places; C is the share of the
+// pool (the flat row adds 3 zeros) below g / median, recomputed here.
+func TestFlatRowBorrowsTheMedianSpread(t *testing.T) {
+	type row struct {
+		label   int
+		correct float64
+		inc     [3]float64
+	}
+	rows := []row{
+		{0, 0.35, [3]float64{0, 0.1, 0.3}},
+		{1, 0.5, [3]float64{0, 0.6, 0.9}},
+		{2, 1.2, [3]float64{0, 1, 2}},
+		{3, 4, [3]float64{0, 1.5, 9}},
+		{0, 25, [3]float64{0, 25, 30}},
+		{1, 0, [3]float64{-0.6, -0.6, -0.6}}, // flat, g = 0.6
+	}
+	m := &scores.Matrix{Classes: []string{"a", "b", "c", "d"}}
+	for _, r := range rows {
+		m.Labels = append(m.Labels, r.label)
+		sc, j := make([]float64, 4), 0
+		for col := range sc {
+			if col == r.label {
+				sc[col] = r.correct
+				continue
+			}
+			sc[col] = r.inc[j]
+			j++
+		}
+		m.Scores = append(m.Scores, sc...)
+	}
+	s := esttest.Sample(t, m, scores.Higher)
+	res, err := Estimator{}.Fit(context.Background(), s, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spreads, pool []float64
+	for _, r := range rows[:5] {
+		mean := (r.inc[0] + r.inc[1] + r.inc[2]) / 3
+		ss := 0.0
+		for _, v := range r.inc {
+			ss += (v - mean) * (v - mean)
+		}
+		spreads = append(spreads, math.Sqrt(ss))
+		for _, v := range r.inc {
+			pool = append(pool, (v-mean)/math.Sqrt(ss))
+		}
+	}
+	pool = append(pool, 0, 0, 0)
+	slices.Sort(spreads)
+	share := func(z float64) float64 {
+		below := 0.0
+		for _, p := range pool {
+			if p < z {
+				below++
+			} else if p == z {
+				below += 0.5
+			}
+		}
+		return below / float64(len(pool))
+	}
+	const g = 0.6
+	want := share(g / spreads[2])
+	for _, other := range []float64{1, spreads[1], spreads[3], spreads[4]} {
+		if share(g/other) == want {
+			t.Fatalf("g / %v gives the same share as g / the median: the test cannot tell them apart", other)
+		}
+	}
+	if math.Abs(res.C[5]-want) > 1e-12 {
+		t.Errorf("C of the flat row = %v, want %v (its gap over the median spread %v)", res.C[5], want, spreads[2])
+	}
+}
