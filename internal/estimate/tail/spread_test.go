@@ -234,3 +234,51 @@ func TestSquashed(t *testing.T) {
 		}
 	}
 }
+
+// TestSquashedThreshold builds pilots of 21 classes (m = 5: n = 4 excesses
+// per point, every rank a knot of weight 1) from two row shapes whose top
+// excess is a known share of the excess sum: 0.35 (not squashed, t_x =
+// 1.4 <= n/2) and 0.6 (t_x = 2.4 > n/2). Squashed is true exactly when
+// more than half of the points have the 0.6 shape (11 of 22 is not).
+func TestSquashedThreshold(t *testing.T) {
+	const k = 21
+	shapes := [][4]float64{{3.5, 2.5, 2, 2}, {6, 2, 1, 1}} // shares 0.35, 0.6 of the sum
+	build := func(sharp, points int) *accuracy.Sample {
+		m := &scores.Matrix{Classes: make([]string, k)}
+		for j := range m.Classes {
+			m.Classes[j] = fmt.Sprint("c", j)
+		}
+		for x := range points {
+			shape := shapes[0]
+			if x < sharp {
+				shape = shapes[1]
+			}
+			f := 1 + 0.1*float64(x) // each row its own unit
+			inc := []float64{shape[0], shape[1], shape[2], shape[3], 0}
+			for j := 1; j <= k-1-5; j++ {
+				inc = append(inc, -float64(j))
+			}
+			row := make([]float64, k)
+			i := 0
+			for col := range row {
+				if col == x%k {
+					row[col] = 100 * f
+					continue
+				}
+				row[col] = inc[i] * f
+				i++
+			}
+			m.Labels = append(m.Labels, x%k)
+			m.Scores = append(m.Scores, row...)
+		}
+		return esttest.Sample(t, m, scores.Higher)
+	}
+	for _, tc := range []struct {
+		sharp, points int
+		want          bool
+	}{{0, 21, false}, {10, 21, false}, {11, 21, true}, {21, 21, true}, {11, 22, false}, {12, 22, true}} {
+		if got := Squashed(build(tc.sharp, tc.points)); got != tc.want {
+			t.Errorf("%d of %d points with the top excess 0.6 of the sum: Squashed %v, want %v", tc.sharp, tc.points, got, tc.want)
+		}
+	}
+}

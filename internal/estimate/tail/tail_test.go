@@ -231,3 +231,35 @@ func TestSameEverywhere(t *testing.T) { esttest.SameBits(t, Estimator{}, 0xdddbb
 // BenchmarkFit times a fit to k2 = 2000 on pilots of 100 and 500 classes
 // with 4 points each.
 func BenchmarkFit(b *testing.B) { esttest.BenchmarkFit(b, Estimator{}) }
+
+// A correct score equal to the point's threshold u (not above it) gets the
+// plug-in share R_x / (K-1), as the package doc says ("when c_x > u_x"):
+// TestHandWorked's pilot with one more point, correct 0.4 among wrong
+// scores 0.5 0.4 0.2 0.1 (u = 0.4, R_x = 2), checked with bruteC.
+func TestCorrectAtThresholdIsPlugin(t *testing.T) {
+	m := &scores.Matrix{Classes: []string{"a", "b", "c", "d", "e"}, Labels: []int{0, 0, 0, 1, 2, 3, 4, 0},
+		Scores: []float64{
+			0.9, 0.5, 0.4, 0.2, 0.1,
+			0.45, 0.5, 0.4, 0.2, 0.1,
+			0.3, 0.5, 0.4, 0.2, 0.1,
+			0.0, 0.6, 0.1, 0.3, 0.2,
+			0.1, 0.2, 0.5, 0.3, 0.4,
+			0.1, 0.2, 0.3, 0.9, 0.4,
+			0.1, 0.2, 0.3, 0.4, 0.9,
+			0.4, 0.5, 0.4, 0.2, 0.1,
+		}}
+	s := esttest.Sample(t, m, scores.Higher)
+	res, err := Estimator{}.Fit(context.Background(), s, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bruteC(s)
+	if want[7] != 0.5 {
+		t.Fatalf("bruteC gives the point at its threshold %v, want the plug-in 2/4", want[7])
+	}
+	for i, w := range want {
+		if math.Abs(res.C[i]-w) > 1e-12 {
+			t.Errorf("C[%d] = %v, want %v", i, res.C[i], w)
+		}
+	}
+}
