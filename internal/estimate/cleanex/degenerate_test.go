@@ -437,3 +437,40 @@ func TestNearlyPerfectPilot(t *testing.T) {
 		}
 	}
 }
+
+// TestToleranceFloorOnFewPoints: a pilot right on every point has se_k = 0,
+// so tol_k is the floor max(tolFloor, 1/(4N)): 1/48 on 12 points (a quarter
+// of the resolution of an accuracy on 12 points), tolFloor on 400.
+func TestToleranceFloorOnFewPoints(t *testing.T) {
+	for _, tc := range []struct {
+		k, r int
+		want float64
+	}{{6, 2, 1.0 / 48}, {8, 50, tolFloor}} {
+		m := &scores.Matrix{}
+		for j := range tc.k {
+			m.Classes = append(m.Classes, string(rune('a'+j)))
+		}
+		for y := range tc.k {
+			for i := range tc.r {
+				m.Labels = append(m.Labels, y)
+				for j := range tc.k {
+					v := float64((i+j)%tc.k) / float64(tc.k)
+					if j == y {
+						v = 2
+					}
+					m.Scores = append(m.Scores, v)
+				}
+			}
+		}
+		s, _, err := accuracy.NewSample(m, scores.Higher)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tol := tolerance(s, s.N())
+		for k := 2; k <= s.K; k++ {
+			if math.Abs(tol[k]-tc.want) > 1e-15 {
+				t.Errorf("N = %d, k = %d: tolerance %v, want %v", s.N(), k, tol[k], tc.want)
+			}
+		}
+	}
+}
