@@ -79,11 +79,29 @@ func TestWire(t *testing.T) {
 	}
 }
 
-// Measure agrees with the same halves computed a second way: each half's
-// full curves by the methods' own Fit (accuracy.Expected) instead of
-// expectedAt, the standard deviation by two passes.
+// Measure agrees with the same halves computed a second way: each half
+// built by Sample.Subset (floor(K/2) classes, R_x recounted with ties
+// losing) instead of from the sorted rows, its full curves by the methods'
+// own Fit (accuracy.Expected) instead of expectedAt, the standard deviation
+// by two passes. The pilots: 40 classes, and 41 classes (halves of 20) with
+// the scores rounded so that many points tie their class with another.
 func TestMeasureMatchesDirectComputation(t *testing.T) {
-	s := esttest.Sample(t, esttest.Pilot(t, 40, 3), scores.Lower)
+	even := esttest.Pilot(t, 40, 3)
+	odd := esttest.Pilot(t, 41, 5)
+	for i, v := range odd.Scores {
+		odd.Scores[i] = math.Round(v*5) / 5
+	}
+	for _, m := range []*scores.Matrix{even, odd} {
+		s := esttest.Sample(t, m, scores.Lower)
+		if m == odd && s.TiedShare() < 0.1 {
+			t.Fatalf("rounded pilot: %v of the points tie, want at least 0.1", s.TiedShare())
+		}
+		measureDirectly(t, s)
+	}
+}
+
+func measureDirectly(t *testing.T, s *accuracy.Sample) {
+	t.Helper()
 	got, err := Measure(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +141,7 @@ func TestMeasureMatchesDirectComputation(t *testing.T) {
 		}
 		want := math.Sqrt(ss / float64(len(vals[i])-1))
 		if math.Abs(got.B[i]-want) > 1e-6*(1+want) {
-			t.Errorf("k=%d: spread %.9f, want %.9f", k, got.B[i], want)
+			t.Errorf("K = %d, k=%d: spread %.9f, want %.9f", s.K, k, got.B[i], want)
 		}
 	}
 }
