@@ -94,3 +94,45 @@ func ExampleCurves_WriteCSV() {
 	// 2,0.75,0.75
 	// 3,,0.5625
 }
+
+// The table's RMSE runs over k = 2..K2 only, even when the curves (here
+// the truth, a method and the estimate, each given to k = 5) reach
+// further: with K2 = 4 it is recomputed here over k = 2..4. Column("k")
+// gives k = 2..K2, one per row of the other columns.
+func TestTableRMSEUpToK2(t *testing.T) {
+	c := example()
+	c.K2 = 4
+	c.Estimate = accuracy.Curve{1, 1, 0.85, 0.8, 0.75, 0.1}
+	rmse := func(p accuracy.Curve) float64 {
+		s := 0.0
+		for k := 2; k <= 4; k++ {
+			s += (p[k] - c.Truth[k]) * (p[k] - c.Truth[k])
+		}
+		return math.Sqrt(s / 3)
+	}
+	for _, r := range c.Table() {
+		var want float64
+		switch r.Name {
+		case "estimate":
+			want = rmse(c.Estimate)
+		case "cleanex":
+			want = rmse(c.Methods[0].Curve)
+		case "plugin":
+			want = rmse(c.Methods[1].Curve)
+		default:
+			continue
+		}
+		if math.Abs(r.RMSE-want) > 1e-12 {
+			t.Errorf("%s: RMSE %v, want %v (over k = 2..4)", r.Name, r.RMSE, want)
+		}
+	}
+	ks, ok := c.Column("k")
+	if len(ks) != c.K2-1 {
+		t.Fatalf("column k has %d values, want %d", len(ks), c.K2-1)
+	}
+	for i, k := range ks {
+		if k != float64(i+2) || !ok[i] {
+			t.Errorf("column k, row %d: %v (%v), want %d", i, k, ok[i], i+2)
+		}
+	}
+}
