@@ -330,3 +330,29 @@ func TestFitFloorQuantiles(t *testing.T) {
 		t.Error("3 observations: want an error")
 	}
 }
+
+// TestFitSidedScaleWithQuantileSides: residuals twice as large below the
+// estimate as above it, Y - Z = e (e > 0) or 2 e (e < 0), e ~ N(0, 1), with
+// every feature but the constant 0: the 90% quantile of max(0, Y - Z) is
+// Phi^-1(0.9) = 1.2816 (half the mass at 0, the rest half-normal) and that
+// of max(0, Z - Y) twice it, so the quantile fit gives a_0 = 1.2816 above
+// and 2.5631 below.
+func TestFitSidedScaleWithQuantileSides(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var obs []Observation
+	for range 20000 {
+		e := rng.NormFloat64()
+		if e < 0 {
+			e *= 2
+		}
+		obs = append(obs, Observation{Z: 0, Y: e, Weight: 1})
+	}
+	cal, err := FitSidedScaleWith(obs, []float64{0}, ScaleQuantile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const z = 1.2816
+	if math.Abs(cal.Coef[0]-2*z) > 0.08 || math.Abs(cal.CoefUp[0]-z) > 0.05 {
+		t.Errorf("a_0 = %.4f below and %.4f above, want %.4f and %.4f", cal.Coef[0], cal.CoefUp[0], 2*z, z)
+	}
+}
