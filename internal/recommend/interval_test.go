@@ -296,3 +296,55 @@ func TestKnotQuantilesByL(t *testing.T) {
 		}
 	}
 }
+
+// From 2 k1 on (no hold of the pilot's interval left, no floor) each bound
+// is sigma(c_k + q s_k) with the scale of its own side,
+// s_k = a . (1, SE, D, S, L, L SE, L SEK, B), computed here from the
+// features the result reports and the quantiles interpolated by hand, when
+// it reaches further than the Wilson interval; then made non-increasing.
+func TestIntervalFromFeatures(t *testing.T) {
+	const k1, k2, n = 20, 200, 2000
+	f := testFits(k1, k2)
+	f.N = n
+	cal := Calibration{Coef: [NumCoef]float64{0.05, 0.5, 0.3, 0.2, 0.1, 0.2, 0.3, 0},
+		CoefUp: [NumCoef]float64{0.08, 0.2, 0.1, 0.4, 0.05, 0.1, 0.15, 0},
+		Knots:  []float64{0, 2}, QLo: []float64{-1, -1.5}, QHi: []float64{1.2, 1.6}}
+	res, err := Recommend(f, k2, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := func(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+	scale := func(a [NumCoef]float64, ft Features) float64 {
+		return a[0] + a[1]*ft.SE + a[2]*ft.D + a[3]*ft.S + a[4]*ft.L + a[5]*ft.L*ft.SE + a[6]*ft.L*ft.SEK + a[7]*ft.B
+	}
+	a := f.Observed[k1]
+	wlo, whi := wilson(a, n)
+	lo, hi := res.Lo[2*k1-1], res.Hi[2*k1-1]
+	wider := 0
+	for k := 2 * k1; k <= k2; k++ {
+		ft := res.Features[k]
+		if ft.SEK == ft.SE || ft.S == 0 || ft.D == 0 {
+			t.Fatalf("k = %d: features %+v: the test wants SEK apart from SE, and S and D above 0", k, ft)
+		}
+		l := math.Log(float64(k) / k1)
+		if math.Abs(ft.L-l) > 1e-12 {
+			t.Fatalf("k = %d: L = %v, want %v", k, ft.L, l)
+		}
+		t2 := min(l/2, 1)
+		qlo, qhi := -1-0.5*t2, 1.2+0.4*t2
+		e := res.Estimate[k]
+		z := logitOf(e, 0.5/n)
+		rawLo := max(0, min(e, sig(z+qlo*scale(cal.Coef, ft)), e-(a-wlo)))
+		rawHi := min(1, max(e, sig(z+qhi*scale(cal.CoefUp, ft)), e+(whi-a)))
+		if sig(z+qlo*scale(cal.Coef, ft)) < e-(a-wlo) && sig(z+qhi*scale(cal.CoefUp, ft)) > e+(whi-a) {
+			wider++
+		}
+		lo, hi = min(lo, rawLo), min(hi, rawHi)
+		if math.Abs(res.Lo[k]-lo) > 1e-12 || math.Abs(res.Hi[k]-hi) > 1e-12 {
+			t.Errorf("k = %d: interval [%.15g, %.15g], want [%.15g, %.15g]", k, res.Lo[k], res.Hi[k], lo, hi)
+		}
+	}
+	if wider == 0 {
+		t.Error("the calibrated interval never reaches beyond the Wilson one: the test does not test it")
+	}
+}
