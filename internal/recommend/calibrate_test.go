@@ -161,16 +161,7 @@ func TestFitSidedScaleCrossedByHand(t *testing.T) {
 			if o.Group != g {
 				continue
 			}
-			coef := without.Coef
-			if o.Y >= o.Z {
-				coef = without.CoefUp
-			}
-			v := o.F.vector()
-			s := 0.0
-			for j := range v {
-				s += coef[j] * v[j]
-			}
-			zs = append(zs, zw{(o.Y - o.Z) / s, o.Weight})
+			zs = append(zs, zw{standardised(without, o), o.Weight})
 		}
 	}
 	sort.Slice(zs, func(i, j int) bool { return zs[i].z < zs[j].z })
@@ -355,4 +346,21 @@ func TestFitSidedScaleWithQuantileSides(t *testing.T) {
 	if math.Abs(cal.Coef[0]-2*z) > 0.08 || math.Abs(cal.CoefUp[0]-z) > 0.05 {
 		t.Errorf("a_0 = %.4f below and %.4f above, want %.4f and %.4f", cal.Coef[0], cal.CoefUp[0], 2*z, z)
 	}
+}
+
+// standardised returns o's residual over the scale cal gives it, (Y - Z) /
+// s, s from the upper side's coefficients when Y >= Z and from the lower
+// side's otherwise, recomputed here as the dot product of the coefficients
+// and the features.
+func standardised(cal Calibration, o Observation) float64 {
+	coef := cal.Coef
+	if o.Y >= o.Z {
+		coef = cal.CoefUp
+	}
+	v := o.F.vector()
+	s := 0.0
+	for j := range v {
+		s += coef[j] * v[j]
+	}
+	return (o.Y - o.Z) / s
 }

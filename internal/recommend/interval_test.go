@@ -268,16 +268,7 @@ func TestKnotQuantilesByL(t *testing.T) {
 			if o.F.L != kj && !(j == len(knots)-1 && o.F.L > kj) {
 				continue
 			}
-			coef := cal.Coef
-			if o.Y >= o.Z {
-				coef = cal.CoefUp
-			}
-			v := o.F.vector()
-			s := 0.0
-			for i := range v {
-				s += coef[i] * v[i]
-			}
-			zs = append(zs, zw{(o.Y - o.Z) / s, o.Weight})
+			zs = append(zs, zw{standardised(cal, o), o.Weight})
 			total += o.Weight
 		}
 		sort.Slice(zs, func(a, b int) bool { return zs[a].z < zs[b].z })
