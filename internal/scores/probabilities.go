@@ -214,11 +214,14 @@ func (c ProbabilityCheck) readsLogOdds() bool {
 }
 
 // PartialNote tells the user that their scores may be class probabilities
-// over more classes than the file holds (ProbabilityCheck.Partial), which
-// are read as they are, and what to hand in instead. The error it quotes is
-// measured in docs/recommendation.md ("Class probabilities as scores": the
-// halved softmax probabilities, T = 2 and T = 8).
-const PartialNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, and every row sums to less than 1, as class probabilities over more classes than the file holds do; they are read as they are (scores this small may as well be similarities), but if they are such probabilities, give their logarithms, ln p, or the model's logits instead: read as they are, such probabilities gave the recommended estimate 1.6 to 1.8 times its error on test pilots, and an interval that held the truth only about 2 times in 3"
+// over more classes than the file holds, or one-vs-rest probabilities of a
+// model that gives no point more than 1/2 (ProbabilityCheck.Partial), which
+// are read as they are, and what to hand in instead. The errors it quotes are
+// measured in docs/recommendation.md: "Class probabilities as scores" (the
+// halved softmax probabilities, T = 2 and T = 8) and "Probabilities whose
+// rows do not sum to 1" (one-vs-rest probabilities read as they are,
+// rawsigmoid:2, against their log-odds).
+const PartialNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, and every row sums to less than 1, as class probabilities over more classes than the file holds do, and so do one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2; they are read as they are (scores this small may as well be similarities), but if they are such probabilities, give their logarithms, ln p, or the model's logits instead: read as they are, class probabilities over more classes gave the recommended estimate 1.6 to 1.8 times its error on test pilots, one-vs-rest probabilities 1.4 times, and an interval that held the truth only about 2 times in 3"
 
 // Partial reports whether the scores may be class probabilities over more
 // classes than the file holds whose log-odds LogOddsMap does not take: every
