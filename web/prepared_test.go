@@ -150,20 +150,22 @@ func TestPrepareBusy(t *testing.T) {
 }
 
 // The direction line says when the scores were read as the logarithms of
-// class probabilities, with auto and with a direction set.
+// class probabilities, with auto and with a direction set, and names the
+// higher-is-better direction as the command line does (similarities,
+// logits or probabilities), not as similarities only.
 func TestDirectionLineProbabilities(t *testing.T) {
 	st := NewState()
 	st.Summary = &protocol.Summary{N: 10, K: 5, MinPoints: 2, MaxPoints: 2, Direction: "higher", Detected: "higher", LogProbabilities: true, ScoresNote: scores.ProbabilitiesNote}
 	for _, dir := range []string{"auto", "higher"} {
 		st.Direction = dir
 		got := st.DirectionLine()
-		if !strings.Contains(got, "higher is better") || !strings.Contains(got, "These scores are class probabilities (every row sums to 1, up to rounding), so every method reads their logarithms") || !strings.HasSuffix(got, ".") {
+		if !strings.HasPrefix(got, "Scores: higher is better (similarities, logits or probabilities), ") || !strings.Contains(got, "These scores are class probabilities (every row sums to 1, up to rounding), so every method reads their logarithms") || !strings.HasSuffix(got, ".") {
 			t.Errorf("%s: direction line %q", dir, got)
 		}
 	}
 	st.Summary.LogProbabilities, st.Summary.ScoresNote = false, ""
-	if got := st.DirectionLine(); strings.Contains(got, "probabilities") {
-		t.Errorf("direction line %q speaks of probabilities", got)
+	if got := st.DirectionLine(); strings.Contains(got, "class probabilities") {
+		t.Errorf("direction line %q speaks of class probabilities", got)
 	}
 	st.Summary.ScoresNote = "these scores look like class probabilities, but row 5 sums to 1.5, not 1, so they are read as they are"
 	if got := st.DirectionLine(); !strings.HasSuffix(got, " These scores look like class probabilities, but row 5 sums to 1.5, not 1, so they are read as they are.") {

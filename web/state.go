@@ -15,6 +15,7 @@ import (
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
+	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/vugu/vugu"
 )
 
@@ -276,10 +277,11 @@ func (s *State) DirectionLine() string {
 	if m == nil {
 		return ""
 	}
-	word := map[string]string{"higher": "higher is better (similarities)", "lower": "lower is better (distances)"}
 	if s.IsEmbeddings() {
+		word := map[string]string{"higher": "higher is better (similarities)", "lower": scores.LowerWords}
 		return "Scores: " + word[m.Direction] + ", as the metric makes them. Score the embeddings by:"
 	}
+	word := map[string]string{"higher": scores.HigherWords, "lower": scores.LowerWords}
 	line := "Scores: " + word[m.Direction]
 	if s.Direction == "auto" {
 		line += ", detected automatically."

@@ -152,9 +152,9 @@ func pickedNote(d *inputs.Data, dir, used scores.Direction) string {
 	if dir != scores.Auto || d.Matrix == nil {
 		return ""
 	}
-	other, what := scores.Higher, "lower is better (distances)"
+	other, what := scores.Higher, scores.LowerWords
 	if used == scores.Higher {
-		other, what = scores.Lower, "higher is better (similarities, logits or probabilities)"
+		other, what = scores.Lower, scores.HigherWords
 	}
 	return fmt.Sprintf("scores read as %s, the direction under which the true class wins more often (--direction auto); give --direction %s to read them the other way", what, other)
 }

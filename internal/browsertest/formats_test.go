@@ -166,7 +166,7 @@ func (p *page) reloadBothWays(ref loaded, summarised bool) {
 		p.waitJS(fmt.Sprintf(`document.querySelector("#direction-line").textContent.startsWith(%s) &&
 			document.querySelector("#status").textContent.startsWith("Finished")`, jsString(line)), 60*time.Second)
 	}
-	setDirection("higher", "Scores: higher is better (similarities), as you set it (auto would pick lower).")
+	setDirection("higher", "Scores: higher is better (similarities, logits or probabilities), as you set it (auto would pick lower).")
 	setDirection("auto", "Scores: lower is better (distances), detected automatically.")
 	l := p.readLoaded("")
 	if summarised {

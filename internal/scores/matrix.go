@@ -21,6 +21,13 @@ const (
 	Lower
 )
 
+// HigherWords is how the command line and the page name the Higher
+// direction of a score matrix.
+const HigherWords = "higher is better (similarities, logits or probabilities)"
+
+// LowerWords is how the command line and the page name the Lower direction.
+const LowerWords = "lower is better (distances)"
+
 // String returns "auto", "higher" or "lower".
 func (d Direction) String() string {
 	switch d {
