@@ -15,6 +15,7 @@ import (
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
+	"github.com/cleanex/cleanex/internal/scores"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -132,9 +133,16 @@ func Decimals(lo, hi float64) int {
 	return d
 }
 
+// PartialWarning is the warning under the headline when the scores may be
+// probabilities but were read as they are (scores.PartialNote): the
+// interval is then not the calibrated one (docs/recommendation.md,
+// "Probabilities whose rows do not sum to 1").
+const PartialWarning = "Your scores look like probabilities but were read as they are (see the note about your scores under 1.): on test pilots read that way, the 80% interval held the truth only about 2 times in 3. Give ln p or the model's logits for the calibrated answer."
+
 // Warning is the recommendation's caution in words (recommend.Result's
-// Warnings), an opened session's saved warning while its saved answer is
-// shown (SavedWarning), or "" when there is none.
+// Warnings), after a warning that most test points tie (Summary.TiedShare)
+// and PartialWarning when they apply; an opened session's saved warning
+// while its saved answer is shown (SavedWarning); or "" when there is none.
 func (s *State) Warning() string {
 	r := s.Rec
 	if s.Running {
@@ -147,6 +155,9 @@ func (s *State) Warning() string {
 		return ""
 	}
 	ws := r.Outcome.Warnings
+	if m := s.Summary; m != nil && m.ScoresNote == scores.PartialNote {
+		ws = append([]string{PartialWarning}, ws...)
+	}
 	if m := s.Summary; m != nil && m.TiedShare >= recommend.MostlyTied {
 		ws = append([]string{fmt.Sprintf("%.0f%% of your test points tie their true class with a wrong class, and a tie counts as an error, so this answer mostly counts ties; see the note about your scores under 1.", 100*m.TiedShare)}, ws...)
 	}

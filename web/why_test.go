@@ -13,6 +13,7 @@ import (
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/report"
+	"github.com/cleanex/cleanex/internal/scores"
 )
 
 func TestHeadlineText(t *testing.T) {
@@ -719,5 +720,28 @@ func TestWhyCleaneXSpreadTiny(t *testing.T) {
 	st.Rec.CleaneXAtK2 = []float64{0.40, 0.42, 0.44, 0.46}
 	if parts := strings.Join(st.WhyParts(), "\n"); !strings.Contains(parts, "(standard deviation 0.026)") {
 		t.Errorf("CleaneX fits 0.40 to 0.46:\n%s", parts)
+	}
+}
+
+// Scores that may be probabilities but are read as they are
+// (scores.PartialNote beside the direction) get a warning under the
+// headline: on test pilots read that way the interval held the truth about
+// 2 times in 3, so the answer there is not the calibrated one.
+func TestWarningPartialProbabilities(t *testing.T) {
+	st := finishedState(t)
+	st.Summary = &protocol.Summary{ScoresNote: scores.LogOddsNote, LogOdds: true}
+	before := st.Warning()
+	if strings.Contains(before, "read as they are") {
+		t.Errorf("scores read as log-odds: warning %q", before)
+	}
+	st.Summary = &protocol.Summary{ScoresNote: scores.PartialNote}
+	got := st.Warning()
+	for _, want := range []string{"read as they are", "2 times in 3", "logits", "see the note about your scores under 1."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("partial probabilities: warning %q lacks %q", got, want)
+		}
+	}
+	if !strings.HasSuffix(got, before) || st.AnswerWarning() != " Read the warning under 3. Results." {
+		t.Errorf("partial probabilities: warning %q (before %q), answer bar %q", got, before, st.AnswerWarning())
 	}
 }
