@@ -13,9 +13,10 @@ FULL.npz holds the N x M matrices logits_softmax, logits_ovr, dist_centroid,
 test_y, classes, the hidden features of the test and training renderings
 (feat_test, feat_train, train_y) and, per classifier, truth_<name>: the exact
 class-balanced accuracy at every k = 2..M over the M classes (docs/formats.md §2),
-computed here in float64 independently of cleanex.
+computed here in float64 independently of cleanex, also written beside
+FULL.npz as truth-<name>.csv (k,truth, the form `cleanex predict --truth` reads).
 """
-import sys, math
+import math, os, sys
 import numpy as np
 import torch
 
@@ -101,3 +102,8 @@ for name, S, hi in (('softmax', ls, True), ('ovr', lo, True), ('centroid', dist,
     t = out['truth_' + name]
     print(f'{name}: true accuracy at k=2 {t[0]:.4f}, 50 {t[48]:.4f}, 100 {t[98]:.4f}, 200 {t[198]:.4f}, {M} {t[-1]:.4f}', file=sys.stderr)
 np.savez_compressed(sys.argv[2], **out)
+for name in ('softmax', 'ovr', 'centroid'):
+    with open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[2])), f'truth-{name}.csv'), 'w') as f:
+        f.write('k,truth\n')
+        for k, v in enumerate(out['truth_' + name], start=2):
+            f.write(f'{k},{v!r}\n')
