@@ -144,8 +144,7 @@ func TestFitSidedScaleCrossedByHand(t *testing.T) {
 	if cal.Coef != pooled.Coef || cal.CoefUp != pooled.CoefUp {
 		t.Errorf("coefficients %v / %v, want FitSidedScale's %v / %v", cal.Coef, cal.CoefUp, pooled.Coef, pooled.CoefUp)
 	}
-	type zw struct{ z, w float64 }
-	var zs []zw
+	var zs []weightedZ
 	for _, g := range []string{"a", "b", "c"} {
 		var others []Observation
 		for _, o := range obs {
@@ -161,24 +160,10 @@ func TestFitSidedScaleCrossedByHand(t *testing.T) {
 			if o.Group != g {
 				continue
 			}
-			zs = append(zs, zw{standardised(without, o), o.Weight})
+			zs = append(zs, weightedZ{standardised(without, o), o.Weight})
 		}
 	}
-	sort.Slice(zs, func(i, j int) bool { return zs[i].z < zs[j].z })
-	total := 0.0
-	for _, v := range zs {
-		total += v.w
-	}
-	quantile := func(p float64) float64 {
-		cum := 0.0
-		for _, v := range zs {
-			cum += v.w
-			if cum >= p*total {
-				return v.z
-			}
-		}
-		return zs[len(zs)-1].z
-	}
+	quantile := func(p float64) float64 { return weightedQuantile(zs, p) }
 	for _, tc := range []struct {
 		name      string
 		got, want float64

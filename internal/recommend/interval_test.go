@@ -66,13 +66,7 @@ func TestFadedHoldBeyondPilot(t *testing.T) {
 	const k1, k2, n = 100, 400, 2000
 	const a0 = 0.3
 	cal := Calibration{Coef: [NumCoef]float64{a0}, Knots: []float64{0, 0.1}, QLo: []float64{-3, -1}, QHi: []float64{3, 1}}
-	curve := func(shift float64) accuracy.Curve {
-		c := make(accuracy.Curve, k2+1)
-		for k := range c {
-			c[k] = 0.95 - 0.0004*float64(k) - shift
-		}
-		return c
-	}
+	curve := func(shift float64) accuracy.Curve { return lineCurve(k2, shift) }
 	f := Fits{K1: k1, N: n, Observed: curve(0)[:k1+1], ClassSE: make(accuracy.Curve, k1+1),
 		Regression: curve(0.05), Pooled: curve(0.06), Tail: curve(0.055), CleaneX: []accuracy.Curve{curve(0.05)}}
 	res, err := Recommend(f, k2, cal)
@@ -173,13 +167,7 @@ func TestFloorExactAtK2(t *testing.T) {
 // range reaches up to the estimate.
 func TestDisagreementTakesInTheEstimate(t *testing.T) {
 	const k1, k2, n = 100, 400, 2000
-	curve := func(shift float64) accuracy.Curve {
-		c := make(accuracy.Curve, k2+1)
-		for k := range c {
-			c[k] = 0.95 - 0.0004*float64(k) - shift
-		}
-		return c
-	}
+	curve := func(shift float64) accuracy.Curve { return lineCurve(k2, shift) }
 	f := Fits{K1: k1, N: n, Observed: curve(0)[:k1+1], ClassSE: make(accuracy.Curve, k1+1),
 		Regression: curve(0.05), Pooled: curve(0.06), Tail: curve(0.055), KDE: curve(0.07),
 		CleaneX: []accuracy.Curve{curve(0.045), curve(0.055)}}
@@ -261,28 +249,14 @@ func TestKnotQuantilesByL(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j, kj := range knots {
-		type zw struct{ z, w float64 }
-		var zs []zw
-		total := 0.0
+		var zs []weightedZ
 		for _, o := range obs {
 			if o.F.L != kj && !(j == len(knots)-1 && o.F.L > kj) {
 				continue
 			}
-			zs = append(zs, zw{standardised(cal, o), o.Weight})
-			total += o.Weight
+			zs = append(zs, weightedZ{standardised(cal, o), o.Weight})
 		}
-		sort.Slice(zs, func(a, b int) bool { return zs[a].z < zs[b].z })
-		quantile := func(p float64) float64 {
-			cum := 0.0
-			for _, v := range zs {
-				cum += v.w
-				if cum >= p*total {
-					return v.z
-				}
-			}
-			return zs[len(zs)-1].z
-		}
-		if lo, hi := quantile(0.1), quantile(0.9); math.Abs(cal.QLo[j]-lo) > 1e-12 || math.Abs(cal.QHi[j]-hi) > 1e-12 {
+		if lo, hi := weightedQuantile(zs, 0.1), weightedQuantile(zs, 0.9); math.Abs(cal.QLo[j]-lo) > 1e-12 || math.Abs(cal.QHi[j]-hi) > 1e-12 {
 			t.Errorf("knot L = %v: quantiles [%.15g, %.15g], want those of its own observations [%.15g, %.15g]", kj, cal.QLo[j], cal.QHi[j], lo, hi)
 		}
 	}

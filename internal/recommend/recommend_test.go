@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -713,13 +714,7 @@ func TestIntervalHoldsWilsonWithinPilot(t *testing.T) {
 func TestEstimateJoinsTheMiddle(t *testing.T) {
 	const k1, k2 = 100, 400
 	cal := Calibration{Coef: [NumCoef]float64{0.01}, CoefUp: [NumCoef]float64{0.01}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
-	curve := func(shift float64) accuracy.Curve {
-		c := make(accuracy.Curve, k2+1)
-		for k := range c {
-			c[k] = 0.95 - 0.0004*float64(k) - shift
-		}
-		return c
-	}
+	curve := func(shift float64) accuracy.Curve { return lineCurve(k2, shift) }
 	f := Fits{K1: k1, N: 2000, Observed: curve(0)[:k1+1], ClassSE: make(accuracy.Curve, k1+1),
 		Regression: curve(0.05), Pooled: curve(0.06), Tail: curve(0.055), CleaneX: []accuracy.Curve{curve(0.05)}}
 	res, err := Recommend(f, k2, cal)
@@ -962,4 +957,36 @@ func TestTrend(t *testing.T) {
 	if res.Trend != nil {
 		t.Errorf("k1 = 3: a trend line %v, want none", res.Trend[:6])
 	}
+}
+
+// lineCurve returns the curve 0.95 - 0.0004 k - shift, k = 0..k2: the
+// straight curves the interval's tests place the methods on.
+func lineCurve(k2 int, shift float64) accuracy.Curve {
+	c := make(accuracy.Curve, k2+1)
+	for k := range c {
+		c[k] = 0.95 - 0.0004*float64(k) - shift
+	}
+	return c
+}
+
+// weightedZ is a standardised residual z with its weight w.
+type weightedZ struct{ z, w float64 }
+
+// weightedQuantile returns the smallest z whose cumulative weight, in
+// ascending order of z, reaches p of the total (the rule the calibration's
+// knot quantiles follow); zs is sorted in place.
+func weightedQuantile(zs []weightedZ, p float64) float64 {
+	sort.Slice(zs, func(a, b int) bool { return zs[a].z < zs[b].z })
+	total := 0.0
+	for _, v := range zs {
+		total += v.w
+	}
+	cum := 0.0
+	for _, v := range zs {
+		cum += v.w
+		if cum >= p*total {
+			return v.z
+		}
+	}
+	return zs[len(zs)-1].z
 }
