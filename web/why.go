@@ -737,21 +737,21 @@ func (s *State) WhyParts() []string {
 		// log-odds scale, which B is measured on, so that a part of the width
 		// is not given a size of nothing
 		e := o.Estimate[k2]
-		spread := fmt.Sprintf("about ±%.3f", ft.B*e*(1-e))
-		if ft.B*e*(1-e) < 0.0005 {
+		half := ft.B * e * (1 - e)
+		spread := fmt.Sprintf("about ±%.3f", half)
+		if half < 0.0005 {
 			spread = fmt.Sprintf("less than ±0.001 in accuracy, as the estimate there (%.4f) is so close to %d, but by about ±%.2f on the log-odds scale the interval is built on",
 				e, int(math.Round(e)), ft.B)
 		}
-		if ft.B*e*(1-e) < se && ft.B*e*(1-e) >= 0.0005 {
-			// A spread smaller than the standard error just given would
-			// contradict "it grows" (a pilot of a few classes, whose
-			// halves hold only a handful of them).
-			grown = fmt.Sprintf("; at %s classes, fitted on random halves of your pilot's classes, the pooled and the tail method's answers spread by %s",
-				limits.Thousands(k2), spread)
-		} else {
-			grown = fmt.Sprintf("; carried out to %s classes it grows: fitted on random halves of your pilot's classes, the pooled and the tail method's answers at %s classes spread by %s",
-				limits.Thousands(k2), limits.Thousands(k2), spread)
+		// "it grows" only when the spread is larger than the standard error
+		// just given (not on a pilot of a few classes, whose halves hold
+		// only a handful of them).
+		lead := "carried out to " + limits.Thousands(k2) + " classes it grows: fitted"
+		at := " at " + limits.Thousands(k2) + " classes"
+		if half < se && half >= 0.0005 {
+			lead, at = "at "+limits.Thousands(k2)+" classes, fitted", ""
 		}
+		grown = "; " + lead + " on random halves of your pilot's classes, the pooled and the tail method's answers" + at + " spread by " + spread
 	case k2 > r.K1 && sh.ClassSample >= 0.005:
 		grown = "; carried out to " + limits.Thousands(k2) + " classes, this uncertainty grows"
 	}
@@ -803,8 +803,9 @@ func (s *State) WhyParts() []string {
 		if lo == hi {
 			out = append(out, fmt.Sprintf("CleaneX's %d fits all give %s at %s classes%s.", n, lo, limits.Thousands(k2), share(sh.SeedSpread)))
 		} else {
-			sd := fmt.Sprintf("standard deviation %.3f", stat.StdDev(r.CleaneXAtK2, nil))
-			if stat.StdDev(r.CleaneXAtK2, nil) < 0.0005 {
+			sdv := stat.StdDev(r.CleaneXAtK2, nil)
+			sd := fmt.Sprintf("standard deviation %.3f", sdv)
+			if sdv < 0.0005 {
 				sd = "standard deviation less than 0.001"
 			}
 			out = append(out, fmt.Sprintf("CleaneX's %d fits give %s to %s at %s classes (%s)%s.",
