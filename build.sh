@@ -308,18 +308,20 @@ bench_memory() {
 }
 
 # bench_bank — the benchmark bank (internal/bank: simulated and real families with exact
-# truth): fits every method on every pilot of the bank and of its first two replicates
-# (fresh pilots of the same families, bank.Replicate(1) and (2); cached per pilot in
-# build/bank, build/replicate and build/replicate2, so a rerun resumes; about 25 minutes on
+# truth): fits every method on every pilot of the bank, of its first two replicates (fresh
+# pilots of the same families, bank.Replicate(1) and (2)) and of its larger worlds (pilots of
+# 200 and 500 classes in worlds of 5,500-20,000, bank.Large); cached per pilot in build/bank,
+# build/replicate, build/replicate2 and build/large, so a rerun resumes; about 35 minutes on
 # 2 cores from scratch), prints the per-family tables of docs/recommendation.md, writes the
-# calibration fitted on all three (768 pilots) to build/calibration.json and fails when it
+# calibration fitted on all four (864 pilots) to build/calibration.json and fails when it
 # differs from the one internal/recommend embeds (regenerate that with
-# `go run ./cmd/calibrate study -with-replicates 2 -write internal/recommend/calibration.json`).
+# `go run ./cmd/calibrate study -with-replicates 2 -with-large -write internal/recommend/calibration.json`).
 bench_bank() {
 	go run ./cmd/calibrate fit -dir "$BUILD_DIR/bank" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate fit -replicate 1 -dir "$BUILD_DIR/replicate" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate fit -replicate 2 -dir "$BUILD_DIR/replicate2" -j "${BENCH_BANK_JOBS:-2}" &&
-		go run ./cmd/calibrate study -dir "$BUILD_DIR/bank" -with-replicates 2 -write "$BUILD_DIR/calibration.json" | tee "$BUILD_DIR/bench-bank.txt" &&
+		go run ./cmd/calibrate fit -large -dir "$BUILD_DIR/large" -j "${BENCH_BANK_JOBS:-2}" &&
+		go run ./cmd/calibrate study -dir "$BUILD_DIR/bank" -with-replicates 2 -with-large -write "$BUILD_DIR/calibration.json" | tee "$BUILD_DIR/bench-bank.txt" &&
 		if ! cmp -s "$BUILD_DIR/calibration.json" internal/recommend/calibration.json; then
 			echo "the bank's calibration differs from internal/recommend/calibration.json:" >&2
 			diff "$BUILD_DIR/calibration.json" internal/recommend/calibration.json | head -20 >&2

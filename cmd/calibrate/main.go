@@ -6,9 +6,9 @@
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
 //	calibrate fit -heldout [-dir build/heldout] [-families ...] [-k1 ...] [-j 2]
 //	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
-//	calibrate fit -small|-replicate n, calibrate heldout -small|-replicate n
+//	calibrate fit -small|-replicate n|-large, calibrate heldout -small|-replicate n|-large
 //	calibrate embedded -dir D [-families ...] [-k1 ...] [-m 4]
-//	calibrate study [-dir build/bank] [-with-replicates n] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-pooled-quantiles] [-scale nnls|quantile|quantile-beyond|median|capped|relative] [-stack]
+//	calibrate study [-dir build/bank] [-with-replicates n] [-with-large] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-pooled-quantiles] [-scale nnls|quantile|quantile-beyond|median|capped|relative] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
 //	calibrate paper [-dir build/bank] [-families ...] [-k1 ...] -- [-per 2] [-python ...] (see paper.go)
 //	calibrate paper-cases [-dir build/paper-cases] -- [-seed 1] [-threads 2] (see papercases.go)
@@ -79,6 +79,8 @@ func run(ctx context.Context, args []string) error {
 	transform := fs.String("transform", "", "fit: rewrite each pilot's scores first: softmax:T (class probabilities of logits T x / sd, as the product reads them), rawsoftmax:T (read as they are), logsoftmax:T, sigmoid:T (one-vs-rest probabilities, as the product reads them), rawsigmoid:T (read as they are), minmax, or logit-B / ln-B (B, own for none, read as log-odds / logarithms)")
 	heldOut := fs.Bool("heldout", false, "fit: the held-out simulated pilots (bank.HeldOut) instead of the bank's")
 	small := fs.Bool("small", false, "fit, heldout: pilots of 10, 20 and 30 classes from the worlds of the bank's 50-class pilots (bank.SmallPilots; cache build/small)")
+	large := fs.Bool("large", false, "fit, heldout: the bank's larger pilots in larger worlds (bank.Large; cache build/large)")
+	withLarge := fs.Bool("with-large", false, "study: the pilots of bank.Large too (cached in large beside -dir), each in its bank family")
 	replicate := fs.Int("replicate", 0, "fit, heldout: fresh pilots of the bank's families, replicate n (bank.Replicate; cache build/replicate, build/replicate2, ...)")
 	var so studyOptions
 	fs.IntVar(&so.seeds, "m", 4, "study: CleaneX seeds averaged")
@@ -111,6 +113,9 @@ func run(ctx context.Context, args []string) error {
 	case *small:
 		pilots = bank.SmallPilots(famList, k1List)
 		defaultDir(fs, dir, "build/small")
+	case *large:
+		pilots = bank.Large(famList, k1List)
+		defaultDir(fs, dir, "build/large")
 	case *replicate > 0:
 		pilots = bank.Replicate(*replicate, famList, k1List)
 		defaultDir(fs, dir, replicateDir(*replicate))
@@ -132,6 +137,9 @@ func run(ctx context.Context, args []string) error {
 		for i := 1; i <= *withReplicates; i++ {
 			// beside the bank's cache: build/bank, build/replicate, build/replicate2, ...
 			so.with = append(so.with, pilotSet{dir: filepath.Join(filepath.Dir(*dir), filepath.Base(replicateDir(i))), pilots: bank.Replicate(i, famList, k1List)})
+		}
+		if *withLarge {
+			so.with = append(so.with, pilotSet{dir: filepath.Join(filepath.Dir(*dir), "large"), pilots: bank.Large(famList, k1List)})
 		}
 		return study(*dir, pilots, so)
 	case "heldout", "embedded":

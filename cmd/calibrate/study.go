@@ -98,7 +98,7 @@ type studyOptions struct {
 	// FitSidedScaleCrossed).
 	scale string
 	// with holds more pilots studied beside the bank's, each counted in
-	// its bank family (bank.ReplicateOf): bank.Replicate's.
+	// its bank family (bank.BankFamily): bank.Replicate's and bank.Large's.
 	with []pilotSet
 }
 
@@ -120,7 +120,7 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 			return err
 		}
 		for _, p := range more {
-			p.Family = bank.ReplicateOf(p.Family)
+			p.Family = bank.BankFamily(p.Family)
 		}
 		all = append(all, more...)
 	}
@@ -406,6 +406,9 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	var noBK float64
 	var noBWidths []float64
 	var noBFams []string
+	// the same for the pilots of bank.Large alone
+	var largeFams []string
+	var largeK, largeN float64
 	var misses []string
 	var allWidths []float64 // LOFO widths at K, all pilots and by k1
 	byK1 := map[int][]float64{}
@@ -423,6 +426,12 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 		}
 		in := coverage(g.ps, cal)
 		out := coverage(g.ps, lofo)
+		if large := largeOnly(g.ps); len(large) > 0 {
+			c := coverage(large, lofo)
+			largeFams = append(largeFams, fmt.Sprintf("%s %.2f (%d pilots, width %.3f)", g.name, c.atK, len(large), median(c.widths)))
+			largeK += c.atK * float64(len(large))
+			largeN += float64(len(large))
+		}
 		noB := coverage(withoutSpread(g.ps), lofo)
 		noBK += noB.atK * float64(len(g.ps))
 		noBWidths = append(noBWidths, noB.widths...)
@@ -467,6 +476,9 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 		fmt.Printf(" %.3f |", median(byK1[k1]))
 	}
 	fmt.Println()
+	if largeN > 0 {
+		fmt.Printf("\nthe larger worlds' pilots (bank.Large) alone: LOFO coverage at K %.2f; %s\n", largeK/largeN, strings.Join(largeFams, ", "))
+	}
 	fmt.Printf("\nwithout the half-sampling spread (Calibration.WithoutB): LOFO coverage at K %.2f, median width %.3f; %s\n",
 		noBK/n, median(noBWidths), strings.Join(noBFams, ", "))
 	fmt.Println("\nLOFO misses at K, truth below / above the interval, by k1:")
@@ -715,6 +727,17 @@ func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration,
 	}
 	cal.WithoutB = &without
 	return recommend.FitFloor(cal, obs, bank.PopulationK, recommend.LargestCalibratedK1)
+}
+
+// largeOnly returns the pilots of ps that bank.Large made.
+func largeOnly(ps []pilotFits) []pilotFits {
+	var out []pilotFits
+	for _, p := range ps {
+		if strings.HasPrefix(p.ID, "large-") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // withoutB returns obs with B_k left out (0, not known) on every observation.

@@ -90,3 +90,49 @@ func TestHeldOutIsApart(t *testing.T) {
 		t.Errorf("out-d8-K20000 pilots by k1 %v, want %v", byK1, want)
 	}
 }
+
+// Large has 96 pilots: per simulated family 8 worlds of 40 k1 classes for
+// each k1 of LargeK1s, per real family with a large pool 8 worlds of its
+// largeRealK classes; their IDs and seeds are used by no other set, and
+// BankFamily names a bank family for each.
+func TestLargeIsApart(t *testing.T) {
+	ids, seeds := map[string]bool{}, map[uint64]bool{}
+	others := append(Pilots(), HeldOut(nil, nil)...)
+	for r := 1; r <= 10; r++ {
+		others = append(others, Replicate(r, nil, nil)...)
+	}
+	for _, p := range others {
+		ids[p.ID], seeds[p.Seed] = true, true
+	}
+	large := Large(nil, nil)
+	if len(large) != 96 {
+		t.Fatalf("Large has %d pilots, want 96", len(large))
+	}
+	families := Families()
+	for _, p := range large {
+		if ids[p.ID] || seeds[p.Seed] {
+			t.Errorf("large pilot %s (seed %d) reuses an ID or seed", p.ID, p.Seed)
+		}
+		ids[p.ID], seeds[p.Seed] = true, true
+		if !slices.Contains(families, BankFamily(p.Family)) {
+			t.Errorf("large pilot %s: family %q has no bank family (%q)", p.ID, p.Family, BankFamily(p.Family))
+		}
+		if !slices.Contains(LargeK1s, p.K1) || p.K < 11*p.K1 {
+			t.Errorf("large pilot %s: k1 %d of K %d", p.ID, p.K1, p.K)
+		}
+		if p.sim != nil && p.K != 40*p.K1 {
+			t.Errorf("large simulated pilot %s: K %d, want 40 k1", p.ID, p.K)
+		}
+	}
+	if got := BankFamily("rep2-real-senses"); got != "real-senses" {
+		t.Errorf("BankFamily(rep2-real-senses) = %q", got)
+	}
+}
+
+// The recommendation's warning about large pilots starts at the smallest
+// pilot of the bank's larger worlds.
+func TestLargeWorldsK1(t *testing.T) {
+	if slices.Min(LargeK1s) != recommend.LargeWorldsK1 {
+		t.Errorf("larger worlds' pilots of %v classes; recommend says from %d", LargeK1s, recommend.LargeWorldsK1)
+	}
+}

@@ -547,20 +547,21 @@ func TestWarnsBeyondCalibratedRatio(t *testing.T) {
 	}
 }
 
-// A pilot of at least LargestCalibratedK1 classes asked about more than
+// A pilot of at least LargeWorldsK1 classes asked about more than
 // CalibratedPopulation classes gets a warning that its interval is likely
 // too narrow; a smaller pilot, or a k2 within the bank's population, does
 // not, and beyond the calibrated ratio only that ratio's warning is given.
 func TestWarnsOnLargePilot(t *testing.T) {
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0, math.Log(40)}, QLo: []float64{-1, -2}, QHi: []float64{1, 2}}
-	const large = "Your pilot has 500 classes and you ask about 5,000: the interval was calibrated on test pilots of at most 500 classes drawn from 2,000"
+	const large = "Your pilot has 500 classes and you ask about 5,000, more than the 2,000 classes of most test worlds"
 	for _, tc := range []struct {
 		k1, k2 int
 		want   string
 	}{
 		{LargestCalibratedK1, 5000, large},
 		{LargestCalibratedK1, CalibratedPopulation, ""},
-		{200, 5000, ""},
+		{LargeWorldsK1, 5000, "Your pilot has 200 classes and you ask about 5,000, more than"},
+		{LargeWorldsK1 - 1, 5000, ""},
 		{1000, 50_000, "You extrapolate 50×"},
 	} {
 		f := testFits(tc.k1, tc.k2)
