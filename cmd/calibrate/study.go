@@ -407,8 +407,9 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	var noBWidths []float64
 	var noBFams []string
 	// the same for the pilots of bank.Large alone
-	var largeFams []string
-	var largeK, largeN float64
+	var largeFams, smallFams []string
+	var largeK, largeN, smallK, smallN float64
+	var smallWidths []float64
 	var misses []string
 	var allWidths []float64 // LOFO widths at K, all pilots and by k1
 	byK1 := map[int][]float64{}
@@ -426,12 +427,19 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 		}
 		in := coverage(g.ps, cal)
 		out := coverage(g.ps, lofo)
-		if large := largeOnly(g.ps); len(large) > 0 {
+		if large, small := largeOnly(g.ps, true), largeOnly(g.ps, false); len(large) > 0 {
 			c := coverage(large, lofo)
 			largeFams = append(largeFams, fmt.Sprintf("%s %.2f (%d pilots, width %.3f)", g.name, c.atK, len(large), median(c.widths)))
 			largeK += c.atK * float64(len(large))
 			largeN += float64(len(large))
+			c = coverage(small, lofo)
+			smallFams = append(smallFams, fmt.Sprintf("%s %.2f (width %.3f)", g.name, c.atK, median(c.widths)))
 		}
+		small := largeOnly(g.ps, false)
+		c := coverage(small, lofo)
+		smallK += c.atK * float64(len(small))
+		smallN += float64(len(small))
+		smallWidths = append(smallWidths, c.widths...)
 		noB := coverage(withoutSpread(g.ps), lofo)
 		noBK += noB.atK * float64(len(g.ps))
 		noBWidths = append(noBWidths, noB.widths...)
@@ -478,6 +486,8 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	fmt.Println()
 	if largeN > 0 {
 		fmt.Printf("\nthe larger worlds' pilots (bank.Large) alone: LOFO coverage at K %.2f; %s\n", largeK/largeN, strings.Join(largeFams, ", "))
+		fmt.Printf("\nthe other pilots of those families (worlds of %d classes) alone: %s; all families' pilots in such worlds: LOFO coverage at K %.2f, median width %.3f\n",
+			bank.PopulationK, strings.Join(smallFams, ", "), smallK/smallN, median(smallWidths))
 	}
 	fmt.Printf("\nwithout the half-sampling spread (Calibration.WithoutB): LOFO coverage at K %.2f, median width %.3f; %s\n",
 		noBK/n, median(noBWidths), strings.Join(noBFams, ", "))
@@ -729,11 +739,12 @@ func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration,
 	return recommend.FitFloor(cal, obs, bank.PopulationK, recommend.LargestCalibratedK1)
 }
 
-// largeOnly returns the pilots of ps that bank.Large made.
-func largeOnly(ps []pilotFits) []pilotFits {
+// largeOnly returns the pilots of ps that bank.Large made (large) or the
+// others (!large).
+func largeOnly(ps []pilotFits, large bool) []pilotFits {
 	var out []pilotFits
 	for _, p := range ps {
-		if strings.HasPrefix(p.ID, "large-") {
+		if strings.HasPrefix(p.ID, "large-") == large {
 			out = append(out, p)
 		}
 	}

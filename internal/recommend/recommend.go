@@ -64,9 +64,9 @@
 // classes to draw) gets the calibration fitted without it
 // (Calibration.WithoutB). The logits of the features clamp probabilities
 // to [0.5/N, 1 - 0.5/N] as well. The coefficients (one set per side) and the
-// quantiles come from a Calibration fitted on the benchmark bank and its
-// first two replicates (internal/bank; 768 pilots) by cmd/calibrate and embedded
-// in the package
+// quantiles come from a Calibration fitted on the benchmark bank, its
+// first two replicates and its larger worlds (internal/bank; 864 pilots) by
+// cmd/calibrate and embedded in the package
 // (calibration.json). The interval is never narrower than the Wilson interval
 // of the pilot's own accuracy, at k <= k1 it holds that Wilson interval, and
 // from k1 to 2 k1 that hold fades out linearly in log k (no step at k1).
