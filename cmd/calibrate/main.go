@@ -6,7 +6,7 @@
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
 //	calibrate fit -heldout [-dir build/heldout] [-families ...] [-k1 ...] [-j 2]
 //	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
-//	calibrate fit -small|-replicate n|-large, calibrate heldout -small|-replicate n|-large
+//	calibrate fit -small|-replicate n|-large|-large-fresh, calibrate heldout -small|-replicate n|-large|-large-fresh
 //	calibrate embedded -dir D [-families ...] [-k1 ...] [-m 4]
 //	calibrate study [-dir build/bank] [-with-replicates n] [-with-large] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-pooled-quantiles] [-scale nnls|quantile|quantile-beyond|median|capped|relative] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
@@ -80,6 +80,7 @@ func run(ctx context.Context, args []string) error {
 	heldOut := fs.Bool("heldout", false, "fit: the held-out simulated pilots (bank.HeldOut) instead of the bank's")
 	small := fs.Bool("small", false, "fit, heldout: pilots of 10, 20 and 30 classes from the worlds of the bank's 50-class pilots (bank.SmallPilots; cache build/small)")
 	large := fs.Bool("large", false, "fit, heldout: the bank's larger pilots in larger worlds (bank.Large; cache build/large)")
+	largeFresh := fs.Bool("large-fresh", false, "fit, heldout: fresh pilots of the larger worlds (bank.LargeFresh; cache build/large2)")
 	withLarge := fs.Bool("with-large", false, "study: the pilots of bank.Large too (cached in large beside -dir), each in its bank family")
 	replicate := fs.Int("replicate", 0, "fit, heldout: fresh pilots of the bank's families, replicate n (bank.Replicate; cache build/replicate, build/replicate2, ...)")
 	var so studyOptions
@@ -116,6 +117,9 @@ func run(ctx context.Context, args []string) error {
 	case *large:
 		pilots = bank.Large(famList, k1List)
 		defaultDir(fs, dir, "build/large")
+	case *largeFresh:
+		pilots = bank.LargeFresh(famList, k1List)
+		defaultDir(fs, dir, "build/large2")
 	case *replicate > 0:
 		pilots = bank.Replicate(*replicate, famList, k1List)
 		defaultDir(fs, dir, replicateDir(*replicate))

@@ -93,8 +93,9 @@ func TestHeldOutIsApart(t *testing.T) {
 
 // Large has 96 pilots: per simulated family 8 worlds of 40 k1 classes for
 // each k1 of LargeK1s, per real family with a large pool 8 worlds of its
-// largeRealK classes; their IDs and seeds are used by no other set, and
-// BankFamily names a bank family for each.
+// largeRealK classes; LargeFresh has one of the same kind for each; their
+// IDs and seeds are used by no other set, and BankFamily names a bank
+// family for each.
 func TestLargeIsApart(t *testing.T) {
 	ids, seeds := map[string]bool{}, map[uint64]bool{}
 	others := append(Pilots(), HeldOut(nil, nil)...)
@@ -108,6 +109,13 @@ func TestLargeIsApart(t *testing.T) {
 	if len(large) != 96 {
 		t.Fatalf("Large has %d pilots, want 96", len(large))
 	}
+	fresh := LargeFresh(nil, nil)
+	for i, p := range fresh {
+		if b := large[i]; BankFamily(p.Family) != BankFamily(b.Family) || p.K1 != b.K1 || p.K != b.K || p.Setting != b.Setting || !strings.HasPrefix(p.Family, "large2-") {
+			t.Errorf("fresh large pilot %d is %s %s k1 %d K %d, Large's %s %s k1 %d K %d", i, p.Family, p.Setting, p.K1, p.K, b.Family, b.Setting, b.K1, b.K)
+		}
+	}
+	large = append(large, fresh...)
 	families := Families()
 	for _, p := range large {
 		if ids[p.ID] || seeds[p.Seed] {

@@ -1,6 +1,7 @@
 package bank
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/cleanex/cleanex/internal/bank/realdata"
@@ -30,7 +31,7 @@ func largeRealK(family string) (int, bool) {
 }
 
 // largeSeeds is added to Large's world seeds, beyond every replicate's
-// (replicateSeeds) up to the tenth.
+// (replicateSeeds) up to the tenth; LargeFresh's add replicateSeeds more.
 const largeSeeds = 11 * replicateSeeds
 
 // largePrefix starts the family names of Large's pilots.
@@ -45,10 +46,24 @@ const largePrefix = "large-"
 // misspellings 5,500, senses 9,000). Families are named "large-" and the
 // bank family (BankFamily gives it back); seeds are apart from every other
 // set's. Only families and k1s selected (all when empty) are returned.
-func Large(families []string, k1s []int) []Pilot {
+func Large(families []string, k1s []int) []Pilot { return largeSet(0, families, k1s) }
+
+// LargeFresh returns pilots drawn as Large's are, in new worlds (seeds
+// moved by replicateSeeds, apart from every other set's) and with families
+// named "large2-" and the bank family: fresh pilots to check the calibration
+// fitted on Large's. Only families and k1s selected (all when empty) are
+// returned.
+func LargeFresh(families []string, k1s []int) []Pilot { return largeSet(1, families, k1s) }
+
+// largeSet returns Large's pilots (i = 0) or LargeFresh's (i = 1).
+func largeSet(i int, families []string, k1s []int) []Pilot {
+	prefix, base := largePrefix, largeSeeds+uint64(i)*replicateSeeds
+	if i > 0 {
+		prefix = fmt.Sprintf("large%d-", i+1)
+	}
 	var all []Pilot
 	for fi, f := range simFamilies() {
-		f.name, f.seedBase = largePrefix+f.name, largeSeeds+uint64(fi)*1_000_000
+		f.name, f.seedBase = prefix+f.name, base+uint64(fi)*1_000_000
 		for _, k1 := range LargeK1s {
 			g := f
 			g.k, g.k1s = largeSimK(k1), []int{k1}
@@ -61,17 +76,19 @@ func Large(families []string, k1s []int) []Pilot {
 		if !ok {
 			continue
 		}
-		all = append(all, realFamilyPilots(largePrefix+"real-"+f, f, largeSeeds+100_000_000+uint64(fi)*1_000_000, k, LargeK1s)...)
+		all = append(all, realFamilyPilots(prefix+"real-"+f, f, base+100_000_000+uint64(fi)*1_000_000, k, LargeK1s)...)
 	}
 	return selectFrom(all, families, k1s)
 }
 
 // BankFamily returns the bank family of a family of Replicate ("rep-sim-d3",
-// "rep2-sim-d3") or of Large ("large-sim-d3"): "sim-d3"; any other name is
-// returned as it is.
+// "rep2-sim-d3"), Large ("large-sim-d3") or LargeFresh ("large2-sim-d3"):
+// "sim-d3"; any other name is returned as it is.
 func BankFamily(family string) string {
-	if rest, ok := strings.CutPrefix(family, largePrefix); ok {
-		return rest
+	if strings.HasPrefix(family, "large") {
+		if _, rest, ok := strings.Cut(family, "-"); ok {
+			return rest
+		}
 	}
 	return ReplicateOf(family)
 }
