@@ -330,19 +330,20 @@ bench_bank() {
 }
 
 # bench_probabilities — the bank's pilots at k1 = 50, 100, 200 handed in as class probabilities
-# (softmax of 8 x / sd) and as one-vs-rest probabilities (sigma of 2 (x - c) / sd): read as they
-# are (rawsoftmax, rawsigmoid) and as the product reads them (their logarithms, their
-# log-odds); fits cached in build/bank-{rawsoftmax,softmax}-8 and build/bank-{rawsigmoid,sigmoid}-2
-# (about 8 minutes each on 2 cores) and prints every method's RMSE and the interval's coverage
-# with the embedded calibration, next to the pilots' own scores (docs/recommendation.md, "Class
-# probabilities as scores").
+# (softmax of 8 x / sd), as one-vs-rest probabilities (sigma of 2 (x - c) / sd) and as those of a
+# model that gives no point more than 1/2 (sigma of 2 (x - x_max) / sd): read as they are
+# (rawsoftmax, rawsigmoid, rawlowsigmoid) and as the product reads them (their logarithms, their
+# log-odds, their logarithms); fits cached in build/bank-{rawsoftmax,softmax}-8 and
+# build/bank-{rawsigmoid,sigmoid,rawlowsigmoid,lowsigmoid}-2 (about 4-8 minutes each on 2 cores)
+# and prints every method's RMSE and the interval's coverage with the embedded calibration, next
+# to the pilots' own scores (docs/recommendation.md, "Class probabilities as scores").
 bench_probabilities() {
 	local t dir
-	for t in rawsoftmax:8 softmax:8 rawsigmoid:2 sigmoid:2; do
+	for t in rawsoftmax:8 softmax:8 rawsigmoid:2 sigmoid:2 rawlowsigmoid:2 lowsigmoid:2; do
 		dir="$BUILD_DIR/bank-${t%%:*}-${t##*:}"
 		go run ./cmd/calibrate fit -transform "$t" -dir "$dir" -k1 50,100,200 -seeds 4 -j "${BENCH_BANK_JOBS:-2}" || return
 	done
-	for dir in bank bank-rawsoftmax-8 bank-softmax-8 bank-rawsigmoid-2 bank-sigmoid-2; do
+	for dir in bank bank-rawsoftmax-8 bank-softmax-8 bank-rawsigmoid-2 bank-sigmoid-2 bank-rawlowsigmoid-2 bank-lowsigmoid-2; do
 		printf '\n%s\n' "$dir"
 		go run ./cmd/calibrate embedded -dir "$BUILD_DIR/$dir" -k1 50,100,200 || return
 	done | tee "$BUILD_DIR/bench-probabilities.txt"

@@ -21,14 +21,15 @@ import (
 //     the product reads them (as their logarithms,
 //     accuracy.Orient);
 //   - "rawsoftmax:T": those probabilities halved, so that the rows sum to
-//     1/2 and they are read as they are (halving scales every score by a
+//     1/2, read as they are (NewSampleAsIs; halving scales every score by a
 //     power of two, which changes none of the methods' fits): what reading
 //     the probabilities themselves gives;
 //   - "logsoftmax:T": the natural logarithm of the probabilities, computed
 //     here;
 //   - "sigmoid:T" and "rawsigmoid:T": probabilities of one-vs-rest
 //     classifiers, read as the product reads them and as they are
-//     (sigmoidPilot);
+//     (sigmoidPilot); "lowsigmoid:T" and "rawlowsigmoid:T" the same of a
+//     model that gives no point more than 1/2;
 //   - "minmax": the scores rescaled to [0, 1] (minMaxPilot);
 //   - "logit-B" and "ln-B": transform B ("own" for none), then read as
 //     log-odds or logarithms (readUnitAs).
@@ -41,14 +42,14 @@ func transformPilot(s *accuracy.Sample, name string) (*accuracy.Sample, error) {
 	}
 	kind, arg, _ := strings.Cut(name, ":")
 	switch {
-	case kind == "sigmoid" || kind == "rawsigmoid":
-		return sigmoidPilot(s, name, kind == "rawsigmoid", arg)
+	case kind == "sigmoid" || kind == "rawsigmoid" || kind == "lowsigmoid" || kind == "rawlowsigmoid":
+		return sigmoidPilot(s, name, strings.HasPrefix(kind, "raw"), strings.HasSuffix(kind, "lowsigmoid"), arg)
 	case name == "minmax":
 		return minMaxPilot(s)
 	}
 	t, err := strconv.ParseFloat(arg, 64)
 	if err != nil || t <= 0 || (kind != "softmax" && kind != "rawsoftmax" && kind != "logsoftmax") {
-		return nil, fmt.Errorf("-transform %q: want softmax:T, rawsoftmax:T, logsoftmax:T, sigmoid:T or rawsigmoid:T with T > 0, minmax, or logit-B or ln-B", name)
+		return nil, fmt.Errorf("-transform %q: want softmax:T, rawsoftmax:T, logsoftmax:T, [raw]sigmoid:T or [raw]lowsigmoid:T with T > 0, minmax, or logit-B or ln-B", name)
 	}
 	m, err := s.Matrix()
 	if err != nil {
@@ -67,7 +68,7 @@ func transformPilot(s *accuracy.Sample, name string) (*accuracy.Sample, error) {
 			m.Scores[i] = math.Log(p)
 		}
 	}
-	out, err := reread(s, m, name)
+	out, err := reread(s, m, name, kind == "rawsoftmax")
 	if err == nil && out.LogProbabilities != (kind == "softmax") {
 		return nil, fmt.Errorf("-transform %q: read as log-probabilities: %v", name, out.LogProbabilities)
 	}
@@ -75,11 +76,18 @@ func transformPilot(s *accuracy.Sample, name string) (*accuracy.Sample, error) {
 }
 
 // reread returns the Sample of m, the scores of s rewritten by the
-// transform called name, read higher-is-better as the product reads them,
-// or an error when the rewriting changed the observed curve (ties from
-// underflow or saturation): every transform keeps each row's order.
-func reread(s *accuracy.Sample, m *scores.Matrix, name string) (*accuracy.Sample, error) {
-	out, _, err := accuracy.NewSample(m, scores.Higher)
+// transform called name, read higher-is-better as the product reads them
+// (as they are when asIs), or an error when the rewriting changed the
+// observed curve (ties from underflow or saturation): every transform
+// keeps each row's order.
+func reread(s *accuracy.Sample, m *scores.Matrix, name string, asIs bool) (*accuracy.Sample, error) {
+	var out *accuracy.Sample
+	var err error
+	if asIs {
+		out, err = accuracy.NewSampleAsIs(m)
+	} else {
+		out, _, err = accuracy.NewSample(m, scores.Higher)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -90,14 +98,17 @@ func reread(s *accuracy.Sample, m *scores.Matrix, name string) (*accuracy.Sample
 }
 
 // sigmoidPilot returns s with every score x replaced by sigma(T (x - c) /
-// sd), c the mean correct score and sd the scores' standard deviation: the
-// outputs of one-vs-rest classifiers, in (0, 1), rows not summing to 1. As
-// "sigmoid:T" they are read as the product reads them (their log-odds,
-// scores.ProbabilityCheck.LogOddsMap, when they look like probabilities);
-// as "rawsigmoid:T" halved, so that none is above 1/2 and they are read as
-// they are (halving scales every score by a power of two, which changes
-// none of the methods' fits).
-func sigmoidPilot(s *accuracy.Sample, name string, raw bool, arg string) (*accuracy.Sample, error) {
+// sd), c the mean correct score (the largest score of the matrix when low)
+// and sd the scores' standard deviation: the outputs of one-vs-rest
+// classifiers, in (0, 1), rows not summing to 1 (when low, of a model that
+// gives no point more than 1/2). As "sigmoid:T" and "lowsigmoid:T" they
+// are read as the product reads them (their log-odds,
+// scores.ProbabilityCheck.LogOddsMap, or their logarithms, LnMap, when they
+// look like probabilities); as "rawsigmoid:T" halved and read as they are
+// (NewSampleAsIs; halving scales every score by a power of two, which
+// changes none of the methods' fits), as "rawlowsigmoid:T" read as they
+// are.
+func sigmoidPilot(s *accuracy.Sample, name string, raw, low bool, arg string) (*accuracy.Sample, error) {
 	t, err := strconv.ParseFloat(arg, 64)
 	if err != nil || t <= 0 {
 		return nil, fmt.Errorf("-transform %q: want sigmoid:T or rawsigmoid:T with T > 0", name)
@@ -108,14 +119,17 @@ func sigmoidPilot(s *accuracy.Sample, name string, raw bool, arg string) (*accur
 	}
 	sd := stat.StdDev(m.Scores, nil)
 	c := stat.Mean(s.Correct, nil)
+	if low {
+		c = floats.Max(m.Scores)
+	}
 	for i, x := range m.Scores {
 		m.Scores[i] = 1 / (1 + math.Exp(-t*(x-c)/sd))
-		if raw {
+		if raw && !low {
 			m.Scores[i] /= 2
 		}
 	}
-	out, err := reread(s, m, name)
-	if err == nil && (out.LogProbabilities || raw && out.LogOdds) {
+	out, err := reread(s, m, name, raw)
+	if err == nil && (!low && out.LogProbabilities || raw && (out.LogOdds || out.LogProbabilities)) {
 		return nil, fmt.Errorf("-transform %q: read as probabilities (%v) or log-odds (%v)", name, out.LogProbabilities, out.LogOdds)
 	}
 	return out, err
@@ -159,7 +173,7 @@ func readUnitAs(s *accuracy.Sample, read, base string) (*accuracy.Sample, error)
 			m.Scores[i] = math.Log(p) - math.Log1p(-p)
 		}
 	}
-	return reread(s, m, read+"-"+base)
+	return reread(s, m, read+"-"+base, true)
 }
 
 // minMaxPilot returns s with its scores rescaled to [0, 1] by the matrix's
@@ -177,5 +191,5 @@ func minMaxPilot(s *accuracy.Sample) (*accuracy.Sample, error) {
 	for i, x := range m.Scores {
 		m.Scores[i] = (x - lo) / (hi - lo)
 	}
-	return reread(s, m, "minmax")
+	return reread(s, m, "minmax", false)
 }

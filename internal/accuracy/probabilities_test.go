@@ -148,6 +148,97 @@ func TestNewSampleLogOdds(t *testing.T) {
 	}
 }
 
+// Class probabilities over more classes than the matrix holds (a softmax
+// over the matrix's classes and as many more of the same weight, so every
+// row sums to 1/2), whose rows span more than WideDecades, give the Sample
+// of ln p: their logits less one shift per point, which leaves every
+// point's gaps between scores as the logits have them; LogProbabilities is
+// set and the note is scores.LnNote. Scaled by 2^-20 they give the same
+// Sample, each score moved by -20 ln 2.
+func TestNewSampleLnOfPartial(t *testing.T) {
+	z := &scores.Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2, 0}, Scores: []float64{
+		6, -3, -4, -3.5, 5, -5, -4, -2.5, 7, -2, -6, -3}}
+	p := scores.Softmax(z, 1)
+	for i := range p.Scores {
+		p.Scores[i] /= 2
+	}
+	got, _, err := NewSample(p, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.LogProbabilities || got.LogOdds || got.ScoresNote != scores.LnNote {
+		t.Fatalf("LogProbabilities %v, LogOdds %v, note %q", got.LogProbabilities, got.LogOdds, got.ScoresNote)
+	}
+	want, _, err := NewSample(z, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !floats.Equal(got.Observed, want.Observed) {
+		t.Errorf("observed %v, want %v", got.Observed, want.Observed)
+	}
+	// each point's gaps (correct minus incorrect) are the logits' gaps
+	for i := range got.Correct {
+		for j := range got.K - 1 {
+			g, w := got.Correct[i]-got.Incorrect[i*(got.K-1)+j], want.Correct[i]-want.Incorrect[i*(want.K-1)+j]
+			if math.Abs(g-w) > 1e-9 {
+				t.Fatalf("point %d, rival %d: gap %v, logits' %v", i, j, g, w)
+			}
+		}
+	}
+	small := &scores.Matrix{Classes: p.Classes, Labels: p.Labels, Scores: slices.Clone(p.Scores)}
+	for i := range small.Scores {
+		small.Scores[i] = math.Ldexp(small.Scores[i], -20)
+	}
+	s2, _, err := NewSample(small, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range s2.Correct {
+		if math.Abs(c-(got.Correct[i]-20*math.Ln2)) > 1e-12 {
+			t.Fatalf("scaled by 2^-20: correct score %d %v, want %v", i, c, got.Correct[i]-20*math.Ln2)
+		}
+	}
+}
+
+// NewSampleAsIs reads scores as they are: class probabilities keep their
+// values (NewSample reads their logarithms), plain scores give NewSample's
+// Sample, and the observed curve is the same either way.
+func TestNewSampleAsIs(t *testing.T) {
+	z := &scores.Matrix{Classes: []string{"a", "b", "c"}, Labels: []int{0, 1, 2, 0}, Scores: []float64{
+		6, -3, -4, -3.5, 5, -5, -4, -2.5, 7, -2, -6, -3}}
+	p := scores.Softmax(z, 1)
+	raw, err := NewSampleAsIs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged, _, err := NewSample(p, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw.LogProbabilities || !logged.LogProbabilities || raw.ScoresNote != "" {
+		t.Fatalf("as is: LogProbabilities %v, note %q; NewSample: %v", raw.LogProbabilities, raw.ScoresNote, logged.LogProbabilities)
+	}
+	for i, c := range raw.Correct {
+		if want := p.Scores[i*3+p.Labels[i]]; c != want {
+			t.Fatalf("point %d: correct score %v, want the probability %v", i, c, want)
+		}
+	}
+	if !floats.Equal(raw.Observed, logged.Observed) {
+		t.Errorf("observed %v as is, %v logged", raw.Observed, logged.Observed)
+	}
+	plain, _, err := NewSample(z, scores.Higher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asIs, err := NewSampleAsIs(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !floats.Equal(plain.Correct, asIs.Correct) || !floats.Equal(plain.Incorrect, asIs.Incorrect) {
+		t.Errorf("plain scores: as is %v / %v, NewSample %v / %v", asIs.Correct, asIs.Incorrect, plain.Correct, plain.Incorrect)
+	}
+}
+
 // TiesNote speaks from TiesNoteShare on ("at least"), not only above it.
 func TestTiesNoteThreshold(t *testing.T) {
 	if TiesNote(TiesNoteShare) == "" {

@@ -35,7 +35,8 @@ type Sample struct {
 	R []int
 	// Observed is the exact observed curve Abar_k, k = 0..K (see Observed).
 	Observed Curve
-	// LogProbabilities is true when the scores were class probabilities and
+	// LogProbabilities is true when the scores were class probabilities, or
+	// looked like probabilities over more classes than the matrix holds, and
 	// the Sample holds their natural logarithms; LogOdds when they looked
 	// like probabilities whose rows do not sum to 1 and the Sample holds
 	// their log-odds (Orientation).
@@ -125,7 +126,9 @@ func (s *Sample) CheckVaries() error {
 // logarithms when they are class probabilities
 // (scores.ProbabilityCheck.LogMap), as their log-odds when they look like
 // probabilities whose rows do not sum to 1
-// (scores.ProbabilityCheck.LogOddsMap), as they are otherwise. NewSample
+// (scores.ProbabilityCheck.LogOddsMap), as their logarithms when they look
+// like probabilities over more classes than the matrix holds
+// (scores.ProbabilityCheck.LnMap), as they are otherwise. NewSample
 // reads a matrix this way, and so does a caller that orients its rows one
 // by one.
 type Orientation struct {
@@ -146,6 +149,9 @@ func Orient(m *scores.Matrix, d scores.Direction) Orientation {
 	c := m.CheckProbabilities()
 	if odds := c.LogOddsMap(); odds != nil {
 		return Orientation{logOf: odds, logOdds: true, note: c.Note(m.N())}
+	}
+	if ln := c.LnMap(); ln != nil {
+		return Orientation{logOf: ln, note: c.Note(m.N())}
 	}
 	return Orientation{logOf: c.LogMap(), note: c.Note(m.N())}
 }
@@ -188,6 +194,15 @@ func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction,
 		o.Mark(s)
 	}
 	return s, d, err
+}
+
+// NewSampleAsIs computes the per-point quantities of m's scores taken
+// higher-is-better exactly as they are: no class probabilities read as
+// logarithms nor anything else Orient would do. For callers that have
+// oriented the scores themselves (the calibration's studies of how each
+// reading of probabilities serves the estimate).
+func NewSampleAsIs(m *scores.Matrix) (*Sample, error) {
+	return build(m.K(), slices.Clone(m.Labels), slices.Clone(m.Scores))
 }
 
 // Subset returns the Sample restricted to the given classes (indices into

@@ -94,7 +94,8 @@ type Summary struct {
 	// Direction is the score direction used ("higher" or "lower"), Detected the
 	// one "auto" picks.
 	Direction, Detected string
-	// LogProbabilities is true when the scores were class probabilities,
+	// LogProbabilities is true when the scores were class probabilities
+	// (or looked like probabilities over more classes than the file holds),
 	// read as their logarithms, LogOdds when they looked like
 	// probabilities whose rows do not sum to 1, read as their log-odds
 	// (accuracy.Orient); ScoresNote says what the user should be told

@@ -46,6 +46,10 @@ type ProbabilityCheck struct {
 	FirstSum      float64
 	// MaxSum is the largest row sum (when InUnit).
 	MaxSum float64
+	// Decades is the median over the rows of log10(row's largest score /
+	// row's smallest score), how many orders of magnitude a row spans (when
+	// Inside).
+	Decades float64
 	// pMin is the smallest positive score.
 	pMin float64
 }
@@ -77,10 +81,15 @@ func (m *Matrix) CheckProbabilities() ProbabilityCheck {
 	if step := decimalStep(m.Scores); step > 0 {
 		c.Tolerance = max(c.Tolerance, min(MaxProbabilitySumTolerance, 4*step*math.Sqrt(float64(k)/12)))
 	}
+	decades := make([]float64, 0, n)
 	for i := range n {
-		sum := 0.0
+		sum, lo, hi := 0.0, math.Inf(1), 0.0
 		for _, p := range m.Row(i) {
 			sum += p
+			lo, hi = min(lo, p), max(hi, p)
+		}
+		if c.Inside {
+			decades = append(decades, math.Log10(hi/lo))
 		}
 		c.MaxSum = max(c.MaxSum, sum)
 		// A sum exactly at the tolerance (0.99 for 0.01) is within it:
@@ -93,6 +102,10 @@ func (m *Matrix) CheckProbabilities() ProbabilityCheck {
 		}
 	}
 	c.Probabilities = c.Off == 0
+	if len(decades) > 0 {
+		slices.Sort(decades)
+		c.Decades = decades[len(decades)/2]
+	}
 	return c
 }
 
@@ -213,6 +226,47 @@ func (c ProbabilityCheck) readsLogOdds() bool {
 	return c.Inside && c.Max > 0.5 && c.SmallShare >= 0.5 && !c.Probabilities
 }
 
+// WideDecades is how many orders of magnitude the rows of scores that may be
+// probabilities over more classes than the file holds (Partial) must span,
+// at the median, to be read as their logarithms (LnMap): a factor of 1,000
+// between a row's highest and lowest score, which the squashed tails of
+// probabilities reach and similarities seldom do.
+const WideDecades = 3
+
+// LnNote tells the user that their scores, which look like probabilities
+// over more classes than the file holds, were read as their logarithms
+// (ProbabilityCheck.LnMap).
+const LnNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, they are not class probabilities (their rows do not sum to 1), and a typical row spans more than a factor of 1,000 from its highest score to its lowest, as one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2 do, and class probabilities over more classes than the file holds: so every method reads their logarithms, ln p, which keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities squeezed together near 0 (for such probabilities ln p is the model's logit up to a shift per point, or nearly, since ln σ(z) is within ln 2 of z below 1/2); multiplying every score by one factor changes nothing; give the model's logits if you would rather they were read as they are"
+
+// LnMap returns, for a matrix c found to hold scores that may be
+// probabilities of a model that gives no point more than 1/2 (every score
+// strictly between 0 and 1, at least half below 0.1, none above 1/2, not
+// class probabilities: one-vs-rest probabilities, whose rows may sum to
+// more than 1, or class probabilities over more classes than the matrix
+// holds) whose rows span at least WideDecades orders of magnitude
+// (Decades), the map p -> ln p that the estimators read instead; nil
+// otherwise. Multiplying every score by a factor below 1 leaves those
+// conditions as they are, and ln(a p) = ln a + ln p shifts every score
+// alike, which none of the methods' fits sees: similarities rescaled by a
+// small factor, whose rows span far less, are read as they are before and
+// after. What it does to the estimate is measured in
+// docs/recommendation.md ("Probabilities whose rows do not sum to 1").
+func (c ProbabilityCheck) LnMap() func(p float64) float64 {
+	if !c.readsLn() {
+		return nil
+	}
+	// detmath.Log: the same bits natively and in the browser.
+	return detmath.Log
+}
+
+// readsLn reports whether the scores are read as their logarithms under
+// LnMap: Partial's conditions but the row sums (one-vs-rest probabilities
+// over many classes may sum to more than 1), and rows spanning at least
+// WideDecades orders of magnitude.
+func (c ProbabilityCheck) readsLn() bool {
+	return c.Inside && c.SmallShare >= 0.5 && c.Max <= 0.5 && !c.Probabilities && c.Decades >= WideDecades
+}
+
 // PartialNote tells the user that their scores may be class probabilities
 // over more classes than the file holds, or one-vs-rest probabilities of a
 // model that gives no point more than 1/2 (ProbabilityCheck.Partial), which
@@ -221,14 +275,16 @@ func (c ProbabilityCheck) readsLogOdds() bool {
 // halved softmax probabilities, T = 2 and T = 8) and "Probabilities whose
 // rows do not sum to 1" (one-vs-rest probabilities read as they are,
 // rawsigmoid:2, against their log-odds).
-const PartialNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, and every row sums to less than 1, as class probabilities over more classes than the file holds do, and so do one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2; they are read as they are (scores this small may as well be similarities), but if they are such probabilities, give their logarithms, ln p, or the model's logits instead: read as they are, class probabilities over more classes gave the recommended estimate 1.6 to 1.8 times its error on test pilots, one-vs-rest probabilities 1.4 times, and an interval that held the truth only about 2 times in 3"
+const PartialNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, and every row sums to less than 1, as class probabilities over more classes than the file holds do, and so do one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2; a typical row spans less than a factor of 1,000 from its highest score to its lowest, as similarities do, so they are read as they are, but if they are such probabilities, give their logarithms, ln p, or the model's logits instead: read as they are, class probabilities over more classes gave the recommended estimate 1.6 to 1.8 times its error on test pilots, one-vs-rest probabilities 1.4 times, and an interval that held the truth only about 2 times in 3"
 
 // Partial reports whether the scores may be class probabilities over more
 // classes than the file holds whose log-odds LogOddsMap does not take: every
 // score strictly between 0 and 1, at least half below 0.1, none above 1/2,
-// every row summing to less than 1 (beyond the tolerance). They are read as
-// they are, since similarities rescaled by a small factor look the same
-// and must keep their answer, with PartialNote.
+// every row summing to less than 1 (beyond the tolerance). When their rows
+// span at least WideDecades orders of magnitude they are read as their
+// logarithms (LnMap, LnNote); otherwise as they are, since similarities
+// rescaled by a small factor look the same and must keep their answer,
+// with PartialNote.
 func (c ProbabilityCheck) Partial() bool {
 	return c.Inside && c.SmallShare >= 0.5 && c.Max <= 0.5 && c.MaxSum < 1-c.Tolerance
 }
@@ -237,8 +293,9 @@ func (c ProbabilityCheck) Partial() bool {
 // n rows that c checked are read: ProbabilitiesNote when they are read as
 // log-probabilities, else NearMiss(n) when they nearly are class
 // probabilities, else LogOddsNote when they are read as log-odds, else
-// PartialNote when they may be class probabilities over more classes than
-// the file holds ("" when there is nothing to say).
+// LnNote when they are read as logarithms (LnMap), else PartialNote when
+// they may be class probabilities over more classes than the file holds
+// ("" when there is nothing to say).
 func (c ProbabilityCheck) Note(n int) string {
 	if c.Probabilities {
 		return ProbabilitiesNote
@@ -248,6 +305,9 @@ func (c ProbabilityCheck) Note(n int) string {
 	}
 	if c.readsLogOdds() {
 		return LogOddsNote
+	}
+	if c.readsLn() {
+		return LnNote
 	}
 	if c.Partial() {
 		return PartialNote

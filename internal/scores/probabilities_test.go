@@ -244,31 +244,87 @@ func TestLogOddsMap(t *testing.T) {
 
 // Partial flags scores that may be class probabilities over more classes
 // than the file holds (all in (0, 1), most below 0.1, none above 1/2, rows
-// summing to less than 1): they are read as they are, with PartialNote.
+// summing to less than 1): read as their logarithms, with LnNote, when a
+// typical row spans WideDecades orders of magnitude or more, as they are
+// with PartialNote otherwise.
 func TestPartial(t *testing.T) {
 	z := []float64{3, -4, -5, -2.5, -6, 2, -3, -4, -3.5, -4.5, 1, -5, 0.5, -6, -7, -4.2}
 	logits := &Matrix{Classes: []string{"a", "b", "c", "d"}, Labels: []int{0, 1, 2, 3}, Scores: z}
 	soft := Softmax(logits, 1)
-	scaled := func(f float64) *Matrix {
-		m := &Matrix{Classes: soft.Classes, Labels: soft.Labels, Scores: slices.Clone(soft.Scores)}
+	scaled := func(m *Matrix, f float64) *Matrix {
+		out := &Matrix{Classes: m.Classes, Labels: m.Labels, Scores: slices.Clone(m.Scores)}
+		for i := range out.Scores {
+			out.Scores[i] *= f
+		}
+		return out
+	}
+	// similarities of one order of magnitude, made small: each row spans
+	// less than a factor of 10
+	sims := &Matrix{Classes: logits.Classes, Labels: logits.Labels,
+		Scores: []float64{0.09, 0.02, 0.03, 0.05, 0.02, 0.08, 0.04, 0.03, 0.03, 0.05, 0.07, 0.02, 0.06, 0.01, 0.02, 0.04}}
+	for _, tc := range []struct {
+		name    string
+		m       *Matrix
+		partial bool
+		note    string
+	}{
+		{"class probabilities", soft, false, ProbabilitiesNote},
+		{"over twice the classes (rows sum to 0.4, each spanning 3 decades or more)", scaled(soft, 0.4), true, LnNote},
+		{"small similarities (rows spanning less than a decade)", sims, true, PartialNote},
+		{"rows summing to 0.995 (within the tolerance)", scaled(soft, 0.995), false, ProbabilitiesNote},
+		{"a score above 1/2 (read as log-odds)", scaled(soft, 0.9), false, LogOddsNote},
+	} {
+		c := tc.m.CheckProbabilities()
+		if c.Partial() != tc.partial || c.Note(tc.m.N()) != tc.note || (c.LnMap() != nil) != (tc.note == LnNote) {
+			t.Errorf("%s: partial %v, reads ln %v, note %q; want %v, note %q (%+v)", tc.name, c.Partial(), c.LnMap() != nil, c.Note(tc.m.N()), tc.partial, tc.note, c)
+		}
+	}
+}
+
+// LnMap is unchanged by a common factor: scores that may be probabilities
+// over more classes, multiplied by 1e-6 or by 64, are read as their
+// logarithms all the same (each read score moved by the factor's
+// logarithm, which every method ignores), and small similarities whose rows
+// span little stay read as they are at any such scale; the map is ln.
+func TestLnMapScaleFree(t *testing.T) {
+	z := []float64{3, -4, -5, -2.5, -6, 2, -3, -4, -3.5, -4.5, 1, -5, 0.5, -6, -7, -4.2}
+	soft := Softmax(&Matrix{Classes: []string{"a", "b", "c", "d"}, Labels: []int{0, 1, 2, 3}, Scores: z}, 1)
+	times := func(f float64) *Matrix {
+		out := &Matrix{Classes: soft.Classes, Labels: soft.Labels, Scores: slices.Clone(soft.Scores)}
+		for i := range out.Scores {
+			out.Scores[i] *= f
+		}
+		return out
+	}
+	base := times(0.4).CheckProbabilities().LnMap()
+	if base == nil {
+		t.Fatal("rows summing to 0.4 are not read as logarithms")
+	}
+	for _, f := range []float64{1e-6, 1.0 / 64} {
+		m := times(0.4 * f)
+		ln := m.CheckProbabilities().LnMap()
+		if ln == nil {
+			t.Fatalf("times %g: not read as logarithms", f)
+		}
+		for i, p := range m.Scores {
+			want := base(soft.Scores[i]*0.4) + math.Log(f)
+			if got := ln(p); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Fatalf("times %g, score %d: ln read %v, want %v", f, i, got, want)
+			}
+			if got, want := ln(p), math.Log(p); got != want && math.Abs(got-want) > 1e-15*math.Abs(want) {
+				t.Fatalf("the map is not ln: %v against %v", got, want)
+			}
+		}
+	}
+	sims := &Matrix{Classes: soft.Classes, Labels: soft.Labels,
+		Scores: []float64{0.9, 0.2, 0.3, 0.5, 0.2, 0.8, 0.4, 0.3, 0.3, 0.5, 0.7, 0.2, 0.6, 0.1, 0.2, 0.4}}
+	for _, f := range []float64{1, 0.1, 1e-6} {
+		m := &Matrix{Classes: sims.Classes, Labels: sims.Labels, Scores: slices.Clone(sims.Scores)}
 		for i := range m.Scores {
 			m.Scores[i] *= f
 		}
-		return m
-	}
-	for _, tc := range []struct {
-		name string
-		m    *Matrix
-		want bool
-	}{
-		{"class probabilities", soft, false},
-		{"over twice the classes (rows sum to 0.4)", scaled(0.4), true},
-		{"rows summing to 0.995 (within the tolerance)", scaled(0.995), false},
-		{"a score above 1/2 (read as log-odds)", scaled(0.9), false},
-	} {
-		c := tc.m.CheckProbabilities()
-		if c.Partial() != tc.want || (c.Note(tc.m.N()) == PartialNote) != tc.want {
-			t.Errorf("%s: partial %v, note %q; want %v (%+v)", tc.name, c.Partial(), c.Note(tc.m.N()), tc.want, c)
+		if c := m.CheckProbabilities(); c.LnMap() != nil || c.LogOddsMap() != nil || c.LogMap() != nil {
+			t.Errorf("similarities times %g are not read as they are: %+v", f, c)
 		}
 	}
 }
@@ -293,5 +349,20 @@ func TestPartialNoteOneVsRest(t *testing.T) {
 		if !strings.Contains(note, want) {
 			t.Errorf("the note %q does not say %q", note, want)
 		}
+	}
+}
+
+// One-vs-rest probabilities of a model that gives no point more than 1/2
+// need not sum to less than 1 over the file's classes: rows summing to 1.2
+// that span more than WideDecades are read as their logarithms all the
+// same, though Partial (which asks for sums below 1) does not hold.
+func TestLnMapOneVsRestOverOne(t *testing.T) {
+	m := &Matrix{Classes: []string{"a", "b", "c", "d", "e", "f"}, Labels: []int{0, 1, 2}, Scores: []float64{
+		0.45, 0.4, 0.3, 0.05, 0.0002, 0.0001,
+		0.35, 0.44, 0.05, 0.3, 0.0001, 0.06,
+		0.002, 0.0001, 0.48, 0.4, 0.3, 0.02}}
+	c := m.CheckProbabilities()
+	if c.Partial() || c.LnMap() == nil || c.Note(m.N()) != LnNote {
+		t.Errorf("partial %v, reads ln %v, note %q; want not partial, ln, LnNote (%+v)", c.Partial(), c.LnMap() != nil, c.Note(m.N()), c)
 	}
 }
