@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,6 +133,77 @@ func TestPredictOneVsRestProbabilities(t *testing.T) {
 	}
 	if fromProbs != fromLogits {
 		t.Error("one-vs-rest probabilities and their log-odds give different predictions")
+	}
+}
+
+// A pilot given as the probabilities of one-vs-rest classifiers that give
+// no point more than 1/2, sigma(z) with every z <= 0 and rows spanning many
+// orders of magnitude, is predicted exactly as the same pilot given as
+// their logarithms, and as the probabilities times 2^-10 (KDE and the
+// interval within a tolerance); stderr says they were read as logarithms.
+func TestPredictLowOneVsRestProbabilities(t *testing.T) {
+	pilot, _ := simulatedProbabilities(t, "80", "5")
+	m, err := scores.Parse(strings.NewReader(pilot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs, logs, small := *m, *m, *m
+	probs.Scores, logs.Scores, small.Scores = make([]float64, len(m.Scores)), make([]float64, len(m.Scores)), make([]float64, len(m.Scores))
+	for i, d := range m.Scores {
+		z := -4*d - 1 // minus four times the distance, minus 1: no z above 0
+		probs.Scores[i] = 1 / (1 + detmath.Exp(-z))
+		logs.Scores[i] = detmath.Log(probs.Scores[i]) // the product's logarithm
+		small.Scores[i] = math.Ldexp(probs.Scores[i], -10)
+	}
+	if c := probs.CheckProbabilities(); c.LnMap() == nil {
+		t.Fatalf("the probabilities are not read as logarithms: %+v", c)
+	}
+	write := func(m *scores.Matrix) string {
+		var b bytes.Buffer
+		if err := scores.WriteCSV(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,pooled,tail,regression,cleanex", "-"}
+	code, fromProbs, errs := cli(t, write(&probs), args...)
+	if code != 0 || !strings.Contains(errs, scores.LnNote) {
+		t.Fatalf("predict on the probabilities: status %d, stderr %q", code, errs)
+	}
+	code, fromLogs, errsLogs := cli(t, write(&logs), args...)
+	if code != 0 || strings.Contains(errsLogs, scores.LnNote) {
+		t.Fatalf("predict on their logarithms: status %d: %s", code, errsLogs)
+	}
+	if fromProbs != fromLogs {
+		t.Error("the probabilities and their logarithms give different predictions")
+	}
+	// Times 2^-10 every logarithm moves by -10 ln 2: every column is the
+	// same but KDE's, whose bandwidth search stops within an absolute
+	// tolerance on scores standardised by their largest magnitude, which a
+	// shift changes (within 5e-4), and the interval's, which counts KDE's
+	// curve in the methods' range (within 1e-5).
+	code, fromSmall, _ := cli(t, write(&small), args...)
+	if code != 0 {
+		t.Fatalf("predict on the probabilities times 2^-10: status %d", code)
+	}
+	a, b := strings.Split(strings.TrimSpace(fromSmall), "\n"), strings.Split(strings.TrimSpace(fromProbs), "\n")
+	if len(a) != len(b) || a[0] != b[0] {
+		t.Fatalf("times 2^-10: %d rows, header %q; want %d, %q", len(a), a[0], len(b), b[0])
+	}
+	header := strings.Split(a[0], ",")
+	for i := 1; i < len(a); i++ {
+		x, y := strings.Split(a[i], ","), strings.Split(b[i], ",")
+		for j, col := range header {
+			if tol := map[string]float64{"kde": 5e-4, "estimate_lo": 1e-5, "estimate_hi": 1e-5}[col]; tol > 0 {
+				u, err1 := strconv.ParseFloat(x[j], 64)
+				v, err2 := strconv.ParseFloat(y[j], 64)
+				if err1 != nil || err2 != nil || math.Abs(u-v) > tol {
+					t.Errorf("times 2^-10, row %d: %s %s, want %s within %g", i, col, x[j], y[j], tol)
+				}
+			} else if x[j] != y[j] {
+				t.Errorf("times 2^-10, row %d: %s %s, want %s", i, col, x[j], y[j])
+			}
+		}
 	}
 }
 

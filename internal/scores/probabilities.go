@@ -236,7 +236,7 @@ const WideDecades = 3
 // LnNote tells the user that their scores, which look like probabilities
 // over more classes than the file holds, were read as their logarithms
 // (ProbabilityCheck.LnMap).
-const LnNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, they are not class probabilities (their rows do not sum to 1), and a typical row spans more than a factor of 1,000 from its highest score to its lowest, as one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2 do, and class probabilities over more classes than the file holds: so every method reads their logarithms, ln p, which keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities squeezed together near 0 (for such probabilities ln p is the model's logit up to a shift per point, or nearly, since ln σ(z) is within ln 2 of z below 1/2); multiplying every score by one factor changes nothing; give the model's logits if you would rather they were read as they are"
+const LnNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, they are not class probabilities (their rows do not sum to 1), and a typical row spans more than a factor of 1,000 from its highest score to its lowest, as one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2 do, and class probabilities over more classes than the file holds: so every method reads their logarithms, ln p, which keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities squeezed together near 0 (for such probabilities ln p is the model's logit up to a shift per point, or nearly, since ln σ(z) is within ln 2 of z below 1/2); multiplying every score by one factor below 1 leaves the estimate as it is; give the model's logits if you would rather they were read as they are"
 
 // LnMap returns, for a matrix c found to hold scores that may be
 // probabilities of a model that gives no point more than 1/2 (every score
@@ -247,9 +247,10 @@ const LnNote = "these scores all lie strictly between 0 and 1, most below 0.1 an
 // (Decades), the map p -> ln p that the estimators read instead; nil
 // otherwise. Multiplying every score by a factor below 1 leaves those
 // conditions as they are, and ln(a p) = ln a + ln p shifts every score
-// alike, which none of the methods' fits sees: similarities rescaled by a
-// small factor, whose rows span far less, are read as they are before and
-// after. What it does to the estimate is measured in
+// alike, which the fitted methods do not see (KDE's bandwidth search, which
+// stops within a tolerance, moves its curve by about 1e-4): similarities
+// rescaled by a small factor, whose rows span far less, are read as they
+// are before and after. What it does to the estimate is measured in
 // docs/recommendation.md ("Probabilities whose rows do not sum to 1").
 func (c ProbabilityCheck) LnMap() func(p float64) float64 {
 	if !c.readsLn() {

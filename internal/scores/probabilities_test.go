@@ -281,11 +281,11 @@ func TestPartial(t *testing.T) {
 	}
 }
 
-// LnMap is unchanged by a common factor: scores that may be probabilities
-// over more classes, multiplied by 1e-6 or by 64, are read as their
-// logarithms all the same (each read score moved by the factor's
-// logarithm, which every method ignores), and small similarities whose rows
-// span little stay read as they are at any such scale; the map is ln.
+// LnMap is unchanged by a common factor below 1: scores that may be
+// probabilities over more classes, multiplied by 1e-6 or by 1/64, are read
+// as their logarithms all the same (each read score moved by the factor's
+// logarithm), and small similarities whose rows span little stay read as
+// they are at any such scale; the map is ln.
 func TestLnMapScaleFree(t *testing.T) {
 	z := []float64{3, -4, -5, -2.5, -6, 2, -3, -4, -3.5, -4.5, 1, -5, 0.5, -6, -7, -4.2}
 	soft := Softmax(&Matrix{Classes: []string{"a", "b", "c", "d"}, Labels: []int{0, 1, 2, 3}, Scores: z}, 1)
