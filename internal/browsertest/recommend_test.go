@@ -23,6 +23,7 @@ import (
 	"github.com/cleanex/cleanex/internal/protocol"
 	"github.com/cleanex/cleanex/internal/recommend"
 	"github.com/cleanex/cleanex/internal/scores"
+	"github.com/cleanex/cleanex/web"
 )
 
 // nativeOutcome fits the recommendation's jobs natively on s (the CleaneX
@@ -359,6 +360,44 @@ func TestOneVsRestProbabilitiesLoad(t *testing.T) {
 	// The page's answer is the native code's on the same file.
 	mustEval[map[string]any](p, `window.cleanex.run({k2: 200}).then(r => ({}))`, 150*time.Second)
 	p.shot("13-one-vs-rest-probabilities")
+	ds, _, err := compute.Load(b.Bytes(), "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 200, 1), 200)
+}
+
+// Probabilities of one-vs-rest classifiers that give no point more than
+// 1/2, their rows spanning many orders of magnitude, loaded through the API
+// are read as their logarithms: load says so, the page says so next to the
+// direction and puts no warning about probabilities read as they are under
+// the headline, and the answer of a run is the native one.
+func TestLowOneVsRestProbabilitiesLoad(t *testing.T) {
+	p := openPage(t, "example=0")
+	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 20, 5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range m.Scores {
+		m.Scores[i] = 1 / (1 + math.Exp(4*d+1)) // sigma of minus four times the distance, minus 1: none above 1/2
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	got := mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(b.String())), 30*time.Second)
+	if got["logProbabilities"] != true || got["logOdds"] != false || got["scoresNote"] != scores.LnNote {
+		t.Fatalf("load returned %v; want logProbabilities with the logarithms' note", got)
+	}
+	line := mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second)
+	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "reads their logarithms, ln p") {
+		t.Errorf("direction line %q does not say the scores are read as their logarithms", line)
+	}
+	mustEval[map[string]any](p, `window.cleanex.run({k2: 200}).then(r => ({}))`, 150*time.Second)
+	if text := mustEval[string](p, `document.body.innerText`, 5*time.Second); strings.Contains(text, web.PartialWarning) {
+		t.Error("the page warns that the probabilities were read as they are")
+	}
+	p.shot("13b-low-one-vs-rest-probabilities")
 	ds, _, err := compute.Load(b.Bytes(), "auto")
 	if err != nil {
 		t.Fatal(err)
