@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string) error {
 	refit := fs.String("refit", "", "fit: refit only these methods (comma-separated) on the cached pilots")
 	per := fs.Int("per", 0, "summary*: the first n pilots of each family and k1 (0: all)")
 	quantiles := fs.Int("q", summary.DefaultQuantiles, "summary: quantile steps of the summaries")
-	transform := fs.String("transform", "", "fit: rewrite each pilot's scores first: softmax:T (class probabilities of logits T x / sd, as the product reads them), rawsoftmax:T (read as they are), logsoftmax:T, sigmoid:T (one-vs-rest probabilities, as the product reads them), rawsigmoid:T (read as they are), minmax, or logit-B / ln-B (B, own for none, read as log-odds / logarithms)")
+	transform := fs.String("transform", "", "fit: rewrite each pilot's scores first: softmax:T (class probabilities of logits T x / sd, as the product reads them), rawsoftmax:T (read as they are), logsoftmax:T, sigmoid:T (one-vs-rest probabilities, as the product reads them), rawsigmoid:T (read as they are), lowsigmoid:T and rawlowsigmoid:T (the same of a model that gives no point more than 1/2), minmax, or logit-B / ln-B (B, own for none, read as log-odds / logarithms)")
 	heldOut := fs.Bool("heldout", false, "fit: the held-out simulated pilots (bank.HeldOut) instead of the bank's")
 	small := fs.Bool("small", false, "fit, heldout: pilots of 10, 20 and 30 classes from the worlds of the bank's 50-class pilots (bank.SmallPilots; cache build/small)")
 	large := fs.Bool("large", false, "fit, heldout: the bank's larger pilots in larger worlds (bank.Large; cache build/large)")

@@ -406,7 +406,8 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	var noBK float64
 	var noBWidths []float64
 	var noBFams []string
-	// the same for the pilots of bank.Large alone
+	// the same for the pilots of bank.Large alone, and for the others
+	// (worlds of bank.PopulationK classes)
 	var largeFams, smallFams []string
 	var largeK, largeN, smallK, smallN float64
 	var smallWidths []float64
@@ -427,19 +428,18 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 		}
 		in := coverage(g.ps, cal)
 		out := coverage(g.ps, lofo)
-		if large, small := largeOnly(g.ps, true), largeOnly(g.ps, false); len(large) > 0 {
-			c := coverage(large, lofo)
-			largeFams = append(largeFams, fmt.Sprintf("%s %.2f (%d pilots, width %.3f)", g.name, c.atK, len(large), median(c.widths)))
-			largeK += c.atK * float64(len(large))
-			largeN += float64(len(large))
-			c = coverage(small, lofo)
-			smallFams = append(smallFams, fmt.Sprintf("%s %.2f (width %.3f)", g.name, c.atK, median(c.widths)))
-		}
-		small := largeOnly(g.ps, false)
+		large, small := largeOnly(g.ps, true), largeOnly(g.ps, false)
 		c := coverage(small, lofo)
 		smallK += c.atK * float64(len(small))
 		smallN += float64(len(small))
 		smallWidths = append(smallWidths, c.widths...)
+		if len(large) > 0 {
+			smallFams = append(smallFams, fmt.Sprintf("%s %.2f (width %.3f)", g.name, c.atK, median(c.widths)))
+			c = coverage(large, lofo)
+			largeFams = append(largeFams, fmt.Sprintf("%s %.2f (%d pilots, width %.3f)", g.name, c.atK, len(large), median(c.widths)))
+			largeK += c.atK * float64(len(large))
+			largeN += float64(len(large))
+		}
 		noB := coverage(withoutSpread(g.ps), lofo)
 		noBK += noB.atK * float64(len(g.ps))
 		noBWidths = append(noBWidths, noB.widths...)

@@ -36,7 +36,8 @@ type Sample struct {
 	// Observed is the exact observed curve Abar_k, k = 0..K (see Observed).
 	Observed Curve
 	// LogProbabilities is true when the scores were class probabilities, or
-	// looked like probabilities over more classes than the matrix holds, and
+	// looked like probabilities of a model that gives no point more than 1/2
+	// (scores.ProbabilityCheck.LnMap), and
 	// the Sample holds their natural logarithms; LogOdds when they looked
 	// like probabilities whose rows do not sum to 1 and the Sample holds
 	// their log-odds (Orientation).
@@ -127,7 +128,7 @@ func (s *Sample) CheckVaries() error {
 // (scores.ProbabilityCheck.LogMap), as their log-odds when they look like
 // probabilities whose rows do not sum to 1
 // (scores.ProbabilityCheck.LogOddsMap), as their logarithms when they look
-// like probabilities over more classes than the matrix holds
+// like probabilities of a model that gives no point more than 1/2
 // (scores.ProbabilityCheck.LnMap), as they are otherwise. NewSample
 // reads a matrix this way, and so does a caller that orients its rows one
 // by one.

@@ -95,7 +95,8 @@ type Summary struct {
 	// one "auto" picks.
 	Direction, Detected string
 	// LogProbabilities is true when the scores were class probabilities
-	// (or looked like probabilities over more classes than the file holds),
+	// (or looked like probabilities of a model that gives no point more
+	// than 1/2),
 	// read as their logarithms, LogOdds when they looked like
 	// probabilities whose rows do not sum to 1, read as their log-odds
 	// (accuracy.Orient); ScoresNote says what the user should be told

@@ -227,14 +227,14 @@ func (c ProbabilityCheck) readsLogOdds() bool {
 }
 
 // WideDecades is how many orders of magnitude the rows of scores that may be
-// probabilities over more classes than the file holds (Partial) must span,
-// at the median, to be read as their logarithms (LnMap): a factor of 1,000
+// probabilities of a model giving no point more than 1/2 must span, at the
+// median, to be read as their logarithms (LnMap): a factor of 1,000
 // between a row's highest and lowest score, which the squashed tails of
 // probabilities reach and similarities seldom do.
 const WideDecades = 3
 
-// LnNote tells the user that their scores, which look like probabilities
-// over more classes than the file holds, were read as their logarithms
+// LnNote tells the user that their scores, which look like probabilities of
+// a model that gives no point more than 1/2, were read as their logarithms
 // (ProbabilityCheck.LnMap).
 const LnNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, they are not class probabilities (their rows do not sum to 1), and a typical row spans more than a factor of 1,000 from its highest score to its lowest, as one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2 do, and class probabilities over more classes than the file holds: so every method reads their logarithms, ln p, which keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities squeezed together near 0 (for such probabilities ln p is the model's logit up to a shift per point, or nearly, since ln σ(z) is within ln 2 of z below 1/2); multiplying every score by one factor below 1 leaves the estimate as it is; give the model's logits if you would rather they were read as they are"
 
