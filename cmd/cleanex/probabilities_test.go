@@ -177,18 +177,53 @@ func TestPredictLowOneVsRestProbabilities(t *testing.T) {
 	if fromProbs != fromLogs {
 		t.Error("the probabilities and their logarithms give different predictions")
 	}
-	// Times 2^-10 every logarithm moves by -10 ln 2: every column is the
-	// same but KDE's, whose bandwidth search stops within an absolute
-	// tolerance on scores standardised by their largest magnitude, which a
-	// shift changes (within 5e-4), and the interval's, which counts KDE's
-	// curve in the methods' range (within 1e-5).
 	code, fromSmall, _ := cli(t, write(&small), args...)
 	if code != 0 {
 		t.Fatalf("predict on the probabilities times 2^-10: status %d", code)
 	}
-	a, b := strings.Split(strings.TrimSpace(fromSmall), "\n"), strings.Split(strings.TrimSpace(fromProbs), "\n")
+	sameUpToShift(t, "times 2^-10", fromSmall, fromProbs)
+}
+
+// Class probabilities in percent are read as their logarithms, ln(100 p) =
+// ln p + ln 100, and predicted as the probabilities themselves are (read as
+// ln p), within KDE's tolerance.
+func TestPredictPercentProbabilities(t *testing.T) {
+	_, probs := simulatedProbabilities(t, "80", "4")
+	pct := *probs
+	pct.Scores = make([]float64, len(probs.Scores))
+	for i, p := range probs.Scores {
+		pct.Scores[i] = 100 * p
+	}
+	var pb, cb bytes.Buffer
+	if err := scores.WriteCSV(&pb, probs); err != nil {
+		t.Fatal(err)
+	}
+	if err := scores.WriteCSV(&cb, &pct); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,pooled,tail,regression,cleanex", "-"}
+	code, fromProbs, errs := cli(t, pb.String(), args...)
+	if code != 0 || !strings.Contains(errs, scores.ProbabilitiesNote) {
+		t.Fatalf("predict on the probabilities: status %d, stderr %q", code, errs)
+	}
+	code, fromPct, errs := cli(t, cb.String(), args...)
+	if code != 0 || !strings.Contains(errs, scores.LnNote) {
+		t.Fatalf("predict on the percentages: status %d, stderr %q", code, errs)
+	}
+	sameUpToShift(t, "in percent", fromPct, fromProbs)
+}
+
+// sameUpToShift checks that two predictions of one pilot whose scores were
+// read one shifted from the other are the same: every column but KDE's,
+// whose bandwidth search stops within an absolute tolerance on scores
+// standardised by their largest magnitude, which a shift changes (within
+// 5e-4), and the interval's, which counts KDE's curve in the methods' range
+// (within 1e-5).
+func sameUpToShift(t *testing.T, what, got, want string) {
+	t.Helper()
+	a, b := strings.Split(strings.TrimSpace(got), "\n"), strings.Split(strings.TrimSpace(want), "\n")
 	if len(a) != len(b) || a[0] != b[0] {
-		t.Fatalf("times 2^-10: %d rows, header %q; want %d, %q", len(a), a[0], len(b), b[0])
+		t.Fatalf("%s: %d rows, header %q; want %d, %q", what, len(a), a[0], len(b), b[0])
 	}
 	header := strings.Split(a[0], ",")
 	for i := 1; i < len(a); i++ {
@@ -198,10 +233,10 @@ func TestPredictLowOneVsRestProbabilities(t *testing.T) {
 				u, err1 := strconv.ParseFloat(x[j], 64)
 				v, err2 := strconv.ParseFloat(y[j], 64)
 				if err1 != nil || err2 != nil || math.Abs(u-v) > tol {
-					t.Errorf("times 2^-10, row %d: %s %s, want %s within %g", i, col, x[j], y[j], tol)
+					t.Errorf("%s, row %d: %s %s, want %s within %g", what, i, col, x[j], y[j], tol)
 				}
 			} else if x[j] != y[j] {
-				t.Errorf("times 2^-10, row %d: %s %s, want %s", i, col, x[j], y[j])
+				t.Errorf("%s, row %d: %s %s, want %s", what, i, col, x[j], y[j])
 			}
 		}
 	}

@@ -390,7 +390,7 @@ func TestLowOneVsRestProbabilitiesLoad(t *testing.T) {
 		t.Fatalf("load returned %v; want logProbabilities with the logarithms' note", got)
 	}
 	line := mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second)
-	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "reads their logarithms, ln p") {
+	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "reads their logarithms, ln s") {
 		t.Errorf("direction line %q does not say the scores are read as their logarithms", line)
 	}
 	mustEval[map[string]any](p, `window.cleanex.run({k2: 200}).then(r => ({}))`, 150*time.Second)

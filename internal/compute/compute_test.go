@@ -279,13 +279,15 @@ func TestLoadRefusesConstantScores(t *testing.T) {
 
 // TestLoadSquashed: the summary says when a pilot's scores are squashed for
 // the pooled and the tail method (tail.Squashed), as sharp probabilities
-// read as they are (each row's scores e^(8 z), z standard normal, halved so
-// that they are not read as probabilities), and not for the same pilot's z.
+// read as they are (each row's scores e^(8 z) - 1, z standard normal,
+// some below 0 so that they are not read as their logarithms), and not for
+// the same pilot's z, nor for e^(8 z) / 2, which is read as its logarithm,
+// 8 z - ln 2 (scores.ProbabilityCheck.LnMap).
 func TestLoadSquashed(t *testing.T) {
 	const k, perClass = 60, 3
 	rng := rand.New(rand.NewPCG(5, 6))
-	var raw, squashed strings.Builder
-	for _, b := range []*strings.Builder{&raw, &squashed} {
+	var raw, squashed, halved strings.Builder
+	for _, b := range []*strings.Builder{&raw, &squashed, &halved} {
 		b.WriteString("label")
 		for j := range k {
 			fmt.Fprintf(b, ",c%d", j)
@@ -296,29 +298,32 @@ func TestLoadSquashed(t *testing.T) {
 		for range perClass {
 			fmt.Fprintf(&raw, "c%d", y)
 			fmt.Fprintf(&squashed, "c%d", y)
+			fmt.Fprintf(&halved, "c%d", y)
 			for j := range k {
 				z := rng.NormFloat64()
 				if j == y {
 					z += 1.5
 				}
 				fmt.Fprintf(&raw, ",%.6g", z)
-				fmt.Fprintf(&squashed, ",%.6g", math.Exp(8*z)/2)
+				fmt.Fprintf(&squashed, ",%.6g", math.Expm1(8*z))
+				fmt.Fprintf(&halved, ",%.6g", math.Exp(8*z)/2)
 			}
 			raw.WriteString("\n")
 			squashed.WriteString("\n")
+			halved.WriteString("\n")
 		}
 	}
 	for _, tc := range []struct {
 		name string
 		csv  string
 		want bool
-	}{{"z", raw.String(), false}, {"e^(8z) / 2", squashed.String(), true}} {
+	}{{"z", raw.String(), false}, {"e^(8z) - 1", squashed.String(), true}, {"e^(8z) / 2", halved.String(), false}} {
 		_, sum, err := Load([]byte(tc.csv), "higher")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sum.Squashed != tc.want {
-			t.Errorf("%s: Squashed %v, want %v", tc.name, sum.Squashed, tc.want)
+		if sum.Squashed != tc.want || sum.LogProbabilities != (tc.name == "e^(8z) / 2") {
+			t.Errorf("%s: Squashed %v, read as logarithms %v; want %v, %v", tc.name, sum.Squashed, sum.LogProbabilities, tc.want, tc.name == "e^(8z) / 2")
 		}
 	}
 }

@@ -46,10 +46,11 @@ type ProbabilityCheck struct {
 	FirstSum      float64
 	// MaxSum is the largest row sum (when InUnit).
 	MaxSum float64
-	// Decades is the median over the rows of log10(row's largest score /
-	// row's smallest score), how many orders of magnitude a row spans (when
-	// Inside).
-	Decades float64
+	// Positive is true when every score is finite and above 0; Decades is
+	// then the median over the rows of log10(row's largest score / row's
+	// smallest score), how many orders of magnitude a row spans.
+	Positive bool
+	Decades  float64
 	// pMin is the smallest positive score.
 	pMin float64
 }
@@ -62,6 +63,7 @@ func (m *Matrix) CheckProbabilities() ProbabilityCheck {
 	if k < 2 || n == 0 {
 		return c
 	}
+	c.Positive, c.Decades = rowDecades(m)
 	ends := false
 	for _, p := range m.Scores {
 		if !(p >= 0 && p <= 1) {
@@ -81,15 +83,10 @@ func (m *Matrix) CheckProbabilities() ProbabilityCheck {
 	if step := decimalStep(m.Scores); step > 0 {
 		c.Tolerance = max(c.Tolerance, min(MaxProbabilitySumTolerance, 4*step*math.Sqrt(float64(k)/12)))
 	}
-	decades := make([]float64, 0, n)
 	for i := range n {
-		sum, lo, hi := 0.0, math.Inf(1), 0.0
+		sum := 0.0
 		for _, p := range m.Row(i) {
 			sum += p
-			lo, hi = min(lo, p), max(hi, p)
-		}
-		if c.Inside {
-			decades = append(decades, math.Log10(hi/lo))
 		}
 		c.MaxSum = max(c.MaxSum, sum)
 		// A sum exactly at the tolerance (0.99 for 0.01) is within it:
@@ -102,11 +99,25 @@ func (m *Matrix) CheckProbabilities() ProbabilityCheck {
 		}
 	}
 	c.Probabilities = c.Off == 0
-	if len(decades) > 0 {
-		slices.Sort(decades)
-		c.Decades = decades[len(decades)/2]
-	}
 	return c
+}
+
+// rowDecades reports whether every score of m is finite and above 0, and
+// if so the median over the rows of log10(largest / smallest score).
+func rowDecades(m *Matrix) (bool, float64) {
+	decades := make([]float64, m.N())
+	for i := range decades {
+		lo, hi := math.Inf(1), 0.0
+		for _, p := range m.Row(i) {
+			if !(p > 0) || math.IsInf(p, 1) {
+				return false, 0
+			}
+			lo, hi = min(lo, p), max(hi, p)
+		}
+		decades[i] = math.Log10(hi / lo)
+	}
+	slices.Sort(decades)
+	return true, decades[len(decades)/2]
 }
 
 // decimalStep returns 10^-d for the fewest decimals d in 1..6 to which
@@ -131,8 +142,9 @@ func decimalStep(xs []float64) float64 {
 
 // NearMiss returns, for scores that all lie in [0, 1] and whose rows nearly
 // all (at least 90%) sum to 1 but not every one, a note naming the first
-// row that does not and saying that the scores are therefore read as they
-// are (or as their log-odds, LogOddsMap); "" otherwise.
+// row that does not and saying how the scores are therefore read: as they
+// are, as their log-odds (LogOddsMap) or as their logarithms (LnMap); ""
+// otherwise.
 func (c ProbabilityCheck) NearMiss(rows int) string {
 	if !c.InUnit || c.Probabilities || rows == 0 || 10*c.Off > rows {
 		return ""
@@ -142,8 +154,11 @@ func (c ProbabilityCheck) NearMiss(rows int) string {
 		others = fmt.Sprintf(" (and %d other rows)", c.Off-1)
 	}
 	read := "so they are read as they are; if they are probabilities, make every row sum to 1 and CleaneX and KDE will read their logarithms, which suits them better"
-	if c.readsLogOdds() {
+	switch {
+	case c.readsLogOdds():
 		read = "so every method reads their log-odds, ln(p / (1 - p)), as for one-vs-rest probabilities; if they are class probabilities, make every row sum to 1 and they will be read as their logarithms, ln p"
+	case c.readsLn():
+		read = "and since a typical row spans more than a factor of 1,000, every method reads their logarithms, ln p, as for class probabilities"
 	}
 	return fmt.Sprintf("these scores look like class probabilities, but row %d of the file (the header is row 1) sums to %.3g%s, not 1, %s", c.FirstOff, c.FirstSum, others, read)
 }
@@ -226,31 +241,32 @@ func (c ProbabilityCheck) readsLogOdds() bool {
 	return c.Inside && c.Max > 0.5 && c.SmallShare >= 0.5 && !c.Probabilities
 }
 
-// WideDecades is how many orders of magnitude the rows of scores that may be
-// probabilities of a model giving no point more than 1/2 must span, at the
-// median, to be read as their logarithms (LnMap): a factor of 1,000
-// between a row's highest and lowest score, which the squashed tails of
-// probabilities reach and similarities seldom do.
+// WideDecades is how many orders of magnitude the rows of positive scores
+// must span, at the median, to be read as their logarithms (LnMap): a
+// factor of 1,000 between a row's highest and lowest score, which the
+// squeezed tails of probabilities and other exponentials of a model's
+// logits reach and similarities seldom do.
 const WideDecades = 3
 
-// LnNote tells the user that their scores, which look like probabilities of
-// a model that gives no point more than 1/2, were read as their logarithms
+// LnNote tells the user that their scores, positive and spanning orders of
+// magnitude as probabilities do, were read as their logarithms
 // (ProbabilityCheck.LnMap).
-const LnNote = "these scores all lie strictly between 0 and 1, most below 0.1 and none above 1/2, they are not class probabilities (their rows do not sum to 1), and a typical row spans more than a factor of 1,000 from its highest score to its lowest, as one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2 do, and class probabilities over more classes than the file holds: so every method reads their logarithms, ln p, which keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small probabilities squeezed together near 0 (for such probabilities ln p is the model's logit up to a shift per point, or nearly, since ln σ(z) is within ln 2 of z below 1/2); multiplying every score by one factor below 1 leaves the estimate as it is; give the model's logits if you would rather they were read as they are"
+const LnNote = "these scores are all above 0 and a typical row spans more than a factor of 1,000 from its highest score to its lowest, as probabilities and other exponentials of a model's logits do (class probabilities in percent or rescaled, probabilities over more classes than the file holds, one-vs-rest probabilities σ(z) of a model that gives no point more than 1/2) and similarities seldom do: so every method reads their logarithms, ln s, which keeps the order of the classes, so the measured accuracy is unchanged, and spreads apart again the many small scores squeezed together near 0 (for such probabilities ln p is the model's logit up to a shift per point, or nearly, since ln σ(z) is within ln 2 of z below 1/2); multiplying every score by one factor leaves the estimate as it is; give the model's logits if you would rather they were read as they are"
 
-// LnMap returns, for a matrix c found to hold scores that may be
-// probabilities of a model that gives no point more than 1/2 (every score
-// strictly between 0 and 1, at least half below 0.1, none above 1/2, not
-// class probabilities: one-vs-rest probabilities, whose rows may sum to
-// more than 1, or class probabilities over more classes than the matrix
-// holds) whose rows span at least WideDecades orders of magnitude
-// (Decades), the map p -> ln p that the estimators read instead; nil
-// otherwise. Multiplying every score by a factor below 1 leaves those
-// conditions as they are, and ln(a p) = ln a + ln p shifts every score
-// alike, which the fitted methods do not see (KDE's bandwidth search, which
-// stops within a tolerance, moves its curve by about 1e-4): similarities
-// rescaled by a small factor, whose rows span far less, are read as they
-// are before and after. What it does to the estimate is measured in
+// LnMap returns, for a matrix c found to hold positive scores whose rows
+// span at least WideDecades orders of magnitude (Positive, Decades) and
+// that are neither class probabilities (LogMap) nor read as log-odds
+// (LogOddsMap), the map s -> ln s that the estimators read instead; nil
+// otherwise. Such scores are class probabilities in percent or rescaled,
+// probabilities over more classes than the matrix holds, one-vs-rest
+// probabilities of a model that gives no point more than 1/2, or other
+// exponentials of a model's logits. Multiplying every score by a factor
+// leaves both conditions as they are, and ln(a s) = ln a + ln s shifts
+// every score alike, which the fitted methods do not see (KDE's bandwidth
+// search, which stops within a tolerance, moves its curve by about 1e-4):
+// class probabilities times 100 answer as the probabilities do, and
+// similarities, whose rows span far less, are read as they are at every
+// scale. What it does to the estimate is measured in
 // docs/recommendation.md ("Probabilities whose rows do not sum to 1").
 func (c ProbabilityCheck) LnMap() func(p float64) float64 {
 	if !c.readsLn() {
@@ -261,11 +277,9 @@ func (c ProbabilityCheck) LnMap() func(p float64) float64 {
 }
 
 // readsLn reports whether the scores are read as their logarithms under
-// LnMap: Partial's conditions but the row sums (one-vs-rest probabilities
-// over many classes may sum to more than 1), and rows spanning at least
-// WideDecades orders of magnitude.
+// LnMap.
 func (c ProbabilityCheck) readsLn() bool {
-	return c.Inside && c.SmallShare >= 0.5 && c.Max <= 0.5 && !c.Probabilities && c.Decades >= WideDecades
+	return c.Positive && c.Decades >= WideDecades && !c.Probabilities && !c.readsLogOdds()
 }
 
 // PartialNote tells the user that their scores may be class probabilities

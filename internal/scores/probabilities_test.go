@@ -281,11 +281,12 @@ func TestPartial(t *testing.T) {
 	}
 }
 
-// LnMap is unchanged by a common factor below 1: scores that may be
-// probabilities over more classes, multiplied by 1e-6 or by 1/64, are read
-// as their logarithms all the same (each read score moved by the factor's
-// logarithm), and small similarities whose rows span little stay read as
-// they are at any such scale; the map is ln.
+// LnMap is unchanged by a common factor: probabilities over more classes
+// (rows summing to 0.4), multiplied by 1e-6, 1/64, 250 (rows summing to
+// 100, as percentages do) or 2.5e6, are read as their logarithms all the
+// same (each read score moved by the factor's logarithm), and similarities
+// whose rows span little stay read as they are at every such scale; the
+// map is ln.
 func TestLnMapScaleFree(t *testing.T) {
 	z := []float64{3, -4, -5, -2.5, -6, 2, -3, -4, -3.5, -4.5, 1, -5, 0.5, -6, -7, -4.2}
 	soft := Softmax(&Matrix{Classes: []string{"a", "b", "c", "d"}, Labels: []int{0, 1, 2, 3}, Scores: z}, 1)
@@ -300,7 +301,7 @@ func TestLnMapScaleFree(t *testing.T) {
 	if base == nil {
 		t.Fatal("rows summing to 0.4 are not read as logarithms")
 	}
-	for _, f := range []float64{1e-6, 1.0 / 64} {
+	for _, f := range []float64{1e-6, 1.0 / 64, 250, 2.5e6} {
 		m := times(0.4 * f)
 		ln := m.CheckProbabilities().LnMap()
 		if ln == nil {
@@ -318,7 +319,7 @@ func TestLnMapScaleFree(t *testing.T) {
 	}
 	sims := &Matrix{Classes: soft.Classes, Labels: soft.Labels,
 		Scores: []float64{0.9, 0.2, 0.3, 0.5, 0.2, 0.8, 0.4, 0.3, 0.3, 0.5, 0.7, 0.2, 0.6, 0.1, 0.2, 0.4}}
-	for _, f := range []float64{1, 0.1, 1e-6} {
+	for _, f := range []float64{1, 0.1, 1e-6, 100, 1e6} {
 		m := &Matrix{Classes: sims.Classes, Labels: sims.Labels, Scores: slices.Clone(sims.Scores)}
 		for i := range m.Scores {
 			m.Scores[i] *= f
@@ -364,5 +365,35 @@ func TestLnMapOneVsRestOverOne(t *testing.T) {
 	c := m.CheckProbabilities()
 	if c.Partial() || c.LnMap() == nil || c.Note(m.N()) != LnNote {
 		t.Errorf("partial %v, reads ln %v, note %q; want not partial, ln, LnNote (%+v)", c.Partial(), c.LnMap() != nil, c.Note(m.N()), c)
+	}
+}
+
+// Class probabilities one of whose rows does not sum to 1 are not class
+// probabilities; with none above 1/2 they are not read as log-odds either,
+// but their rows span more than WideDecades: they are read as their
+// logarithms, and the near-miss note names the row and says so.
+func TestNearMissReadAsLogarithms(t *testing.T) {
+	const k, n = 8, 10
+	logits := []float64{1, 1, -3, -4, -5, -6, -7, -8}
+	m := &Matrix{Classes: []string{"a", "b", "c", "d", "e", "f", "g", "h"}}
+	for i := range n {
+		m.Labels = append(m.Labels, i%k)
+		for j := range k {
+			m.Scores = append(m.Scores, logits[(j-i%k+k)%k]) // the row's class gets a top logit
+		}
+	}
+	m = Softmax(m, 1)
+	for j := range k {
+		m.Scores[4*k+j] *= 0.95 // the fifth row sums to 0.95
+	}
+	c := m.CheckProbabilities()
+	if c.Probabilities || c.LogOddsMap() != nil || c.LnMap() == nil {
+		t.Fatalf("probabilities %v, log-odds %v, reads ln %v (%+v)", c.Probabilities, c.LogOddsMap() != nil, c.LnMap() != nil, c)
+	}
+	note := c.Note(m.N())
+	for _, want := range []string{"row 6", "reads their logarithms"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q does not say %q", note, want)
+		}
 	}
 }
