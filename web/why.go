@@ -837,7 +837,7 @@ func CalibrationBank() string {
 	if err != nil || len(t.Families) == 0 {
 		return "a bank of pilots"
 	}
-	return Count(t.Pilots, "pilot", "pilots") + " of " + Count(len(t.Families), "family", "families")
+	return limits.Count(t.Pilots, "pilot", "pilots") + " of " + limits.Count(len(t.Families), "family", "families")
 }
 
 // WhyCheck says how the interval was checked (recommend.Table.Families):
@@ -862,10 +862,10 @@ func (s *State) WhyCheck() string {
 		if math.Round(100*lo) == math.Round(100*hi) {
 			cov = fmt.Sprintf("%.0f%%", 100*lo)
 		}
-		return fmt.Sprintf("%s of the time (%.0f%% over all %s)", cov, 100*sum/float64(max(pilots, 1)), Count(pilots, "pilot", "pilots"))
+		return fmt.Sprintf("%s of the time (%.0f%% over all %s)", cov, 100*sum/float64(max(pilots, 1)), limits.Count(pilots, "pilot", "pilots"))
 	}
 	line := fmt.Sprintf("How the interval was checked: on %s of test pilots whose true accuracy is known, each with the interval calibrated on the other families only, 80%% intervals contained the truth %s across all k, and %s at the largest k — so read it as a guide, not a guarantee.",
-		Count(len(r.Table.Families), "family", "families"),
+		limits.Count(len(r.Table.Families), "family", "families"),
 		span(func(f recommend.FamilyCheck) float64 { return f.CoverageAllK }),
 		span(func(f recommend.FamilyCheck) float64 { return f.CoverageAtK }))
 	return line + lowestFamily(r.Table.Families)
@@ -1022,7 +1022,7 @@ func (s *State) BoxCaption() string {
 		among = fmt.Sprintf(" (of the %s test pilots, those whose classes reach this ratio)", limits.Thousands(r.Table.Pilots))
 	}
 	return fmt.Sprintf("On %s whose true accuracy is known%s, %s, each method's error (predicted minus true accuracy) was spread like this: the box holds the middle half of the pilots, the whiskers 80%% of them, and a box centred on the dashed zero line has no systematic error. Median errors: %s.",
-		Count(e.Pilots, "test pilot", "test pilots"), among, at, strings.Join(meds, ", "))
+		limits.Count(e.Pilots, "test pilot", "test pilots"), among, at, strings.Join(meds, ", "))
 }
 
 // Signed formats an error with its sign and three decimals, with a true
@@ -1044,13 +1044,4 @@ func Ratio(x float64) string {
 		return strings.TrimSuffix(fmt.Sprintf("%.1f", x), ".0") + "×"
 	}
 	return limits.Thousands(int(math.Round(x))) + "×"
-}
-
-// Count returns n with the word for one or for many: "1 fit", "3 fits",
-// "1,200 pilots".
-func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return limits.Thousands(n) + " " + many
 }

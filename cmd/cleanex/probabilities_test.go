@@ -27,6 +27,16 @@ func simulatedProbabilities(t *testing.T, k, seed string) (string, *scores.Matri
 	return pilot, scores.Softmax(m, -4) // logits: minus four times the distance
 }
 
+// csvText is m written as a CSV score matrix.
+func csvText(t *testing.T, m *scores.Matrix) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 // A pilot given as softmax probabilities is predicted exactly as the same
 // pilot given as the probabilities' logarithms, and stderr says how the
 // scores were read; its observed column is the distances' from which the
@@ -38,23 +48,16 @@ func TestPredictProbabilities(t *testing.T) {
 	for i, p := range probs.Scores {
 		logs.Scores[i] = detmath.Log(p) // the product's logarithm
 	}
-	var pb, lb bytes.Buffer
-	if err := scores.WriteCSV(&pb, probs); err != nil {
-		t.Fatal(err)
-	}
-	if err := scores.WriteCSV(&lb, &logs); err != nil {
-		t.Fatal(err)
-	}
 	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,regression,cleanex"}
 	_, fromDistances, _ := cli(t, pilot, append(args, "-")...)
-	code, fromProbs, errs := cli(t, pb.String(), append(args, "-")...)
+	code, fromProbs, errs := cli(t, csvText(t, probs), append(args, "-")...)
 	if code != 0 {
 		t.Fatalf("predict on probabilities: status %d: %s", code, errs)
 	}
 	if !strings.Contains(errs, scores.ProbabilitiesNote) {
 		t.Errorf("stderr %q does not say the probabilities were read as logarithms", errs)
 	}
-	code, fromLogs, errsLogs := cli(t, lb.String(), append(args, "-")...)
+	code, fromLogs, errsLogs := cli(t, csvText(t, &logs), append(args, "-")...)
 	if code != 0 || strings.Contains(errsLogs, scores.ProbabilitiesNote) {
 		t.Fatalf("predict on log-probabilities: status %d: %s", code, errsLogs)
 	}
@@ -88,11 +91,7 @@ func TestPredictProbabilitiesNearMiss(t *testing.T) {
 		if tc.zero {
 			probs.Row(0)[1], probs.Row(0)[2] = 0, probs.Row(0)[2]+probs.Row(0)[1]
 		}
-		var b bytes.Buffer
-		if err := scores.WriteCSV(&b, probs); err != nil {
-			t.Fatal(err)
-		}
-		code, _, errs := cli(t, b.String(), "predict", "--k2", "60", "--methods", "plugin", "-")
+		code, _, errs := cli(t, csvText(t, probs), "predict", "--k2", "60", "--methods", "plugin", "-")
 		if code != 0 || !strings.Contains(errs, "these scores look like class probabilities, but row 8 of the file (the header is row 1) sums to 0.5, not 1, "+tc.read) {
 			t.Errorf("%s: status %d, stderr %q", tc.name, code, errs)
 		}
@@ -115,19 +114,12 @@ func TestPredictOneVsRestProbabilities(t *testing.T) {
 		probs.Scores[i] = 1 / (1 + detmath.Exp(-z))
 		logits.Scores[i] = detmath.Log(probs.Scores[i]) - detmath.Log(1-probs.Scores[i]) // the product's log-odds
 	}
-	var pb, lb bytes.Buffer
-	if err := scores.WriteCSV(&pb, &probs); err != nil {
-		t.Fatal(err)
-	}
-	if err := scores.WriteCSV(&lb, &logits); err != nil {
-		t.Fatal(err)
-	}
 	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,pooled,tail,regression,cleanex", "-"}
-	code, fromProbs, errs := cli(t, pb.String(), args...)
+	code, fromProbs, errs := cli(t, csvText(t, &probs), args...)
 	if code != 0 || !strings.Contains(errs, scores.LogOddsNote) {
 		t.Fatalf("predict on one-vs-rest probabilities: status %d, stderr %q", code, errs)
 	}
-	code, fromLogits, errsLogits := cli(t, lb.String(), args...)
+	code, fromLogits, errsLogits := cli(t, csvText(t, &logits), args...)
 	if code != 0 || strings.Contains(errsLogits, scores.LogOddsNote) {
 		t.Fatalf("predict on their log-odds: status %d: %s", code, errsLogits)
 	}
@@ -158,26 +150,19 @@ func TestPredictLowOneVsRestProbabilities(t *testing.T) {
 	if c := probs.CheckProbabilities(); c.LnMap() == nil {
 		t.Fatalf("the probabilities are not read as logarithms: %+v", c)
 	}
-	write := func(m *scores.Matrix) string {
-		var b bytes.Buffer
-		if err := scores.WriteCSV(&b, m); err != nil {
-			t.Fatal(err)
-		}
-		return b.String()
-	}
 	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,pooled,tail,regression,cleanex", "-"}
-	code, fromProbs, errs := cli(t, write(&probs), args...)
+	code, fromProbs, errs := cli(t, csvText(t, &probs), args...)
 	if code != 0 || !strings.Contains(errs, scores.LnNote) {
 		t.Fatalf("predict on the probabilities: status %d, stderr %q", code, errs)
 	}
-	code, fromLogs, errsLogs := cli(t, write(&logs), args...)
+	code, fromLogs, errsLogs := cli(t, csvText(t, &logs), args...)
 	if code != 0 || strings.Contains(errsLogs, scores.LnNote) {
 		t.Fatalf("predict on their logarithms: status %d: %s", code, errsLogs)
 	}
 	if fromProbs != fromLogs {
 		t.Error("the probabilities and their logarithms give different predictions")
 	}
-	code, fromSmall, _ := cli(t, write(&small), args...)
+	code, fromSmall, _ := cli(t, csvText(t, &small), args...)
 	if code != 0 {
 		t.Fatalf("predict on the probabilities times 2^-10: status %d", code)
 	}
@@ -194,19 +179,12 @@ func TestPredictPercentProbabilities(t *testing.T) {
 	for i, p := range probs.Scores {
 		pct.Scores[i] = 100 * p
 	}
-	var pb, cb bytes.Buffer
-	if err := scores.WriteCSV(&pb, probs); err != nil {
-		t.Fatal(err)
-	}
-	if err := scores.WriteCSV(&cb, &pct); err != nil {
-		t.Fatal(err)
-	}
 	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,pooled,tail,regression,cleanex", "-"}
-	code, fromProbs, errs := cli(t, pb.String(), args...)
+	code, fromProbs, errs := cli(t, csvText(t, probs), args...)
 	if code != 0 || !strings.Contains(errs, scores.ProbabilitiesNote) {
 		t.Fatalf("predict on the probabilities: status %d, stderr %q", code, errs)
 	}
-	code, fromPct, errs := cli(t, cb.String(), args...)
+	code, fromPct, errs := cli(t, csvText(t, &pct), args...)
 	if code != 0 || !strings.Contains(errs, scores.LnNote) {
 		t.Fatalf("predict on the percentages: status %d, stderr %q", code, errs)
 	}
@@ -283,10 +261,7 @@ func TestPredictShortTruth(t *testing.T) {
 // direction auto picked, and probabilities read as their logarithms.
 func TestSummariseSaysHowScoresWereRead(t *testing.T) {
 	pilot, probs := simulatedProbabilities(t, "40", "5")
-	var pb bytes.Buffer
-	if err := scores.WriteCSV(&pb, probs); err != nil {
-		t.Fatal(err)
-	}
+	pb := csvText(t, probs)
 	for _, c := range []struct {
 		name, input string
 		args        []string
@@ -294,7 +269,7 @@ func TestSummariseSaysHowScoresWereRead(t *testing.T) {
 	}{
 		{"distances, auto", pilot, nil, "scores read as lower is better (distances)", scores.ProbabilitiesNote},
 		{"distances, lower", pilot, []string{"--direction", "lower"}, "", "--direction auto"},
-		{"probabilities", pb.String(), []string{"--direction", "higher"}, scores.ProbabilitiesNote, "--direction auto"},
+		{"probabilities", pb, []string{"--direction", "higher"}, scores.ProbabilitiesNote, "--direction auto"},
 	} {
 		code, out, errs := cli(t, c.input, append(append([]string{"summarise"}, c.args...), "-")...)
 		if code != 0 || !strings.HasPrefix(out, "label,") && !strings.Contains(strings.SplitN(out, "\n", 2)[0], "correct") {

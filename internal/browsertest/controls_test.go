@@ -234,12 +234,7 @@ type answerFrame struct {
 func TestAnswerBarSteadyDuringRun(t *testing.T) {
 	csv := simulatedCSV(t, 40, 3)
 	for _, phone := range []bool{false, true} {
-		p := openPage(t, "")
-		if phone {
-			p.onPhone()
-		}
-		p.waitFinished(180 * time.Second)
-		p.front()
+		p, _ := openFinished(t, phone)
 		mustEval[bool](p, `(scrollTo(0, 0), true)`, 5*time.Second)
 		mustEval[bool](p, watchAnswerJS+"(12000)", 5*time.Second)
 		mustEval[bool](p, dropJS(fileJS("pilot-40.csv", csv)), 10*time.Second)
@@ -306,13 +301,7 @@ type busyFrame struct {
 func TestBusyLineKeepsSectionsStill(t *testing.T) {
 	csv := simulatedCSVr(t, 100, 10, 3)
 	for _, phone := range []bool{false, true} {
-		what := map[bool]string{false: "1280 px", true: "400 px phone"}[phone]
-		p := openPage(t, "")
-		if phone {
-			p.onPhone()
-		}
-		p.waitFinished(180 * time.Second)
-		p.front()
+		p, what := openFinished(t, phone)
 		mustEval[bool](p, watchBusyJS+"(10000)", 5*time.Second)
 		mustEval[bool](p, dropJS(fileJS("pilot-100.csv", csv)), 10*time.Second)
 		p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("pilot-100.csv")`, 30*time.Second)
@@ -342,13 +331,7 @@ func TestBusyLineKeepsSectionsStill(t *testing.T) {
 // the slider stays where it was.
 func TestSliderKeepsPageStill(t *testing.T) {
 	for _, phone := range []bool{false, true} {
-		what := map[bool]string{false: "1280 px", true: "400 px phone"}[phone]
-		p := openPage(t, "")
-		if phone {
-			p.onPhone()
-		}
-		p.waitFinished(180 * time.Second)
-		p.front()
+		p, what := openFinished(t, phone)
 		p.click("show-sim")
 		p.waitJS(`document.getElementById("slide-d") !== null`, 5*time.Second)
 		// At 1280 px the slider is on the first screen, the page scrolled to
@@ -385,4 +368,18 @@ func TestSliderKeepsPageStill(t *testing.T) {
 			t.Errorf("%s: while the slide was worked out, the answer bar changed height: %v px", what, heights)
 		}
 	}
+}
+
+// openFinished opens the page with its example, at 1280 px or on a 400 px
+// phone, waits for the example's run to finish and brings the tab to the
+// front; it returns the page and the size in words for messages.
+func openFinished(t *testing.T, phone bool) (*page, string) {
+	t.Helper()
+	p := openPage(t, "")
+	if phone {
+		p.onPhone()
+	}
+	p.waitFinished(180 * time.Second)
+	p.front()
+	return p, map[bool]string{false: "1280 px", true: "400 px phone"}[phone]
 }

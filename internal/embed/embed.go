@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/cleanex/cleanex/internal/limits"
 )
 
 // Metric is how a test embedding and a reference embedding are compared.
@@ -167,7 +169,7 @@ func (p *Problem) HigherIsBetter() bool { return p.Metric == Cosine }
 func (p *Problem) Check() error {
 	k := len(p.Classes)
 	if k < 2 {
-		return fmt.Errorf("%s: at least 2 classes are needed", classCount(k))
+		return fmt.Errorf("%s: at least 2 classes are needed", limits.Count(k, "class", "classes"))
 	}
 	if p.Test.D < 1 || p.Test.D != p.References.D {
 		return fmt.Errorf("the test embeddings have dimension %d and the references %d: they must be the same, at least 1", p.Test.D, p.References.D)
@@ -244,15 +246,4 @@ func isZero(v []float64) bool {
 		}
 	}
 	return true
-}
-
-// classCount writes n classes in words: "no class", "1 class", "n classes".
-func classCount(n int) string {
-	switch n {
-	case 0:
-		return "no class"
-	case 1:
-		return "1 class"
-	}
-	return fmt.Sprintf("%d classes", n)
 }

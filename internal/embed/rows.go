@@ -6,6 +6,7 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/estimate/kde"
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/radix"
 	"github.com/cleanex/cleanex/internal/summary"
 )
@@ -32,7 +33,7 @@ type RowSummariser struct {
 // the KDE setting est.
 func NewRowSummariser(k int, ranks []int, est kde.Estimator) (*RowSummariser, error) {
 	if k < 2 {
-		return nil, fmt.Errorf("%s: at least 2 classes are needed", classCount(k))
+		return nil, fmt.Errorf("%s: at least 2 classes are needed", limits.Count(k, "class", "classes"))
 	}
 	if k > summary.MaxClasses {
 		return nil, fmt.Errorf("%d classes: at most %d", k, summary.MaxClasses)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/simulate"
 )
 
@@ -57,7 +58,7 @@ func Simulated(w *simulate.World, s Simulation) (*Problem, error) {
 	cfg := w.Config
 	d, r := cfg.D, cfg.R
 	if len(s.Classes) < 2 {
-		return nil, fmt.Errorf("%s: at least 2 classes are needed", classCount(len(s.Classes)))
+		return nil, fmt.Errorf("%s: at least 2 classes are needed", limits.Count(len(s.Classes), "class", "classes"))
 	}
 	seen := make(map[int]bool, len(s.Classes))
 	for _, j := range s.Classes {

@@ -142,6 +142,15 @@ func Thousands(n int) string {
 	return b.String()
 }
 
+// Count returns n with the word for one or for many: "1 fit", "3 fits",
+// "1,200 pilots" (n written by Thousands).
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(n) + " " + many
+}
+
 // HumanBytes writes a byte count with a decimal unit and three significant
 // digits: 8 TB, 480 MB.
 func HumanBytes(b float64) string {

@@ -117,6 +117,18 @@ func TestThousands(t *testing.T) {
 	}
 }
 
+// Count writes the word for one at 1 only, and the number as Thousands does.
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 classes"}, {1, "1 class"}, {2, "2 classes"}, {1200, "1,200 classes"}} {
+		if got := Count(c.n, "class", "classes"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
 func TestPercent(t *testing.T) {
 	for _, tc := range []struct {
 		x    float64

@@ -556,14 +556,14 @@ func (a *app) finishRun(r *runState) {
 	secs := time.Since(r.start).Seconds()
 	a.st.Status = fmt.Sprintf("Finished in %.1f s.", secs)
 	if n := len(a.st.Failed); n > 0 {
-		a.st.Status += " " + web.Count(n, "method", "methods") + " failed."
+		a.st.Status += " " + limits.Count(n, "method", "methods") + " failed."
 	}
 	if n := len(a.st.Skipped); n > 0 {
 		they := "they cannot"
 		if n == 1 {
 			they = "it cannot"
 		}
-		a.st.Status += " " + web.Count(n, "method", "methods") + " skipped: " + they + " run on this pilot."
+		a.st.Status += " " + limits.Count(n, "method", "methods") + " skipped: " + they + " run on this pilot."
 	}
 	if len(r.results.Methods) == 0 && r.results.Estimate == nil && len(a.st.Failed)+len(a.st.Skipped) > 0 {
 		whys := map[string]string{}

@@ -107,32 +107,7 @@ func TestFlatRows(t *testing.T) {
 	}
 	// The spread rows' sqrt(SS) of their incorrect scores, and their
 	// standardised values; the flat rows add 9 zeros.
-	var spreads, pool []float64
-	for i := 3; i < 6; i++ {
-		row := s.IncorrectRow(i)
-		mean := (row[0] + row[1] + row[2]) / 3
-		ss := 0.0
-		for _, v := range row {
-			ss += (v - mean) * (v - mean)
-		}
-		spreads = append(spreads, math.Sqrt(ss))
-		for _, v := range row {
-			pool = append(pool, (v-mean)/math.Sqrt(ss))
-		}
-	}
-	slices.Sort(spreads)
-	pool = append(pool, make([]float64, 9)...)
-	share := func(z float64) float64 {
-		below := 0.0
-		for _, p := range pool {
-			if p < z {
-				below++
-			} else if p == z {
-				below += 0.5
-			}
-		}
-		return below / float64(len(pool))
-	}
+	spreads, share := standardisedPool([][]float64{s.IncorrectRow(3), s.IncorrectRow(4), s.IncorrectRow(5)}, 9)
 	for _, tc := range []struct {
 		point int
 		want  float64
@@ -271,31 +246,11 @@ func TestFlatRowBorrowsTheMedianSpread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var spreads, pool []float64
+	var spread [][]float64
 	for _, r := range rows[:5] {
-		mean := (r.inc[0] + r.inc[1] + r.inc[2]) / 3
-		ss := 0.0
-		for _, v := range r.inc {
-			ss += (v - mean) * (v - mean)
-		}
-		spreads = append(spreads, math.Sqrt(ss))
-		for _, v := range r.inc {
-			pool = append(pool, (v-mean)/math.Sqrt(ss))
-		}
+		spread = append(spread, r.inc[:])
 	}
-	pool = append(pool, 0, 0, 0)
-	slices.Sort(spreads)
-	share := func(z float64) float64 {
-		below := 0.0
-		for _, p := range pool {
-			if p < z {
-				below++
-			} else if p == z {
-				below += 0.5
-			}
-		}
-		return below / float64(len(pool))
-	}
+	spreads, share := standardisedPool(spread, 3)
 	const g = 0.6
 	want := share(g / spreads[2])
 	for _, other := range []float64{1, spreads[1], spreads[3], spreads[4]} {
@@ -305,5 +260,38 @@ func TestFlatRowBorrowsTheMedianSpread(t *testing.T) {
 	}
 	if math.Abs(res.C[5]-want) > 1e-12 {
 		t.Errorf("C of the flat row = %v, want %v (its gap over the median spread %v)", res.C[5], want, spreads[2])
+	}
+}
+
+// standardisedPool computes by hand what the pooled method pools from
+// points whose incorrect scores are rows (3 each) and from zeros more
+// scores of 0 (flat rows' standardised scores): each row's spread
+// sqrt(sum (v - mean)^2), sorted ascending, and the share of the pool below
+// z, a score equal to z counted half.
+func standardisedPool(rows [][]float64, zeros int) (spreads []float64, share func(z float64) float64) {
+	var pool []float64
+	for _, row := range rows {
+		mean := (row[0] + row[1] + row[2]) / 3
+		ss := 0.0
+		for _, v := range row {
+			ss += (v - mean) * (v - mean)
+		}
+		spreads = append(spreads, math.Sqrt(ss))
+		for _, v := range row {
+			pool = append(pool, (v-mean)/math.Sqrt(ss))
+		}
+	}
+	slices.Sort(spreads)
+	pool = append(pool, make([]float64, zeros)...)
+	return spreads, func(z float64) float64 {
+		below := 0.0
+		for _, p := range pool {
+			if p < z {
+				below++
+			} else if p == z {
+				below += 0.5
+			}
+		}
+		return below / float64(len(pool))
 	}
 }

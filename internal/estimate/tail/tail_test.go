@@ -124,16 +124,7 @@ func TestFitAgreesWithBruteForce(t *testing.T) {
 // 0.5, wrong 0.4 0.3 0.2 0.1: u = 0.3, y = 2) and points 5 and 6 (y = 6)
 // are above the pool, as point 0.
 func TestHandWorked(t *testing.T) {
-	m := &scores.Matrix{Classes: []string{"a", "b", "c", "d", "e"}, Labels: []int{0, 0, 0, 1, 2, 3, 4},
-		Scores: []float64{
-			0.9, 0.5, 0.4, 0.2, 0.1,
-			0.45, 0.5, 0.4, 0.2, 0.1,
-			0.3, 0.5, 0.4, 0.2, 0.1,
-			0.0, 0.6, 0.1, 0.3, 0.2,
-			0.1, 0.2, 0.5, 0.3, 0.4,
-			0.1, 0.2, 0.3, 0.9, 0.4,
-			0.1, 0.2, 0.3, 0.4, 0.9,
-		}}
+	m := handWorked()
 	s := esttest.Sample(t, m, scores.Higher)
 	res, err := Estimator{}.Fit(context.Background(), s, 4, nil)
 	if err != nil {
@@ -237,17 +228,9 @@ func BenchmarkFit(b *testing.B) { esttest.BenchmarkFit(b, Estimator{}) }
 // TestHandWorked's pilot with one more point, correct 0.4 among wrong
 // scores 0.5 0.4 0.2 0.1 (u = 0.4, R_x = 2), checked with bruteC.
 func TestCorrectAtThresholdIsPlugin(t *testing.T) {
-	m := &scores.Matrix{Classes: []string{"a", "b", "c", "d", "e"}, Labels: []int{0, 0, 0, 1, 2, 3, 4, 0},
-		Scores: []float64{
-			0.9, 0.5, 0.4, 0.2, 0.1,
-			0.45, 0.5, 0.4, 0.2, 0.1,
-			0.3, 0.5, 0.4, 0.2, 0.1,
-			0.0, 0.6, 0.1, 0.3, 0.2,
-			0.1, 0.2, 0.5, 0.3, 0.4,
-			0.1, 0.2, 0.3, 0.9, 0.4,
-			0.1, 0.2, 0.3, 0.4, 0.9,
-			0.4, 0.5, 0.4, 0.2, 0.1,
-		}}
+	m := handWorked()
+	m.Labels = append(m.Labels, 0)
+	m.Scores = append(m.Scores, 0.4, 0.5, 0.4, 0.2, 0.1)
 	s := esttest.Sample(t, m, scores.Higher)
 	res, err := Estimator{}.Fit(context.Background(), s, 4, nil)
 	if err != nil {
@@ -262,4 +245,18 @@ func TestCorrectAtThresholdIsPlugin(t *testing.T) {
 			t.Errorf("C[%d] = %v, want %v", i, res.C[i], w)
 		}
 	}
+}
+
+// handWorked returns TestHandWorked's pilot: 7 points of 5 classes.
+func handWorked() *scores.Matrix {
+	return &scores.Matrix{Classes: []string{"a", "b", "c", "d", "e"}, Labels: []int{0, 0, 0, 1, 2, 3, 4},
+		Scores: []float64{
+			0.9, 0.5, 0.4, 0.2, 0.1,
+			0.45, 0.5, 0.4, 0.2, 0.1,
+			0.3, 0.5, 0.4, 0.2, 0.1,
+			0.0, 0.6, 0.1, 0.3, 0.2,
+			0.1, 0.2, 0.5, 0.3, 0.4,
+			0.1, 0.2, 0.3, 0.9, 0.4,
+			0.1, 0.2, 0.3, 0.4, 0.9,
+		}}
 }
