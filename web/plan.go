@@ -32,8 +32,9 @@ type Task struct {
 	// or PaperBar.
 	Bar string
 	// Spread asks the worker to measure the pilot's half-sampling spread
-	// after the fit (protocol.Run.Spread): set on the recommendation's tail
-	// fit, so that it is measured beside the other fits.
+	// and tail spread after the fit (protocol.Run.Spread): set on the
+	// recommendation's tail fit, so that they are measured beside the other
+	// fits.
 	Spread bool
 }
 
@@ -58,8 +59,10 @@ type Fit struct {
 	// Seconds is the fit's time in the worker.
 	Seconds float64
 	// Spread is the pilot's half-sampling spread when the task asked for it
-	// (Task.Spread; empty when it could not be measured).
-	Spread halfsample.Spread
+	// (Task.Spread; empty when it could not be measured), and TailSpread
+	// its tail spread H (tail.Spread; 0 when it cannot tell).
+	Spread     halfsample.Spread
+	TailSpread float64
 }
 
 // taskState is a task's progress and end; a skipped task is done, with
@@ -379,7 +382,7 @@ func (p *Plan) outcome(pilot Pilot, k2 int, table recommend.Table, tableErr erro
 		case fit != nil:
 			curves[t.Job], errs[t.Job] = fit.Curve, nil
 			if t.Spread {
-				f.Spread = fit.Spread
+				f.Spread, f.TailSpread = fit.Spread, fit.TailSpread
 			}
 		}
 	}

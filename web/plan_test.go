@@ -242,7 +242,8 @@ func TestBarShowsTheChartedFit(t *testing.T) {
 // Only the recommendation's tail fit asks its worker for the half-sampling
 // spread, and the recommendation takes the spread that fit returns: with it
 // the interval comes from the embedded calibration itself, without it from
-// the calibration's WithoutB (the features say which).
+// the calibration's WithoutB (the features say which). It takes the tail
+// spread that fit returns as well (Result.TailSpread).
 func TestOutcomeTakesTheSpreadOfTheTailFit(t *testing.T) {
 	table, err := recommend.DefaultTable()
 	if err != nil {
@@ -263,6 +264,7 @@ func TestOutcomeTakesTheSpreadOfTheTailFit(t *testing.T) {
 			f := Fit{Curve: smooth(k2, 0.9, 0.05)}
 			if tk.Spread && withSpread {
 				f.Spread = halfsample.Spread{K: []int{2, k2}, B: []float64{0.2, 0.4}}
+				f.TailSpread = 1.75
 			}
 			p.Start(i)
 			p.Finish(i, f)
@@ -276,6 +278,9 @@ func TestOutcomeTakesTheSpreadOfTheTailFit(t *testing.T) {
 		}
 		if ft := out.Features[k2]; ft.BKnown != withSpread || withSpread && ft.B != 0.4 {
 			t.Errorf("with the spread %v: features at k2 %+v", withSpread, ft)
+		}
+		if want := map[bool]float64{true: 1.75}[withSpread]; out.Result.TailSpread != want {
+			t.Errorf("with the spread %v: tail spread %v, want %v", withSpread, out.Result.TailSpread, want)
 		}
 	}
 }

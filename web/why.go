@@ -521,7 +521,22 @@ func (s *State) WhySources() string {
 		within = fmt.Sprintf(" Up to your pilot's %s classes the estimate is your pilot's measured accuracy; beyond them it moves to %s, which it reaches at %s classes.",
 			limits.Thousands(r.K1), target, limits.Thousands(2*r.K1))
 	}
-	return how + check + ". " + cx + s.whyTrend(len(used) > 1) + within + s.whyCount() + s.whyAtK2() + scale
+	return how + check + ". " + cx + s.whyTrend(len(used) > 1) + within + s.whyCount() + s.whyShape() + s.whyAtK2() + scale
+}
+
+// whyShape says, after whyCount, why the pooled and the tail method count
+// less in the middle (recommend.ShapeWeight): "" when they keep their place.
+func (s *State) whyShape() string {
+	o := s.Rec.Outcome
+	if o.ShapeWeight <= 0 {
+		return ""
+	}
+	share := "they count " + fmt.Sprintf("%.0f%%", 100*o.ShapeWeight) + " less"
+	if o.ShapeWeight >= 1 {
+		share = "they are left out of the middle"
+	}
+	return fmt.Sprintf(" The pooled and the tail method assume that the highest wrong-class scores of all your points spread in one shape, which your pilot's do not (its tail spread is %.2f: about 1 when they share one shape, and taken as not sharing it above %.1f). Where that happens their error far beyond your pilot does not shrink with more classes, while CleaneX's does, so they give way as CleaneX's say grows, keeping their full place for a pilot of %d classes and leaving the middle from %d on: with %s classes %s.",
+		o.TailSpread, recommend.SharedTail, recommend.SmallPilot, recommend.LargePilot, limits.Thousands(s.Rec.K1), share)
 }
 
 // whyTrend says, after WhySources' first sentences, how the pilot's trend
@@ -619,13 +634,21 @@ func (s *State) whyAtK2() string {
 		return a.label + " and " + b.label, false
 	}
 	at := " At " + limits.Thousands(k2) + " classes "
+	// shape says how the middle of all the methods, which the sentences
+	// before it name, moves when the pooled and the tail method count less
+	shape := ""
+	if v := o.ShapeWeight; v > 0 && o.MiddleAll != nil && k2 <= o.MiddleAll.Max() {
+		shape = fmt.Sprintf(" That middle is %.3f; without the pooled and the tail method it is %.3f, and %s, %.3f, lies %.0f%% of the way from the first to the second.",
+			o.MiddleAll[k2], o.MiddleRest[k2], subject, o.Middle[k2], 100*v)
+		subject = "the middle of all the methods"
+	}
 	c := o.CleaneXCount
 	if c == 1 || c == 2 {
 		m, one := middle(int(c))
 		if one {
-			return at + subject + " follows " + m + ", whose value is the middle one." + still
+			return at + subject + " follows " + m + ", whose value is the middle one." + shape + still
 		}
-		return at + subject + " lies halfway between " + m + ", the two middle values." + still
+		return at + subject + " lies halfway between " + m + ", the two middle values." + shape + still
 	}
 	describe := func(n int) string {
 		m, one := middle(n)
@@ -634,8 +657,8 @@ func (s *State) whyAtK2() string {
 		}
 		return "halfway between " + m
 	}
-	return fmt.Sprintf("%swith CleaneX counted once the middle is %s, counted twice it is %s, and %s lies %.0f%% of the way from the first to the second.%s",
-		at, describe(1), describe(2), subject, 100*(c-1), still)
+	return fmt.Sprintf("%swith CleaneX counted once the middle is %s, counted twice it is %s, and %s lies %.0f%% of the way from the first to the second.%s%s",
+		at, describe(1), describe(2), subject, 100*(c-1), shape, still)
 }
 
 // list joins "a", "b" and "c" as "a, b and c".

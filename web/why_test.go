@@ -452,6 +452,57 @@ func TestWhyAtK2(t *testing.T) {
 	}
 }
 
+// TestWhyShape: when the pilot's tail spread makes the pooled and the tail
+// method give way (recommend.ShapeWeight), the panel says why and by how
+// much, and how the middle of all the methods moves towards the middle
+// without them; with a weight of 1 they are said to be left out, and with
+// none nothing is said.
+func TestWhyShape(t *testing.T) {
+	three := map[string]float64{"regression": 0.3, "pooled": 0.5, "tail": 0.6}
+	for _, tc := range []struct {
+		name   string
+		k1, k2 int
+		v      float64
+		want   []string
+		absent string
+	}{
+		{"200 classes", 200, 400, 0.6, []string{
+			"The pooled and the tail method assume that the highest wrong-class scores of all your points spread in one shape, which your pilot's do not (its tail spread is 1.62: about 1 when they share one shape, and taken as not sharing it above 1.1).",
+			"keeping their full place for a pilot of 50 classes and leaving the middle from 500 on: with 200 classes they count 60% less.",
+			"and the middle of all the methods lies 60% of the way from the first to the second. That middle is 0.450; without the pooled and the tail method it is 0.400, and the estimate, 0.430, lies 60% of the way from the first to the second."}, ""},
+		{"500 classes", 500, 1000, 1, []string{
+			"with 500 classes they are left out of the middle.",
+			"At 1,000 classes the middle of all the methods follows CleaneX, whose value is the middle one. That middle is 0.450; without the pooled and the tail method it is 0.400, and the estimate, 0.430, lies 100% of the way"}, ""},
+		{"shared shape", 200, 400, 0, nil, "tail spread"},
+	} {
+		r := &Recommendation{K1: tc.k1, K2: tc.k2, Curves: map[string]accuracy.Curve{}, Used: 4, Fits: 4}
+		for _, name := range recommend.Methods() {
+			if v, ok := three[name]; ok {
+				r.Curves[name] = flatCurve(v, tc.k2)
+				r.Outcome.Sources = append(r.Outcome.Sources, name)
+			}
+		}
+		r.Outcome.Sources = append(r.Outcome.Sources, "cleanex ×4")
+		o := &r.Outcome
+		o.CleaneX, o.Estimate, o.Middle, o.CleaneXCount = flatCurve(0.4, tc.k2), flatCurve(0.43, tc.k2), flatCurve(0.43, tc.k2), recommend.CleaneXCount(tc.k1)
+		o.ShapeWeight, o.TailSpread = tc.v, 1.62
+		if tc.v > 0 {
+			o.MiddleAll, o.MiddleRest = flatCurve(0.45, tc.k2), flatCurve(0.4, tc.k2)
+		}
+		s := NewState()
+		s.Rec = r
+		got := s.WhySources()
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q, want it to say %q", tc.name, got, w)
+			}
+		}
+		if tc.absent != "" && strings.Contains(got, tc.absent) {
+			t.Errorf("%s: %q, want no %q", tc.name, got, tc.absent)
+		}
+	}
+}
+
 // TestWhyFailedOrder: the fits left out are listed in the order the
 // recommendation runs them (regression, pooled, tail, CleaneX by seed).
 func TestWhyFailedOrder(t *testing.T) {

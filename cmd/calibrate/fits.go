@@ -12,7 +12,6 @@ import (
 
 	"github.com/cleanex/cleanex/internal/accuracy"
 	"github.com/cleanex/cleanex/internal/bank"
-	"github.com/cleanex/cleanex/internal/estimate/tail"
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/recommend"
 )
@@ -64,15 +63,15 @@ func loadPilot(ctx context.Context, p bank.Pilot, transform string) (*bank.Loade
 	return l, err
 }
 
-// measure sets what f keeps of pilot s besides the fits: its ClassSE and
-// squashed check and half-sampling spread as the product takes them
-// (recommend.MeasuredPilot), and its tail spread (ChecksKnown, SpreadKnown).
+// measure sets what f keeps of pilot s besides the fits: its ClassSE,
+// squashed check, tail spread and half-sampling spread as the product takes
+// them (recommend.MeasuredPilot; ChecksKnown, SpreadKnown).
 func (f *Fits) measure(ctx context.Context, s *accuracy.Sample) error {
 	pf, err := recommend.MeasuredPilot(ctx, s)
 	if err != nil {
 		return err
 	}
-	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = pf.ClassSE, tail.Spread(s), pf.Squashed, true
+	f.ClassSE, f.TailSpread, f.Squashed, f.ChecksKnown = pf.ClassSE, pf.TailSpread, pf.Squashed, true
 	f.SpreadK, f.SpreadB, f.SpreadKnown = pf.Spread.K, pf.Spread.B, true
 	return nil
 }

@@ -53,7 +53,7 @@ func loadAll(dir string, pilots []bank.Pilot, seeds int) ([]pilotFits, error) {
 				errs[i] = fmt.Errorf("%s", f.Errors[name])
 			}
 		}
-		pilot := recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, Squashed: f.Squashed,
+		pilot := recommend.Fits{K1: f.K1, Observed: f.Observed, ClassSE: f.ClassSE, N: f.N, Squashed: f.Squashed, TailSpread: f.TailSpread,
 			Spread: halfsample.Spread{K: f.SpreadK, B: f.SpreadB}}
 		rf, failed := recommend.Usable(pilot, jobs, curves, errs, f.K)
 		for label, why := range failed {
@@ -760,17 +760,13 @@ func withoutB(obs []recommend.Observation) []recommend.Observation {
 	return out
 }
 
-// sharedTail is the largest tail spread at which the tail-spread rule
-// (spreadRule) counts CleaneX once.
-const sharedTail = 1.1
-
 // spreadRule is a rule the estimate used before recommend.CleaneXCount:
 // CleaneX counts once when the tail method has a curve and the pilot's tail
-// spread (tail.Spread) is known and at most sharedTail (the points look as
+// spread (tail.Spread) is known and at most recommend.SharedTail (the points look as
 // if they share the one tail shape the pooled and the tail method
 // assume), twice otherwise.
 func spreadRule(p pilotFits) float64 {
-	if p.rf.Tail != nil && p.TailSpread > 0 && p.TailSpread <= sharedTail {
+	if p.rf.Tail != nil && p.TailSpread > 0 && p.TailSpread <= recommend.SharedTail {
 		return 1
 	}
 	return 2
@@ -780,7 +776,7 @@ func spreadRule(p pilotFits) float64 {
 // mean, least and largest) and how many of them the tail-spread rule
 // (spreadRule) counts CleaneX once on.
 func spreadTable(all []pilotFits) {
-	fmt.Printf("Tail spread (the tail-spread rule counts CleaneX once at most %.2f), by family:\n\n", sharedTail)
+	fmt.Printf("Tail spread (the tail-spread rule counts CleaneX once at most %.2f), by family:\n\n", recommend.SharedTail)
 	fmt.Println("| family | n | mean spread | least | largest | CleaneX once under the rule |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, g := range append(groups(all, false), group{name: "all", ps: all}) {

@@ -413,6 +413,7 @@ func (s *Server) fit(ctx context.Context, ds *Dataset, m protocol.Run) protocol.
 			return fail(err)
 		}
 		out.SpreadK, out.SpreadB = sp.Wire()
+		out.TailSpread = tail.Spread(ds.Sample)
 	}
 	return out
 }

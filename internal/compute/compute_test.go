@@ -329,9 +329,9 @@ func TestLoadSquashed(t *testing.T) {
 }
 
 // A run that asks for the half-sampling spread (the recommendation's tail
-// fit) returns it as the recommendation takes it (recommend.SpreadOf) beside
-// its curve; a run that does not, and a pilot of fewer than 6 classes,
-// return none.
+// fit) returns it and the tail spread as the recommendation takes them
+// (recommend.MeasuredPilot) beside its curve; a run that does not, and a
+// pilot of fewer than 6 classes, return none (a tail spread of 0).
 func TestRunSpread(t *testing.T) {
 	cfg := protocol.SimConfig{Classes: "normal", Points: "normal", D: 3, Sigma2: 0.1, R: 3, K1: 20, K2: 200, Seed: 5}
 	s := newCollector()
@@ -341,11 +341,14 @@ func TestRunSpread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := recommend.SpreadOf(context.Background(), ds.Sample)
+	pf, err := recommend.MeasuredPilot(context.Background(), ds.Sample)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantK, wantB := sp.Wire()
+	wantK, wantB := pf.Spread.Wire()
+	if !(pf.TailSpread > 0) {
+		t.Fatalf("tail spread of the simulated pilot %v, want one measured (> 0)", pf.TailSpread)
+	}
 	for _, tc := range []struct {
 		run     uint64
 		spread  bool
@@ -362,6 +365,9 @@ func TestRunSpread(t *testing.T) {
 		}
 		if got := len(res.SpreadK) > 0; got != tc.want || tc.want && (!slices.Equal(res.SpreadK, wantK) || !slices.Equal(res.SpreadB, wantB)) {
 			t.Errorf("run %d: spread %v / %v, want it %v (%v / %v)", tc.run, res.SpreadK, res.SpreadB, tc.want, wantK, wantB)
+		}
+		if wantH := map[bool]float64{true: pf.TailSpread}[tc.want]; res.TailSpread != wantH {
+			t.Errorf("run %d: tail spread %v, want %v", tc.run, res.TailSpread, wantH)
 		}
 	}
 }

@@ -232,9 +232,9 @@ type Run struct {
 	// KDEBandwidth is the KDE bandwidth selector ("" for the default).
 	KDEBandwidth string
 	// Spread asks the worker to measure, after the fit, the data set's
-	// half-sampling spread too (recommend.SpreadOf; the recommendation's
-	// tail fit asks for it, so it is measured beside the other fits instead
-	// of before them).
+	// half-sampling spread and tail spread too (recommend.SpreadOf,
+	// tail.Spread; the recommendation's tail fit asks for them, so they are
+	// measured beside the other fits instead of before them).
 	Spread bool
 }
 
@@ -273,6 +273,9 @@ type Result struct {
 	// numbers, and the spread at each; both nil when it could not be
 	// measured).
 	SpreadK, SpreadB []float64
+	// TailSpread is the data set's tail spread H (tail.Spread) when the Run
+	// asked for it (0 when it cannot tell).
+	TailSpread float64
 }
 
 // Error reports a failed load, simulation or run.
@@ -462,6 +465,7 @@ func (m *Result) fields(c codec) {
 	c.f(&m.Seconds)
 	c.floats(&m.SpreadK)
 	c.floats(&m.SpreadB)
+	c.f(&m.TailSpread)
 }
 func (m *Error) fields(c codec) {
 	c.u(&m.Dataset)

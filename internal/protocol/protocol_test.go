@@ -27,7 +27,7 @@ func samples() []Message {
 		Crash{Reason: "test"},
 		Progress{Run: 9, Method: "cleanex", Step: 4, Total: 10, Loss: 0.25, ETA: 2, Curve: []float64{1, 1, 0.5}},
 		Result{Run: 9, Method: "regression", Curve: curve, C: []float64{0.5}, Seconds: 3},
-		Result{Run: 9, Method: "tail", Curve: curve, Seconds: 1, SpreadK: []float64{2, 3, 4}, SpreadB: []float64{0.5, 0.25, 0.125}},
+		Result{Run: 9, Method: "tail", Curve: curve, Seconds: 1, SpreadK: []float64{2, 3, 4}, SpreadB: []float64{0.5, 0.25, 0.125}, TailSpread: 1.625},
 		Run{Dataset: 3, Run: 10, Method: "tail", K2: 2000, Seed: 1, Spread: true},
 		Error{Dataset: 2, Method: "kde", Message: "row 3, column \"b\": not a number", Cancelled: true},
 		Cancel{Run: 9},
@@ -227,7 +227,7 @@ func TestWireFormat(t *testing.T) {
 	pre, suf := LoadParts(1<<40, 123456, "higher")
 	h.Write(pre)
 	h.Write(suf)
-	const want = 0xeda5137af684d5c5
+	const want = 0x2bbf320ffad25bd6
 	if got := h.Sum64(); got != want {
 		t.Errorf("hash of the encodings = %#x, want %#x", got, uint64(want))
 	}

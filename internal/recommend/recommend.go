@@ -29,7 +29,12 @@
 //
 // (CleaneX itself when it lies between the lowest and the highest of the
 // other three, else the one of those two it lies beyond), and in between
-// m_k = sigma((2 - c) z1_k + (c - 1) z2_k) with c = CleaneXCount(k1). A
+// m_k = sigma((2 - c) z1_k + (c - 1) z2_k) with c = CleaneXCount(k1). When
+// the pilot's points do not share one tail shape (tail spread H above
+// SharedTail), the pooled and the tail method, which assume they do, give
+// way as CleaneX's count grows: m_k = sigma((1 - v) zall_k + v zrest_k),
+// zall_k the blend above and zrest_k the same without those two, with
+// v = ShapeWeight(k1, H) = c - 1. A
 // method that failed drops out (with an even number of curves left, the
 // median is the mean of the middle two). No weight is fitted to the curves,
 // and one method that breaks down on a pilot cannot carry the estimate with
@@ -119,6 +124,11 @@ type Fits struct {
 	// as a per-point summary, or of fewer than halfsample.MinClasses
 	// classes); the interval then uses Calibration.WithoutB.
 	Spread halfsample.Spread
+	// TailSpread is the pilot's tail spread H (tail.Spread; 0 when it
+	// cannot tell or is unknown): above SharedTail the points do not share
+	// the tail shape the pooled and the tail method assume, and those two
+	// fade out of the median as CleaneX's count grows (ShapeWeight).
+	TailSpread float64
 	// CleaneXCount, when not 0, is how many times the CleaneX mean counts
 	// in the median instead of CleaneXCount(K1) (or 2 when Squashed), from
 	// 1 to 2 (cmd/calibrate sets it to compare rules).
@@ -169,6 +179,40 @@ const (
 func CleaneXCount(k1 int) float64 {
 	w := math.Log(float64(k1)/SmallPilot) / math.Log(float64(LargePilot)/SmallPilot)
 	return 1 + min(1, max(0, w))
+}
+
+// SharedTail is the largest tail spread H (tail.Spread) at which the
+// pilot's points are taken to share one tail shape, as the pooled and the
+// tail method assume: H is about 1 when the pool of standardised excesses
+// reproduces how far the points' largest scores reach (0.95-1.01 on
+// average on the bank's simulated families, 1.06 on speech; 1.17-2.76 on
+// its glyphs, verses, misspellings and senses). The limit was set, before
+// any error was measured, from those per-family values
+// (docs/recommendation.md, "The tail spread").
+const SharedTail = 1.1
+
+// shapeMember reports whether the median's member called name rests on a
+// shared tail shape of the scores: the pooled and the tail method.
+func shapeMember(name string) bool { return name == "pooled" || name == "tail" }
+
+// ShapeWeight returns v, the share by which the members that rest on a
+// shared tail shape (the pooled and the tail method) leave the median of a
+// pilot of k1 classes whose tail spread is h:
+//
+//	v = CleaneXCount(k1) - 1 when h > SharedTail, else 0,
+//
+// 0 up to 50 classes, 1 from 500. The middle value is then
+// (1 - v) m_all + v m_rest in logit, m_rest the blended median of the other
+// members. Where the points' tails differ, those two methods' error at
+// long extrapolation does not shrink with the pilot's size while CleaneX's
+// does, so they give way as CleaneX's count grows; at 50 classes, where
+// the fitted methods see a short observed curve, they keep their place
+// (docs/recommendation.md, "The shape members by the tail spread").
+func ShapeWeight(k1 int, h float64) float64 {
+	if !(h > SharedTail) {
+		return 0
+	}
+	return CleaneXCount(k1) - 1
 }
 
 // cleanexCount returns f.CleaneXCount when it is not 0, else 2 for squashed
@@ -336,6 +380,15 @@ type Result struct {
 	// CleaneXCount is how many times the CleaneX mean counted in the median,
 	// from 1 to 2 (CleaneXCount; 0 without CleaneX).
 	CleaneXCount float64
+	// ShapeWeight is v, the share by which the pooled and the tail method
+	// left the median (ShapeWeight; 0 when they kept their place), and
+	// TailSpread the pilot's tail spread H that decided it (Fits.TailSpread).
+	ShapeWeight, TailSpread float64
+	// MiddleAll and MiddleRest are, when ShapeWeight > 0, the blended
+	// medians of all members and of the members other than the pooled and
+	// the tail method: Middle = sigma((1 - v) logit MiddleAll + v logit
+	// MiddleRest). Both nil when ShapeWeight is 0.
+	MiddleAll, MiddleRest accuracy.Curve
 	// Features holds the interval model's inputs at each k (for the evidence
 	// shown to the user).
 	Features []Features
@@ -439,29 +492,42 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		return Result{}, fmt.Errorf("recommend: the pilot's observed curve and its standard errors must cover k = 0..k1 = %d", f.K1)
 	}
 	var parts []accuracy.Curve // the other members' curves, then CleaneX's mean (once)
+	var rest []accuracy.Curve  // the same without the shape members
 	var sources []string
 	for _, m := range Methods() {
 		if c := f.single(m); InMedian(m) && c != nil && *c != nil && c.Max() >= k2 {
 			parts = append(parts, *c)
 			sources = append(sources, m)
+			if !shapeMember(m) {
+				rest = append(rest, *c)
+			}
 		}
 	}
 	count := 0.0
 	if len(cx) > 0 {
 		count = f.cleanexCount()
 		parts = append(parts, mean)
+		rest = append(rest, mean)
 		sources = append(sources, fmt.Sprintf("cleanex ×%d", len(cx)))
 	}
 	if len(parts) == 0 {
 		return Result{}, ErrNoFits
 	}
+	// v is the shape members' share out of the median (ShapeWeight): the
+	// middle value blends the median of all members and that of the rest
+	v := 0.0
+	if len(rest) > 0 && len(rest) < len(parts) {
+		v = ShapeWeight(f.K1, f.TailSpread)
+	}
 	res := Result{Estimate: make(accuracy.Curve, k2+1), Middle: make(accuracy.Curve, k2+1), Centre: make(accuracy.Curve, k2+1), Lo: make(accuracy.Curve, k2+1),
-		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXCount: count, Features: make([]Features, k2+1)}
-	// The medians with CleaneX once (ps1) and twice (ps2), blended with
-	// weight count - 1 on the second.
+		Hi: make(accuracy.Curve, k2+1), Sources: sources, CleaneXCount: count, ShapeWeight: v, TailSpread: f.TailSpread, Features: make([]Features, k2+1)}
+	if v > 0 {
+		res.MiddleAll, res.MiddleRest = make(accuracy.Curve, k2+1), make(accuracy.Curve, k2+1)
+	}
+	// The medians with CleaneX once and twice, blended with weight
+	// count - 1 on the second, of all members and of the rest.
 	w2 := max(0, count-1)
-	ps1 := make([]float64, len(parts))
-	ps2 := make([]float64, 0, len(parts)+1)
+	all, others := newMedians(len(parts)), newMedians(len(rest))
 	eps := featureClamp(f)
 	// k1Lo and k1Hi are the interval at k1 (it holds the pilot's Wilson
 	// interval there); unset (lo > hi) until k reaches k1.
@@ -478,24 +544,33 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	for k := 0; k <= k2; k++ {
 		if k < 2 {
 			res.Estimate[k], res.Middle[k], res.Centre[k], res.Lo[k], res.Hi[k] = 1, 1, 1, 1, 1
+			if v > 0 {
+				res.MiddleAll[k], res.MiddleRest[k] = 1, 1
+			}
 			if trend {
 				res.Trend[k] = 1
 			}
 			continue
 		}
-		for i, c := range parts {
-			ps1[i] = c[k]
+		all.fill(parts, k)
+		z := all.z(w2)
+		mids := all.mids(w2, nil)
+		if v > 0 {
+			others.fill(rest, k)
+			zr := others.z(w2)
+			res.MiddleAll[k], res.MiddleRest[k] = sigmoid(z), sigmoid(zr)
+			z = (1-v)*z + v*zr
+			if v == 1 {
+				mids = mids[:0]
+			}
+			mids = others.mids(w2, mids)
 		}
-		ps2 = append(append(ps2[:0], ps1...), ps1[len(ps1)-1])
-		slices.Sort(ps1)
-		slices.Sort(ps2)
-		z := (1-w2)*medianLogit(ps1) + w2*medianLogit(ps2)
-		lowest, highest := ps1[0], ps1[len(ps1)-1]
+		lowest, highest := all.ps1[0], all.ps1[len(all.ps1)-1]
 		if f.KDE != nil && f.KDE.Max() >= k2 {
 			lowest, highest = min(lowest, f.KDE[k]), max(highest, f.KDE[k])
 		}
 		mid := sigmoid(z)
-		a, exact := middleAgrees(ps1, ps2, w2)
+		a, exact := agree(mids)
 		if exact = exact && (a < logitClamp || a > 1-logitClamp); exact {
 			// the middle curves agree on an accuracy the clamped logit
 			// cannot hold (an exact 0 or 1): keep it
@@ -737,17 +812,43 @@ func medianLogit(ps []float64) float64 {
 	return (Logit(ps[(n-1)/2]) + Logit(ps[n/2])) / 2
 }
 
-// middleAgrees reports whether the middle values of the sorted ps1 and, when
-// w2 > 0, of the sorted ps2 (those the blended median uses) are all one value
-// a (and w2 < 1 leaves ps1's in use).
-func middleAgrees(ps1, ps2 []float64, w2 float64) (a float64, ok bool) {
-	var mids []float64
+// medians holds one k's values of the median's members, sorted, with
+// CleaneX's mean (the last member) once (ps1) and twice (ps2).
+type medians struct{ ps1, ps2 []float64 }
+
+func newMedians(n int) *medians {
+	return &medians{ps1: make([]float64, n), ps2: make([]float64, 0, n+1)}
+}
+
+// fill sets the values at k of the curves parts (CleaneX's mean last).
+func (m *medians) fill(parts []accuracy.Curve, k int) {
+	for i, c := range parts {
+		m.ps1[i] = c[k]
+	}
+	m.ps2 = append(append(m.ps2[:0], m.ps1...), m.ps1[len(m.ps1)-1])
+	slices.Sort(m.ps1)
+	slices.Sort(m.ps2)
+}
+
+// z returns the blended median in logit, (1 - w2) median(ps1) + w2 median(ps2).
+func (m *medians) z(w2 float64) float64 {
+	return (1-w2)*medianLogit(m.ps1) + w2*medianLogit(m.ps2)
+}
+
+// mids appends to dst the middle values that the blended median with
+// weight w2 uses: those of ps1 when w2 < 1, of ps2 when w2 > 0.
+func (m *medians) mids(w2 float64, dst []float64) []float64 {
 	if w2 < 1 {
-		mids = append(mids, ps1[(len(ps1)-1)/2], ps1[len(ps1)/2])
+		dst = append(dst, m.ps1[(len(m.ps1)-1)/2], m.ps1[len(m.ps1)/2])
 	}
 	if w2 > 0 {
-		mids = append(mids, ps2[(len(ps2)-1)/2], ps2[len(ps2)/2])
+		dst = append(dst, m.ps2[(len(m.ps2)-1)/2], m.ps2[len(m.ps2)/2])
 	}
+	return dst
+}
+
+// agree reports whether the values mids are all one value a.
+func agree(mids []float64) (a float64, ok bool) {
 	for _, m := range mids {
 		if m != mids[0] {
 			return 0, false

@@ -137,6 +137,88 @@ func TestCleaneXCountInTheMedian(t *testing.T) {
 	}
 }
 
+// TestShapeWeight: v = CleaneXCount(k1) - 1 above SharedTail, 0 at or
+// below it and when the tail spread is unknown (0).
+func TestShapeWeight(t *testing.T) {
+	for _, tc := range []struct {
+		k1   int
+		h    float64
+		want float64
+	}{
+		{200, 0, 0}, {200, 1, 0}, {200, SharedTail, 0}, {200, math.NaN(), 0},
+		{50, 1.6, 0}, {20, 2.5, 0}, {100, 1.6, math.Log(2) / math.Log(10)},
+		{200, 1.11, math.Log(4) / math.Log(10)}, {500, 1.6, 1}, {2000, 3, 1},
+	} {
+		if got := ShapeWeight(tc.k1, tc.h); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("ShapeWeight(%d, %v) = %v, want %v", tc.k1, tc.h, got, tc.want)
+		}
+	}
+}
+
+// TestShapeMembersLeaveTheMedian: on the test fits (pooled 0.98 < tail
+// 0.985 < CleaneX mean about 0.99 < regression 0.9915 at every k), a
+// pilot whose tail spread is above SharedTail gets the middle
+// (1 - v) zall + v zrest in logit, zall the blended median of all four
+// members (the mean of tail and CleaneX once, CleaneX twice) and zrest
+// that of regression and CleaneX alone (their mean once, CleaneX twice),
+// v = ShapeWeight(k1, H); the methods' range D still spans the pooled
+// method; without the pooled and the tail method's curves nothing moves.
+func TestShapeMembersLeaveTheMedian(t *testing.T) {
+	const k2 = 1000
+	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
+		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
+	for _, tc := range []struct {
+		name    string
+		k1      int
+		h       float64
+		noShape bool
+		v       float64
+	}{
+		{"shared tail", 200, 1.05, false, 0},
+		{"unknown spread", 200, 0, false, 0},
+		{"50 classes", 50, 1.6, false, 0},
+		{"200 classes", 200, 1.6, false, CleaneXCount(200) - 1},
+		{"500 classes", 500, 2.7, false, 1},
+		{"no pooled or tail curve", 500, 2.7, true, 0},
+	} {
+		f := testFits(tc.k1, k2)
+		f.TailSpread = tc.h
+		if tc.noShape {
+			f.Pooled, f.Tail = nil, nil
+		}
+		res, err := Recommend(f, k2, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ShapeWeight != tc.v || res.TailSpread != tc.h {
+			t.Errorf("%s: Result.ShapeWeight %v, TailSpread %v, want %v, %v", tc.name, res.ShapeWeight, res.TailSpread, tc.v, tc.h)
+		}
+		if (res.MiddleAll != nil) != (tc.v > 0) {
+			t.Errorf("%s: MiddleAll set %v, want %v", tc.name, res.MiddleAll != nil, tc.v > 0)
+		}
+		c := CleaneXCount(tc.k1)
+		for _, k := range []int{2, 20, 200, 1000} {
+			cx := Logit((f.CleaneX[0][k] + f.CleaneX[1][k]) / 2)
+			reg := Logit(f.Regression[k])
+			zrest := (2-c)*(reg+cx)/2 + (c-1)*cx
+			want := zrest
+			if !tc.noShape {
+				zall := (2-c)*(Logit(f.Tail[k])+cx)/2 + (c-1)*cx
+				want = (1-tc.v)*zall + tc.v*zrest
+				if tc.v > 0 && (math.Abs(Logit(res.MiddleAll[k])-zall) > 1e-9 || math.Abs(Logit(res.MiddleRest[k])-zrest) > 1e-9) {
+					t.Errorf("%s, k = %d: MiddleAll %v, MiddleRest %v, want %v, %v", tc.name, k, res.MiddleAll[k], res.MiddleRest[k], sigmoid(zall), sigmoid(zrest))
+				}
+				if d := reg - Logit(f.Pooled[k]); math.Abs(res.Features[k].D-d) > 1e-9 {
+					t.Errorf("%s, k = %d: D %v, want %v (regression to pooled)", tc.name, k, res.Features[k].D, d)
+				}
+			}
+			if math.Abs(Logit(res.Middle[k])-want) > 1e-9 {
+				t.Errorf("%s, k = %d: middle %v, want %v", tc.name, k, res.Middle[k], sigmoid(want))
+			}
+		}
+	}
+}
+
 // TestRecommendFallbacks: a method that failed drops out of the median.
 func TestRecommendFallbacks(t *testing.T) {
 	const k1, k2 = 20, 100

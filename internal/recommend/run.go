@@ -97,13 +97,17 @@ func PilotFits(s *accuracy.Sample) Fits {
 }
 
 // MeasuredPilot returns PilotFits(s) with the pilot's half-sampling spread
-// (SpreadOf), as the recommendation of a score matrix takes it. Its only
-// error is ctx's when ctx is done.
+// (SpreadOf) and tail spread (tail.Spread), as the recommendation of a
+// score matrix takes them (the page measures both in the worker that runs
+// the recommendation's tail fit). Its only error is ctx's when ctx is done.
 func MeasuredPilot(ctx context.Context, s *accuracy.Sample) (Fits, error) {
 	f := PilotFits(s)
 	var err error
-	f.Spread, err = SpreadOf(ctx, s)
-	return f, err
+	if f.Spread, err = SpreadOf(ctx, s); err != nil {
+		return f, err
+	}
+	f.TailSpread = tail.Spread(s)
+	return f, nil
 }
 
 // SpreadOf returns pilot s's half-sampling spread (halfsample.Measure), or

@@ -474,7 +474,7 @@ func (a *app) onResult(s *slot, m protocol.Result) {
 		return
 	}
 	r.active--
-	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds, Spread: halfsample.FromWire(m.SpreadK, m.SpreadB)})
+	r.plan.Finish(task, web.Fit{Curve: m.Curve, C: m.C, Losses: m.Losses, Seconds: m.Seconds, Spread: halfsample.FromWire(m.SpreadK, m.SpreadB), TailSpread: m.TailSpread})
 	r.results = web.KeepPreview(r.plan.Partial(r.base, a.pilot(), r.k2), r.preview)
 	a.st.Results = r.results
 	a.charts.dirty = true

@@ -55,9 +55,9 @@ const spreadSeed = 0x7461696c_73707264 // "tailsprd"
 // The draws come from a fixed PCG stream and every sum runs in a fixed
 // order, so H is the same bits on every platform. (Written by hand: a
 // bootstrap of a weighted empirical distribution; no library has it.)
-// The product does not use it: cmd/calibrate prints it by family and scores
-// the rule that counted CleaneX once in the estimate when 0 < H <= 1.1
-// (docs/recommendation.md).
+// The recommendation uses it to let the pooled and the tail method give
+// way in its median when H is above 1.1 (recommend.ShapeWeight), and
+// cmd/calibrate prints it by family (docs/recommendation.md).
 func Spread(s *accuracy.Sample) float64 {
 	if s.K < 3 {
 		return 0
