@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -285,6 +286,74 @@ func TestRecommendationDroppedCSV(t *testing.T) {
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 400, 1), 400)
 }
 
+// mixedTailsCSV is a pilot of k1 classes and r points per class whose
+// points do not share one tail shape: the wrong-class scores of every other
+// point are uniform on [10, 11], of the rest 10 plus an exponential, and
+// each point's true class beats a wrong one with probability 1 - p, p
+// uniform on [0, 0.005] (about 0.75 accuracy at 120 classes; its tail
+// spread is about 2.3).
+func mixedTailsCSV(t testing.TB, k1, r int, seed uint64) []byte {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	m := &scores.Matrix{Classes: make([]string, k1), Labels: make([]int, k1*r), Scores: make([]float64, k1*r*k1)}
+	for j := range m.Classes {
+		m.Classes[j] = fmt.Sprintf("c%03d", j)
+	}
+	for i := range m.Labels {
+		y := i / r
+		m.Labels[i] = y
+		row := m.Row(i)
+		p := 0.005 * rng.Float64()
+		for j := range row {
+			switch {
+			case i%2 == 0 && j == y:
+				row[j] = 11 - p
+			case i%2 == 0:
+				row[j] = 10 + rng.Float64()
+			case j == y:
+				row[j] = 10 - math.Log(p)
+			default:
+				row[j] = 10 + rng.ExpFloat64()
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// A dropped pilot of 120 classes whose points do not share one tail shape:
+// the "Why this answer" panel says that the pooled and the tail method give
+// way and by how much, and the answer equals the native code's, which
+// measured the same tail spread.
+func TestShapeMembersGiveWay(t *testing.T) {
+	p := openPage(t, "example=0")
+	csv := mixedTailsCSV(t, 120, 3, 1)
+	mustEval[chromedp.Void](p, fmt.Sprintf(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([%s], "mixed-tails.csv", {type: "text/csv"}));
+		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	})()`, jsString(string(csv))), 10*time.Second)
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("mixed-tails.csv")`, 30*time.Second)
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
+	ds, _, err := compute.Load(csv, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := nativeOutcome(t, ds.Sample, 1200, 1)
+	if !(out.TailSpread > recommend.SharedTail) || out.ShapeWeight != recommend.ShapeWeight(120, out.TailSpread) || out.MiddleRest == nil {
+		t.Fatalf("native: tail spread %v, shape weight %v: the pilot should make the pooled and the tail method give way", out.TailSpread, out.ShapeWeight)
+	}
+	t.Logf("headline: %s", p.checkAnswer("1,200",
+		fmt.Sprintf("which your pilot's do not (its tail spread is %.2f:", out.TailSpread),
+		fmt.Sprintf("with 120 classes they count %.0f%% less.", 100*out.ShapeWeight),
+		fmt.Sprintf("without the pooled and the tail method it is %.3f", out.MiddleRest[1200])))
+	p.elementImage("#why-sources", "79-why-shape-members")
+	compareColumns(t, p.exportedColumns(), out, 1200)
+}
+
 // (3) A simulation run through window.cleanex: run() returns the estimate
 // columns and the recommendation, equal to the native code's; the page
 // shows the answer, the band and the evidence.
@@ -299,6 +368,8 @@ func TestRecommendationSimulation(t *testing.T) {
 		Recommendation struct {
 			Sources      []string          `json:"sources"`
 			CleaneXCount float64           `json:"cleanexCount"`
+			ShapeWeight  float64           `json:"shapeWeight"`
+			TailSpread   float64           `json:"tailSpread"`
 			Failed       map[string]string `json:"failed"`
 			Error        *string           `json:"error"`
 		} `json:"recommendation"`
@@ -325,6 +396,10 @@ func TestRecommendationSimulation(t *testing.T) {
 		out.CleaneXCount != r.Recommendation.CleaneXCount || out.CleaneXCount != recommend.CleaneXCount(cfg.K1) {
 		t.Errorf("page: sources %v, CleaneX counted %v times, failed %v; native: %v, %v, %v", r.Recommendation.Sources, r.Recommendation.CleaneXCount,
 			r.Recommendation.Failed, out.Sources, out.CleaneXCount, out.Failed)
+	}
+	// the tail spread the worker measured beside the tail fit is the native one
+	if out.TailSpread != r.Recommendation.TailSpread || !(out.TailSpread > 0) || out.ShapeWeight != r.Recommendation.ShapeWeight {
+		t.Errorf("page: tail spread %v, shape weight %v; native: %v, %v", r.Recommendation.TailSpread, r.Recommendation.ShapeWeight, out.TailSpread, out.ShapeWeight)
 	}
 }
 

@@ -389,8 +389,9 @@ func runResultJS(r *runState) (any, error) {
 	return out, nil
 }
 
-// recommendationJS returns {sources: [...], cleanexCount: c, failed:
-// {label: reason}, error: string or null} of a run's recommendation.
+// recommendationJS returns {sources: [...], cleanexCount: c, shapeWeight:
+// v, tailSpread: H, failed: {label: reason}, error: string or null} of a
+// run's recommendation.
 func recommendationJS(o recommend.Outcome) map[string]any {
 	sources := make([]any, len(o.Sources))
 	for i, s := range o.Sources {
@@ -404,7 +405,8 @@ func recommendationJS(o recommend.Outcome) map[string]any {
 	if o.Err != nil {
 		msg = o.Err.Error()
 	}
-	return map[string]any{"sources": sources, "cleanexCount": o.CleaneXCount, "failed": failed, "error": msg}
+	return map[string]any{"sources": sources, "cleanexCount": o.CleaneXCount, "shapeWeight": o.ShapeWeight, "tailSpread": o.TailSpread,
+		"failed": failed, "error": msg}
 }
 
 // rmseJS returns each curve's RMSE against the truth over k = 2..k2, by
