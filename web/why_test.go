@@ -376,6 +376,20 @@ func TestWarningMostlyTied(t *testing.T) {
 	}
 }
 
+// checkSays checks that the text got says each of want and, when absent is
+// not "", does not say absent.
+func checkSays(t *testing.T, name, got string, want []string, absent string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s: %q, want it to say %q", name, got, w)
+		}
+	}
+	if absent != "" && strings.Contains(got, absent) {
+		t.Errorf("%s: %q, want no %q", name, got, absent)
+	}
+}
+
 // TestWhyAtK2: the sentences on how many times CleaneX counts and how the
 // estimate at k2 came out of the median: the method whose value is the
 // middle one (an odd count), the two it lies halfway between (even), or for
@@ -432,14 +446,7 @@ func TestWhyAtK2(t *testing.T) {
 		s := NewState()
 		s.Rec = r
 		got := s.WhySources()
-		for _, w := range tc.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: %q, want it to say %q", tc.name, got, w)
-			}
-		}
-		if tc.absent != "" && strings.Contains(got, tc.absent) {
-			t.Errorf("%s: %q, want no %q", tc.name, got, tc.absent)
-		}
+		checkSays(t, tc.name, got, tc.want, tc.absent)
 		// Only the fits held to the observed curve (recommend.FitsObserved)
 		// are said to follow it.
 		fitted := "CleaneX"
@@ -492,14 +499,7 @@ func TestWhyShape(t *testing.T) {
 		s := NewState()
 		s.Rec = r
 		got := s.WhySources()
-		for _, w := range tc.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: %q, want it to say %q", tc.name, got, w)
-			}
-		}
-		if tc.absent != "" && strings.Contains(got, tc.absent) {
-			t.Errorf("%s: %q, want no %q", tc.name, got, tc.absent)
-		}
+		checkSays(t, tc.name, got, tc.want, tc.absent)
 	}
 }
 

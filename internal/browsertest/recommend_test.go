@@ -267,11 +267,7 @@ func TestRecommendationFirstOpen(t *testing.T) {
 func TestRecommendationDroppedCSV(t *testing.T) {
 	p := openPage(t, "example=0")
 	csv := simulatedCSV(t, 40, 21)
-	mustEval[chromedp.Void](p, fmt.Sprintf(`(() => {
-		const dt = new DataTransfer();
-		dt.items.add(new File([%s], "dropped.csv", {type: "text/csv"}));
-		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
-	})()`, jsString(string(csv))), 10*time.Second)
+	p.dropCSV("dropped.csv", csv)
 	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("dropped.csv")`, 30*time.Second)
 	if h := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(h, "Working out the accuracy at 400 classes: running") {
 		t.Logf("headline while running: %q (the run may have ended already)", h)
@@ -284,6 +280,16 @@ func TestRecommendationDroppedCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 400, 1), 400)
+}
+
+// dropCSV drops csv on the page's drop zone as a file called name.
+func (p *page) dropCSV(name string, csv []byte) {
+	p.t.Helper()
+	mustEval[chromedp.Void](p, fmt.Sprintf(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([%s], %s, {type: "text/csv"}));
+		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	})()`, jsString(string(csv)), jsString(name)), 10*time.Second)
 }
 
 // mixedTailsCSV is a pilot of k1 classes and r points per class whose
@@ -331,11 +337,7 @@ func mixedTailsCSV(t testing.TB, k1, r int, seed uint64) []byte {
 func TestShapeMembersGiveWay(t *testing.T) {
 	p := openPage(t, "example=0")
 	csv := mixedTailsCSV(t, 120, 3, 1)
-	mustEval[chromedp.Void](p, fmt.Sprintf(`(() => {
-		const dt = new DataTransfer();
-		dt.items.add(new File([%s], "mixed-tails.csv", {type: "text/csv"}));
-		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
-	})()`, jsString(string(csv))), 10*time.Second)
+	p.dropCSV("mixed-tails.csv", csv)
 	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("mixed-tails.csv")`, 30*time.Second)
 	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
 	ds, _, err := compute.Load(csv, "auto")
@@ -495,11 +497,7 @@ func TestRecommendationProbabilities(t *testing.T) {
 		t.Fatal(err)
 	}
 	csv := b.Bytes()
-	mustEval[chromedp.Void](p, fmt.Sprintf(`(() => {
-		const dt = new DataTransfer();
-		dt.items.add(new File([%s], "probabilities.csv", {type: "text/csv"}));
-		document.querySelector("#dropzone").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
-	})()`, jsString(string(csv))), 10*time.Second)
+	p.dropCSV("probabilities.csv", csv)
 	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
 	line := mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second)
 	if !strings.Contains(line, "higher is better") || !strings.Contains(line, "class probabilities (every row sums to 1, up to rounding)") || !strings.Contains(line, "logarithms") {

@@ -34,12 +34,18 @@ func testFits(k1, k2 int) Fits {
 		CleaneX: []accuracy.Curve{geometric(0.9895, k2), geometric(0.9905, k2)}}
 }
 
+// testCalibration is a small calibration for the tests of the median: the
+// scale from the constant, SE, D, S and L, one knot at log-ratio 1.
+func testCalibration() Calibration {
+	return Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
+		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
+}
+
 func TestRecommendMedian(t *testing.T) {
 	const k1, k2 = 20, 200
 	f := testFits(k1, k2)
 	f.CleaneXCount = 2 // the median of five
-	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
-		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
+	cal := testCalibration()
 	res, err := Recommend(f, k2, cal)
 	if err != nil {
 		t.Fatal(err)
@@ -101,8 +107,7 @@ func TestCleaneXCount(t *testing.T) {
 // Result.CleaneXCount reports it.
 func TestCleaneXCountInTheMedian(t *testing.T) {
 	const k2 = 1000
-	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
-		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
+	cal := testCalibration()
 	for _, tc := range []struct {
 		name  string
 		k1    int
@@ -165,8 +170,7 @@ func TestShapeWeight(t *testing.T) {
 // method; without the pooled and the tail method's curves nothing moves.
 func TestShapeMembersLeaveTheMedian(t *testing.T) {
 	const k2 = 1000
-	cal := Calibration{Coef: [NumCoef]float64{0.1, 1, 1, 1, 0.1, 0, 0},
-		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
+	cal := testCalibration()
 	for _, tc := range []struct {
 		name    string
 		k1      int
