@@ -836,8 +836,12 @@ func (s *State) WhyParts() []string {
 		}
 	}
 	if k2 > r.K1 {
-		out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s.",
-			Ratio(float64(k2)/float64(r.K1)), limits.Thousands(r.K1), limits.Thousands(k2), share(sh.Extrapolation)))
+		unshared := ""
+		if ft.U > 0 {
+			unshared = fmt.Sprintf(", and your pilot's points do not share one shape of their highest wrong-class scores (tail spread %.2f), which makes every method's extrapolation less sure", o.TailSpread)
+		}
+		out = append(out, fmt.Sprintf("You extrapolate %s beyond your pilot (%s classes to %s)%s%s.",
+			Ratio(float64(k2)/float64(r.K1)), limits.Thousands(r.K1), limits.Thousands(k2), unshared, share(sh.Extrapolation)))
 	} else if obs := s.Results.Observed; obs != nil && k2 <= obs.Max() {
 		out = append(out, fmt.Sprintf("%s classes is within your pilot's %s: its accuracy there is measured directly (%.4f), not extrapolated; the interval is how much it would change with other classes in the pilot.",
 			limits.Thousands(k2), limits.Thousands(r.K1), obs[k2]))

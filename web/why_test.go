@@ -759,6 +759,30 @@ func TestWhyPartsHalfSpreadBelowSE(t *testing.T) {
 	}
 }
 
+// When the pilot's points do not share one tail shape (the interval's
+// feature U above 0), the extrapolation part says so with the tail spread;
+// otherwise it does not.
+func TestWhyPartsUnsharedTails(t *testing.T) {
+	st := finishedStateAt(t, 20)
+	extrapolation := func() string {
+		for _, p := range st.WhyParts() {
+			if strings.HasPrefix(p, "You extrapolate") {
+				return p
+			}
+		}
+		t.Fatalf("no extrapolation part in %q", st.WhyParts())
+		return ""
+	}
+	const says = "your pilot's points do not share one shape of their highest wrong-class scores"
+	if got := extrapolation(); strings.Contains(got, says) {
+		t.Errorf("U = 0: %q", got)
+	}
+	st.Rec.Outcome.Features[20].U, st.Rec.Outcome.TailSpread = recommend.UnsharedTails(1.62), 1.62
+	if got := extrapolation(); !strings.HasPrefix(got, "You extrapolate 2× beyond your pilot (10 classes to 20), and "+says+" (tail spread 1.62), which makes every method's extrapolation less sure — ") {
+		t.Errorf("U = 0.62: %q", got)
+	}
+}
+
 // CleaneX's fits that differ by a unit of the last decimal shown have a
 // standard deviation below 0.001, said so rather than as "0.000".
 func TestWhyCleaneXSpreadTiny(t *testing.T) {

@@ -42,7 +42,7 @@ func DefaultKnots() []float64 {
 // FitScale fits the calibration's scale and quantiles to obs:
 //
 //  1. a = argmin_{a >= 0} sum_i Weight_i (|Y_i - Z_i| - a . v(F_i))^2 by
-//     non-negative least squares, v = (1, SE, D, S, L, L SE, L SEK, B);
+//     non-negative least squares, v = (1, SE, D, S, L U, L SE, L SEK, B);
 //  2. at each knot L_j of knots, q_lo and q_hi are the 10% and 90%
 //     quantiles of (Y_i - Z_i) / s_i with weights Weight_i t_j(L_i), where
 //     t_j is the triangle that is 1 at L_j and falls to 0 at the neighbouring

@@ -51,6 +51,6 @@ func ExampleRun() {
 	fmt.Println("from:", out.Sources, "warnings:", len(out.Warnings))
 	// Output:
 	// at k = 50 (the pilot's own accuracy): 0.91
-	// at k = 1000: 0.52 (80% interval 0.41-0.62); truth 0.52
+	// at k = 1000: 0.52 (80% interval 0.42-0.62); truth 0.52
 	// from: [regression pooled tail cleanex ×4] warnings: 0
 }

@@ -264,13 +264,14 @@ func TestKnotQuantilesByL(t *testing.T) {
 
 // From 2 k1 on (no hold of the pilot's interval left, no floor) each bound
 // is sigma(c_k + q s_k) with the scale of its own side,
-// s_k = a . (1, SE, D, S, L, L SE, L SEK, B), computed here from the
+// s_k = a . (1, SE, D, S, L U, L SE, L SEK, B), computed here from the
 // features the result reports and the quantiles interpolated by hand, when
 // it reaches further than the Wilson interval; then made non-increasing.
 func TestIntervalFromFeatures(t *testing.T) {
 	const k1, k2, n = 20, 200, 2000
 	f := testFits(k1, k2)
 	f.N = n
+	f.TailSpread = 1.5 // U = 0.5
 	cal := Calibration{Coef: [NumCoef]float64{0.05, 0.5, 0.3, 0.2, 0.1, 0.2, 0.3, 0},
 		CoefUp: [NumCoef]float64{0.08, 0.2, 0.1, 0.4, 0.05, 0.1, 0.15, 0},
 		Knots:  []float64{0, 2}, QLo: []float64{-1, -1.5}, QHi: []float64{1.2, 1.6}}
@@ -280,7 +281,7 @@ func TestIntervalFromFeatures(t *testing.T) {
 	}
 	sig := func(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 	scale := func(a [NumCoef]float64, ft Features) float64 {
-		return a[0] + a[1]*ft.SE + a[2]*ft.D + a[3]*ft.S + a[4]*ft.L + a[5]*ft.L*ft.SE + a[6]*ft.L*ft.SEK + a[7]*ft.B
+		return a[0] + a[1]*ft.SE + a[2]*ft.D + a[3]*ft.S + a[4]*ft.L*0.5 + a[5]*ft.L*ft.SE + a[6]*ft.L*ft.SEK + a[7]*ft.B
 	}
 	a := f.Observed[k1]
 	wlo, whi := wilson(a, n)

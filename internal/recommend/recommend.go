@@ -44,7 +44,7 @@
 // The interval is a location-scale model in logit space with a scale per side,
 //
 //	[sigma(c_k + q_lo(L_k) s_lo,k), sigma(c_k + q_hi(L_k) s_hi,k)],
-//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k + a_5 L_k SE_k + a_6 L_k SEK_k + a_7 B_k,
+//	s_k = a_0 + a_1 SE_k + a_2 D_k + a_3 S_k + a_4 L_k U + a_5 L_k SE_k + a_6 L_k SEK_k + a_7 B_k,
 //
 // centred at c_k = logit(est_k) with est_k clamped to [0.5/N, 1 - 0.5/N]
 // (the pilot cannot tell accuracies closer to 0 or 1 apart). Its features
@@ -56,7 +56,10 @@
 // the methods' disagreement does not tell on which side the truth lies;
 // S_k, the standard deviation of
 // logit E_k^(m) over the CleaneX seeds; L_k = max(0, log(k / k1)), how far the
-// curve is extrapolated (the quantiles depend on it too); SEK_k =
+// curve is extrapolated (the quantiles depend on it too); U = min(1,
+// max(0, H - 1)), how far the pilot's tail spread H (Fits.TailSpread) says
+// its points do not share one tail shape (0 when they do or H is unknown, 1
+// from H = 2 on): every member's extrapolation is then less sure; SEK_k =
 // se_k / (p_k (1 - p_k)), the same class-sampling standard error se_k (in
 // accuracy units) carried to the estimate's own level p_k = min(sigma(c_k),
 // a_k), a_k the pilot's accuracy at min(k, k1) that SE_k is measured at: an
@@ -191,6 +194,18 @@ func CleaneXCount(k1 int) float64 {
 // (docs/recommendation.md, "The tail spread").
 const SharedTail = 1.1
 
+// UnsharedTails returns U = min(1, max(0, h - 1)) for a pilot whose tail
+// spread is h: 0 when its points share one tail shape (h about 1) or h is
+// unknown (0), rising to 1 at h = 2. L_k U is a feature of the interval's
+// scale: where the points' tails differ, every member's extrapolation is
+// less sure (docs/recommendation.md, "Unshared tails in the interval").
+func UnsharedTails(h float64) float64 {
+	if !(h > 1) {
+		return 0
+	}
+	return min(1, h-1)
+}
+
 // shapeMember reports whether the median's member called name rests on a
 // shared tail shape of the scores: the pooled and the tail method.
 func shapeMember(name string) bool { return name == "pooled" || name == "tail" }
@@ -256,8 +271,9 @@ const MostlyTied = 0.5
 // Features are the interval model's inputs at one k (see the package doc).
 type Features struct {
 	// SE, D, S, L, SEK and B are SE_k, D_k, S_k, L_k, SEK_k and B_k (B 0
-	// when unknown).
-	SE, D, S, L, SEK, B float64
+	// when unknown), and U the pilot's unshared tails, min(1, max(0, H -
+	// 1)) of its tail spread H (0 when unknown).
+	SE, D, S, L, SEK, B, U float64
 	// BKnown reports that B was measured (the pilot's Fits.Spread is not
 	// empty); without it the interval uses Calibration.WithoutB.
 	BKnown bool
@@ -266,9 +282,9 @@ type Features struct {
 // NumCoef is the number of scale coefficients a_j.
 const NumCoef = 8
 
-// vector returns the features multiplied by a_0..a_7: (1, SE, D, S, L, L SE, L SEK, B).
+// vector returns the features multiplied by a_0..a_7: (1, SE, D, S, L U, L SE, L SEK, B).
 func (f Features) vector() [NumCoef]float64 {
-	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L, f.L * f.SE, f.L * f.SEK, f.B}
+	return [NumCoef]float64{1, f.SE, f.D, f.S, f.L * f.U, f.L * f.SE, f.L * f.SEK, f.B}
 }
 
 // Calibration holds the fitted constants of the recommendation.
@@ -785,7 +801,7 @@ func carriedSE(f Fits, k int, est float64) float64 {
 // features returns the interval model's inputs SE, S, L and B at k.
 func features(f Fits, cx []accuracy.Curve, k int) Features {
 	a, se := pilotLevel(f, k)
-	ft := Features{SE: se / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1)))}
+	ft := Features{SE: se / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1))), U: UnsharedTails(f.TailSpread)}
 	if len(f.Spread.K) > 0 {
 		ft.B, ft.BKnown = f.Spread.At(k), true
 	}
@@ -880,8 +896,8 @@ type Shares struct {
 	Disagreement float64
 	// SeedSpread is the part of S_k: how much CleaneX's seeds differ.
 	SeedSpread float64
-	// Extrapolation is the part of L_k, half of L_k SE_k and half of L_k
-	// SEK_k: how far beyond the pilot the curve is carried.
+	// Extrapolation is the part of L_k U, half of L_k SE_k and half of
+	// L_k SEK_k: how far beyond the pilot the curve is carried.
 	Extrapolation float64
 	// Floor is the part of the constant a_0.
 	Floor float64

@@ -160,6 +160,47 @@ func TestShapeWeight(t *testing.T) {
 	}
 }
 
+// TestUnsharedTails: U = min(1, max(0, h - 1)); 0 for an unknown spread.
+func TestUnsharedTails(t *testing.T) {
+	for h, want := range map[float64]float64{0: 0, 0.8: 0, 1: 0, 1.25: 0.25, 1.6: 0.6, 2: 1, 3.7: 1, math.NaN(): 0} {
+		if got := UnsharedTails(h); math.Abs(got-want) > 1e-12 {
+			t.Errorf("UnsharedTails(%v) = %v, want %v", h, got, want)
+		}
+	}
+}
+
+// TestIntervalWidensWithUnsharedTails: with a calibration whose scale is
+// a_0 + a_4 L U, the lower bound beyond the pilot is sigma(c + q_lo (a_0 +
+// a_4 L U)), c the estimate's logit, so a pilot whose tail spread is 1.5
+// gets a lower bound below that of one whose points share their tails, and
+// the features hold U.
+func TestIntervalWidensWithUnsharedTails(t *testing.T) {
+	const k1, k2 = 20, 200
+	cal := Calibration{Coef: [NumCoef]float64{0.1, 0, 0, 0, 1, 0, 0, 0},
+		Knots: []float64{0, 1}, QLo: []float64{-1.3, -1.5}, QHi: []float64{1.2, 1.4}}
+	var lows []float64
+	for _, h := range []float64{1, 1.5} {
+		f := testFits(k1, k2)
+		f.TailSpread = h
+		res, err := Recommend(f, k2, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ft := res.Features[k2]
+		if ft.U != UnsharedTails(h) {
+			t.Errorf("H = %v: U %v, want %v", h, ft.U, UnsharedTails(h))
+		}
+		want := sigmoid(f.CentreLogit(res.Estimate[k2]) - 1.5*(0.1+ft.L*ft.U))
+		if math.Abs(res.Lo[k2]-want) > 1e-12 {
+			t.Errorf("H = %v: lower bound at k2 %v, want %v", h, res.Lo[k2], want)
+		}
+		lows = append(lows, res.Lo[k2])
+	}
+	if !(lows[1] < lows[0]) {
+		t.Errorf("lower bounds %v: unshared tails should reach lower", lows)
+	}
+}
+
 // TestShapeMembersLeaveTheMedian: on the test fits (pooled 0.98 < tail
 // 0.985 < CleaneX mean about 0.99 < regression 0.9915 at every k), a
 // pilot whose tail spread is above SharedTail gets the middle
