@@ -702,7 +702,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most))
 	} else if f.K1 >= LargeWorldsK1 && k2 > CalibratedPopulation {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot has %s classes and you ask about %s, more than the %s classes of most test worlds the interval was calibrated on: on test pilots of 200 and 500 classes carried to worlds of 5,500-20,000 classes it held the true accuracy 76-85%% of the time (two draws), but 50-62%% on word senses and 69-88%% on misspellings, whose estimate drifts from the truth the further it is carried, and on held-out test pilots of 500-2,000 classes carried to 4,500-20,000 classes 67-94%% of the time: read the interval as possibly too narrow.",
+			"Your pilot has %s classes and you ask about %s, more than the %s classes of most test worlds the interval was calibrated on: on test pilots of 200 and 500 classes carried to worlds of 5,500-20,000 classes it held the true accuracy 79-90%% of the time (two draws), but 69-88%% on misspellings, whose estimate drifts from the truth the further it is carried, and on held-out test pilots of 500-2,000 classes carried to 4,500-20,000 classes 67-94%% of the time: read the interval as possibly too narrow.",
 			limits.Thousands(f.K1), limits.Thousands(k2), limits.Thousands(CalibratedPopulation)))
 	}
 	monotone(res.Estimate)
