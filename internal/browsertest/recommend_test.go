@@ -332,8 +332,8 @@ func mixedTailsCSV(t testing.TB, k1, r int, seed uint64) []byte {
 
 // A dropped pilot of 120 classes whose points do not share one tail shape:
 // the "Why this answer" panel says that the pooled and the tail method give
-// way and by how much, and the answer equals the native code's, which
-// measured the same tail spread.
+// way and by how much, and that the interval is wider for it, and the
+// answer equals the native code's, which measured the same tail spread.
 func TestShapeMembersGiveWay(t *testing.T) {
 	p := openPage(t, "example=0")
 	csv := mixedTailsCSV(t, 120, 3, 1)
@@ -353,6 +353,12 @@ func TestShapeMembersGiveWay(t *testing.T) {
 		fmt.Sprintf("with 120 classes they count %.0f%% less.", 100*out.ShapeWeight),
 		fmt.Sprintf("without the pooled and the tail method it is %.3f", out.MiddleRest[1200])))
 	p.elementImage("#why-sources", "79-why-shape-members")
+	// the parts of the interval say that its points' tails differ
+	parts := mustEval[string](p, `document.getElementById("why-parts").textContent`, 5*time.Second)
+	if want := fmt.Sprintf("your pilot's points do not share one shape of their highest wrong-class scores (tail spread %.2f)", out.TailSpread); !strings.Contains(parts, want) {
+		t.Errorf("why panel parts %q lack %q", parts, want)
+	}
+	p.elementImage("#why-parts", "79b-why-parts-unshared-tails")
 	compareColumns(t, p.exportedColumns(), out, 1200)
 }
 
