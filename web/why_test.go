@@ -729,6 +729,19 @@ func TestPreviewHeadline(t *testing.T) {
 	}
 }
 
+// whyPart returns the part of the interval (State.WhyParts) that starts
+// with prefix, failing the test when there is none.
+func whyPart(t *testing.T, st *State, prefix string) string {
+	t.Helper()
+	for _, p := range st.WhyParts() {
+		if strings.HasPrefix(p, prefix) {
+			return p
+		}
+	}
+	t.Fatalf("no part starting %q in %q", prefix, st.WhyParts())
+	return ""
+}
+
 // The class-sampling part says the error "grows" beyond the pilot only
 // when the half-sampling spread it then gives is larger than the standard
 // error at k1 it gave first; a smaller spread (a pilot of a few classes,
@@ -739,15 +752,7 @@ func TestWhyPartsHalfSpreadBelowSE(t *testing.T) {
 	e := st.Rec.Outcome.Estimate[20]
 	st.Rec.ClassSE = slices.Clone(st.Rec.ClassSE)
 	st.Rec.ClassSE[10] = 0.053
-	classPart := func() string {
-		for _, p := range st.WhyParts() {
-			if strings.HasPrefix(p, "Your pilot's 10 classes are a sample") {
-				return p
-			}
-		}
-		t.Fatalf("no class-sampling part in %q", st.WhyParts())
-		return ""
-	}
+	classPart := func() string { return whyPart(t, st, "Your pilot's 10 classes are a sample") }
 	ft.B, ft.BKnown = 0.024/(e*(1-e)), true
 	got := classPart()
 	if strings.Contains(got, "grows") || !strings.Contains(got, "±0.053") || !strings.Contains(got, "at 20 classes, fitted on random halves of your pilot's classes, the pooled and the tail method's answers spread by about ±0.024") {
@@ -764,15 +769,7 @@ func TestWhyPartsHalfSpreadBelowSE(t *testing.T) {
 // otherwise it does not.
 func TestWhyPartsUnsharedTails(t *testing.T) {
 	st := finishedStateAt(t, 20)
-	extrapolation := func() string {
-		for _, p := range st.WhyParts() {
-			if strings.HasPrefix(p, "You extrapolate") {
-				return p
-			}
-		}
-		t.Fatalf("no extrapolation part in %q", st.WhyParts())
-		return ""
-	}
+	extrapolation := func() string { return whyPart(t, st, "You extrapolate") }
 	const says = "your pilot's points do not share one shape of their highest wrong-class scores"
 	if got := extrapolation(); strings.Contains(got, says) {
 		t.Errorf("U = 0: %q", got)
