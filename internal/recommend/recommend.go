@@ -798,7 +798,7 @@ func carriedSE(f Fits, k int, est float64) float64 {
 	return se / (p * (1 - p))
 }
 
-// features returns the interval model's inputs SE, S, L and B at k.
+// features returns the interval model's inputs SE, S, L, U and B at k.
 func features(f Fits, cx []accuracy.Curve, k int) Features {
 	a, se := pilotLevel(f, k)
 	ft := Features{SE: se / (a * (1 - a)), L: math.Max(0, math.Log(float64(k)/float64(f.K1))), U: UnsharedTails(f.TailSpread)}
