@@ -155,7 +155,8 @@ func (s *State) Warning() string {
 		return ""
 	}
 	ws := r.Outcome.Warnings
-	if m := s.Summary; m != nil && m.ScoresNote == scores.PartialNote {
+	// the scores' note comes first in ScoresNote, before a note on ties
+	if m := s.Summary; m != nil && strings.HasPrefix(m.ScoresNote, scores.PartialNote) {
 		ws = append([]string{PartialWarning}, ws...)
 	}
 	if m := s.Summary; m != nil && m.TiedShare >= recommend.MostlyTied {
@@ -531,7 +532,7 @@ func (s *State) whyShape() string {
 	if o.ShapeWeight <= 0 {
 		return ""
 	}
-	share := "they count " + fmt.Sprintf("%.0f%%", 100*o.ShapeWeight) + " less"
+	share := fmt.Sprintf("they count %.0f%% less", 100*o.ShapeWeight)
 	if o.ShapeWeight >= 1 {
 		share = "they are left out of the middle"
 	}

@@ -816,4 +816,9 @@ func TestWarningPartialProbabilities(t *testing.T) {
 	if !strings.HasSuffix(got, before) || st.AnswerWarning() != " Read the warning under 3. Results." {
 		t.Errorf("partial probabilities: warning %q (before %q), answer bar %q", got, before, st.AnswerWarning())
 	}
+	// with a note on ties after it (compute's joined notes), the same warning
+	st.Summary = &protocol.Summary{ScoresNote: scores.PartialNote + ". " + accuracy.TiesNote(1)}
+	if w := st.Warning(); !strings.Contains(w, PartialWarning) {
+		t.Errorf("partial probabilities with ties: warning %q", w)
+	}
 }

@@ -37,6 +37,25 @@ func csvText(t *testing.T, m *scores.Matrix) string {
 	return b.String()
 }
 
+// predictsAsRead runs `cleanex args` on given and on read, the scores the
+// product reads given as: both succeed, stderr says note for given and not
+// for read, and the two predictions are the same; it returns given's.
+func predictsAsRead(t *testing.T, args []string, given, read *scores.Matrix, note string) string {
+	t.Helper()
+	code, fromGiven, errs := cli(t, csvText(t, given), args...)
+	if code != 0 || !strings.Contains(errs, note) {
+		t.Fatalf("predict on the scores given: status %d, stderr %q lacks %q", code, errs, note)
+	}
+	code, fromRead, errsRead := cli(t, csvText(t, read), args...)
+	if code != 0 || strings.Contains(errsRead, note) {
+		t.Fatalf("predict on the scores as read: status %d: %s", code, errsRead)
+	}
+	if fromGiven != fromRead {
+		t.Error("the scores given and the scores as read give different predictions")
+	}
+	return fromGiven
+}
+
 // A pilot given as softmax probabilities is predicted exactly as the same
 // pilot given as the probabilities' logarithms, and stderr says how the
 // scores were read; its observed column is the distances' from which the
@@ -50,20 +69,7 @@ func TestPredictProbabilities(t *testing.T) {
 	}
 	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,regression,cleanex"}
 	_, fromDistances, _ := cli(t, pilot, append(args, "-")...)
-	code, fromProbs, errs := cli(t, csvText(t, probs), append(args, "-")...)
-	if code != 0 {
-		t.Fatalf("predict on probabilities: status %d: %s", code, errs)
-	}
-	if !strings.Contains(errs, scores.ProbabilitiesNote) {
-		t.Errorf("stderr %q does not say the probabilities were read as logarithms", errs)
-	}
-	code, fromLogs, errsLogs := cli(t, csvText(t, &logs), append(args, "-")...)
-	if code != 0 || strings.Contains(errsLogs, scores.ProbabilitiesNote) {
-		t.Fatalf("predict on log-probabilities: status %d: %s", code, errsLogs)
-	}
-	if fromProbs != fromLogs {
-		t.Error("probabilities and their logarithms give different predictions")
-	}
+	fromProbs := predictsAsRead(t, append(args, "-"), probs, &logs, scores.ProbabilitiesNote)
 	a, b := readCSV(t, fromProbs), readCSV(t, fromDistances)
 	for i := range a {
 		if a[i][1] != b[i][1] {
@@ -115,17 +121,7 @@ func TestPredictOneVsRestProbabilities(t *testing.T) {
 		logits.Scores[i] = detmath.Log(probs.Scores[i]) - detmath.Log(1-probs.Scores[i]) // the product's log-odds
 	}
 	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,pooled,tail,regression,cleanex", "-"}
-	code, fromProbs, errs := cli(t, csvText(t, &probs), args...)
-	if code != 0 || !strings.Contains(errs, scores.LogOddsNote) {
-		t.Fatalf("predict on one-vs-rest probabilities: status %d, stderr %q", code, errs)
-	}
-	code, fromLogits, errsLogits := cli(t, csvText(t, &logits), args...)
-	if code != 0 || strings.Contains(errsLogits, scores.LogOddsNote) {
-		t.Fatalf("predict on their log-odds: status %d: %s", code, errsLogits)
-	}
-	if fromProbs != fromLogits {
-		t.Error("one-vs-rest probabilities and their log-odds give different predictions")
-	}
+	predictsAsRead(t, args, &probs, &logits, scores.LogOddsNote)
 }
 
 // A pilot given as the probabilities of one-vs-rest classifiers that give
@@ -151,17 +147,7 @@ func TestPredictLowOneVsRestProbabilities(t *testing.T) {
 		t.Fatalf("the probabilities are not read as logarithms: %+v", c)
 	}
 	args := []string{"predict", "--k2", "80", "--methods", "plugin,kde,pooled,tail,regression,cleanex", "-"}
-	code, fromProbs, errs := cli(t, csvText(t, &probs), args...)
-	if code != 0 || !strings.Contains(errs, scores.LnNote) {
-		t.Fatalf("predict on the probabilities: status %d, stderr %q", code, errs)
-	}
-	code, fromLogs, errsLogs := cli(t, csvText(t, &logs), args...)
-	if code != 0 || strings.Contains(errsLogs, scores.LnNote) {
-		t.Fatalf("predict on their logarithms: status %d: %s", code, errsLogs)
-	}
-	if fromProbs != fromLogs {
-		t.Error("the probabilities and their logarithms give different predictions")
-	}
+	fromProbs := predictsAsRead(t, args, &probs, &logs, scores.LnNote)
 	code, fromSmall, _ := cli(t, csvText(t, &small), args...)
 	if code != 0 {
 		t.Fatalf("predict on the probabilities times 2^-10: status %d", code)

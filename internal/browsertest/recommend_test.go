@@ -411,25 +411,34 @@ func TestRecommendationSimulation(t *testing.T) {
 	}
 }
 
+// distancesMapped is simulatedCSV's pilot of 20 classes (seed 5) with every
+// distance d written as f(d).
+func distancesMapped(t *testing.T, f func(d float64) float64) []byte {
+	t.Helper()
+	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 20, 5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range m.Scores {
+		m.Scores[i] = f(d)
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // Probabilities of one-vs-rest classifiers (rows not summing to 1) loaded
 // through the API are read as their log-odds: load says so, the page says
 // so next to the direction, and the pilot's summary and the answer of a run
 // are the native ones.
 func TestOneVsRestProbabilitiesLoad(t *testing.T) {
 	p := openPage(t, "example=0")
-	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 20, 5)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, d := range m.Scores {
-		m.Scores[i] = 1 / (1 + math.Exp(3*d-2)) // sigma of minus three times the distance, plus 2
-	}
-	var b bytes.Buffer
-	if err := scores.WriteCSV(&b, m); err != nil {
-		t.Fatal(err)
-	}
-	got := mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(b.String())), 30*time.Second)
-	_, sum, err := compute.Load(b.Bytes(), "auto")
+	// sigma of minus three times the distance, plus 2
+	csv := distancesMapped(t, func(d float64) float64 { return 1 / (1 + math.Exp(3*d-2)) })
+	got := mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(string(csv))), 30*time.Second)
+	ds, sum, err := compute.Load(csv, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,10 +452,6 @@ func TestOneVsRestProbabilitiesLoad(t *testing.T) {
 	// The page's answer is the native code's on the same file.
 	mustEval[map[string]any](p, `window.cleanex.run({k2: 200}).then(r => ({}))`, 150*time.Second)
 	p.shot("13-one-vs-rest-probabilities")
-	ds, _, err := compute.Load(b.Bytes(), "auto")
-	if err != nil {
-		t.Fatal(err)
-	}
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 200, 1), 200)
 }
 
@@ -457,18 +462,9 @@ func TestOneVsRestProbabilitiesLoad(t *testing.T) {
 // the headline, and the answer of a run is the native one.
 func TestLowOneVsRestProbabilitiesLoad(t *testing.T) {
 	p := openPage(t, "example=0")
-	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 20, 5)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, d := range m.Scores {
-		m.Scores[i] = 1 / (1 + math.Exp(4*d+1)) // sigma of minus four times the distance, minus 1: none above 1/2
-	}
-	var b bytes.Buffer
-	if err := scores.WriteCSV(&b, m); err != nil {
-		t.Fatal(err)
-	}
-	got := mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(b.String())), 30*time.Second)
+	// sigma of minus four times the distance, minus 1: none above 1/2
+	csv := distancesMapped(t, func(d float64) float64 { return 1 / (1 + math.Exp(4*d+1)) })
+	got := mustEval[map[string]any](p, fmt.Sprintf(`window.cleanex.load(%s)`, jsString(string(csv))), 30*time.Second)
 	if got["logProbabilities"] != true || got["logOdds"] != false || got["scoresNote"] != scores.LnNote {
 		t.Fatalf("load returned %v; want logProbabilities with the logarithms' note", got)
 	}
@@ -481,7 +477,7 @@ func TestLowOneVsRestProbabilitiesLoad(t *testing.T) {
 		t.Error("the page warns that the probabilities were read as they are")
 	}
 	p.shot("13b-low-one-vs-rest-probabilities")
-	ds, _, err := compute.Load(b.Bytes(), "auto")
+	ds, _, err := compute.Load(csv, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}

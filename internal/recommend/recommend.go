@@ -568,17 +568,19 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			}
 			continue
 		}
+		// mids are the middle values the blend uses: all members' unless
+		// v = 1, the rest's when v > 0
 		all.fill(parts, k)
 		z := all.z(w2)
-		mids := all.mids(w2, nil)
+		var mids []float64
+		if v < 1 {
+			mids = all.mids(w2, mids)
+		}
 		if v > 0 {
 			others.fill(rest, k)
 			zr := others.z(w2)
 			res.MiddleAll[k], res.MiddleRest[k] = sigmoid(z), sigmoid(zr)
 			z = (1-v)*z + v*zr
-			if v == 1 {
-				mids = mids[:0]
-			}
 			mids = others.mids(w2, mids)
 		}
 		lowest, highest := all.ps1[0], all.ps1[len(all.ps1)-1]
