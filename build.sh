@@ -361,7 +361,9 @@ bench_probabilities() {
 # pilots of 10, 20 and 30 classes, smaller than the bank's (build/small; 2 minutes), then
 # on 256 fresh pilots of the bank's own families drawn with new seeds (bank.Replicate(3), (4)
 # and (5), build/replicate3 to build/replicate5; about 7 minutes each), then on 96 fresh pilots
-# of the bank's larger worlds (bank.LargeFresh, build/large2; about 10 minutes), and prints every
+# of the bank's larger worlds (bank.LargeFresh, build/large2; about 10 minutes), then on 144
+# pilots of 50 and 100 classes carried to worlds of 5,000 (bank.Long, build/long; about 7
+# minutes), and prints every
 # method's RMSE and the interval's coverage with the calibration the product embeds
 # (docs/recommendation.md).
 bench_heldout() {
@@ -376,7 +378,9 @@ bench_heldout() {
 		go run ./cmd/calibrate fit -replicate 5 -dir "$BUILD_DIR/replicate5" -j "${BENCH_BANK_JOBS:-2}" &&
 		go run ./cmd/calibrate heldout -replicate 5 -dir "$BUILD_DIR/replicate5" | tee "$BUILD_DIR/bench-replicate5.txt" &&
 		go run ./cmd/calibrate fit -large-fresh -dir "$BUILD_DIR/large2" -j "${BENCH_BANK_JOBS:-2}" &&
-		go run ./cmd/calibrate heldout -large-fresh -dir "$BUILD_DIR/large2" | tee "$BUILD_DIR/bench-large2.txt"
+		go run ./cmd/calibrate heldout -large-fresh -dir "$BUILD_DIR/large2" | tee "$BUILD_DIR/bench-large2.txt" &&
+		go run ./cmd/calibrate fit -long -dir "$BUILD_DIR/long" -j "${BENCH_BANK_JOBS:-2}" &&
+		go run ./cmd/calibrate heldout -long -dir "$BUILD_DIR/long" | tee "$BUILD_DIR/bench-long.txt"
 }
 
 # bench_summary — the per-point summary (docs/summary.md): DuckDB (@duckdb/node-api from

@@ -6,7 +6,7 @@
 //	calibrate seeds [-families ...] [-k1 ...] [-j 2]
 //	calibrate fit -heldout [-dir build/heldout] [-families ...] [-k1 ...] [-j 2]
 //	calibrate heldout [-dir build/heldout] [-families ...] [-k1 ...] [-m 4]
-//	calibrate fit -small|-replicate n|-large|-large-fresh, calibrate heldout -small|-replicate n|-large|-large-fresh
+//	calibrate fit -small|-replicate n|-large|-large-fresh|-long, calibrate heldout -small|-replicate n|-large|-large-fresh|-long
 //	calibrate embedded -dir D [-families ...] [-k1 ...] [-m 4]
 //	calibrate study [-dir build/bank] [-with-replicates n] [-with-large] [-families ...] [-k1 ...] [-m 4] [-write internal/recommend/calibration.json] [-dump] [-symmetric] [-pooled-quantiles] [-scale nnls|quantile|quantile-beyond|median|capped|relative] [-stack]
 //	calibrate half  [-dir build/bank] [-families ...] [-k1 ...] [-j 2]
@@ -22,7 +22,8 @@
 // calibration table that internal/recommend embeds; fit -heldout and heldout
 // do the same for simulated families outside the bank (bank.HeldOut) and
 // score them with the embedded calibration (-small: pilots smaller than the
-// bank's; -replicate n: fresh pilots of the bank's own families, new seeds);
+// bank's; -replicate n: fresh pilots of the bank's own families, new seeds;
+// -long: pilots of 50 and 100 classes carried 100 and 50 times);
 // fit -transform rewrites the
 // bank's pilots as a user might hand them in (class probabilities, see
 // transform.go) and embedded scores any cached bank pilots as heldout does;
@@ -81,6 +82,7 @@ func run(ctx context.Context, args []string) error {
 	small := fs.Bool("small", false, "fit, heldout: pilots of 10, 20 and 30 classes from the worlds of the bank's 50-class pilots (bank.SmallPilots; cache build/small)")
 	large := fs.Bool("large", false, "fit, heldout: the bank's larger pilots in larger worlds (bank.Large; cache build/large)")
 	largeFresh := fs.Bool("large-fresh", false, "fit, heldout: fresh pilots of the larger worlds (bank.LargeFresh; cache build/large2)")
+	long := fs.Bool("long", false, "fit, heldout: pilots of 50 and 100 classes carried to worlds of 5,000 (bank.Long; cache build/long)")
 	withLarge := fs.Bool("with-large", false, "study: the pilots of bank.Large too (cached in large beside -dir), each in its bank family")
 	replicate := fs.Int("replicate", 0, "fit, heldout: fresh pilots of the bank's families, replicate n (bank.Replicate; cache build/replicate, build/replicate2, ...)")
 	var so studyOptions
@@ -120,6 +122,9 @@ func run(ctx context.Context, args []string) error {
 	case *largeFresh:
 		pilots = bank.LargeFresh(famList, k1List)
 		defaultDir(fs, dir, "build/large2")
+	case *long:
+		pilots = bank.Long(famList, k1List)
+		defaultDir(fs, dir, "build/long")
 	case *replicate > 0:
 		pilots = bank.Replicate(*replicate, famList, k1List)
 		defaultDir(fs, dir, replicateDir(*replicate))

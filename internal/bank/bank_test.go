@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cleanex/cleanex/internal/bank/realdata"
 	"github.com/cleanex/cleanex/internal/recommend"
 )
 
@@ -142,5 +143,50 @@ func TestLargeIsApart(t *testing.T) {
 func TestLargeWorldsK1(t *testing.T) {
 	if slices.Min(LargeK1s) != recommend.LargeWorldsK1 {
 		t.Errorf("larger worlds' pilots of %v classes; recommend says from %d", LargeK1s, recommend.LargeWorldsK1)
+	}
+}
+
+// Long has 144 pilots, 8 worlds for each of its 9 families (3 simulated, 6
+// real) and each k1 of LongK1s, all of LongK classes; its IDs and seeds are
+// used by no other set, and its real families' pools hold LongK classes.
+func TestLongIsApart(t *testing.T) {
+	ids, seeds := map[string]bool{}, map[uint64]bool{}
+	others := append(append(append(Pilots(), HeldOut(nil, nil)...), Large(nil, nil)...), LargeFresh(nil, nil)...)
+	for r := 1; r <= 10; r++ {
+		others = append(others, Replicate(r, nil, nil)...)
+	}
+	for _, p := range others {
+		ids[p.ID], seeds[p.Seed] = true, true
+	}
+	long := Long(nil, nil)
+	if len(long) != 144 {
+		t.Fatalf("Long has %d pilots, want 144", len(long))
+	}
+	perFamily := map[string]int{}
+	for _, p := range long {
+		if ids[p.ID] || seeds[p.Seed] {
+			t.Errorf("long pilot %s (seed %d) reuses an ID or seed", p.ID, p.Seed)
+		}
+		ids[p.ID], seeds[p.Seed] = true, true
+		if !slices.Contains(LongK1s, p.K1) || p.K != LongK {
+			t.Errorf("long pilot %s: k1 %d of K %d", p.ID, p.K1, p.K)
+		}
+		if !strings.HasPrefix(p.Family, "long-") {
+			t.Errorf("long pilot %s: family %q", p.ID, p.Family)
+		}
+		perFamily[p.Family]++
+	}
+	if len(perFamily) != 9 {
+		t.Errorf("Long has %d families, want 9: %v", len(perFamily), perFamily)
+	}
+	names, _ := longRealFamilies()
+	for _, f := range names {
+		n, err := realdata.PoolSize(f)
+		if err != nil || n < LongK {
+			t.Errorf("family %s: pool of %d classes (%v), want at least %d", f, n, err, LongK)
+		}
+	}
+	if got := Long([]string{"long-out-translations"}, []int{50}); len(got) != 8 {
+		t.Errorf("Long(long-out-translations, 50) has %d pilots, want 8", len(got))
 	}
 }
