@@ -148,7 +148,8 @@ func TestLargeWorldsK1(t *testing.T) {
 
 // Long has 144 pilots, 8 worlds for each of its 9 families (3 simulated, 6
 // real) and each k1 of LongK1s, all of LongK classes; its IDs and seeds are
-// used by no other set, and its real families' pools hold LongK classes.
+// used by no other set, its real families' pools hold LongK classes, and
+// the warning that quotes its test names its sizes.
 func TestLongIsApart(t *testing.T) {
 	ids, seeds := map[string]bool{}, map[uint64]bool{}
 	others := append(append(append(Pilots(), HeldOut(nil, nil)...), Large(nil, nil)...), LargeFresh(nil, nil)...)
@@ -185,6 +186,10 @@ func TestLongIsApart(t *testing.T) {
 		if err != nil || n < LongK {
 			t.Errorf("family %s: pool of %d classes (%v), want at least %d", f, n, err, LongK)
 		}
+	}
+	if LongK1s[0] != recommend.SmallestCalibratedK1 || LongK/LongK1s[0] != recommend.LongestTestedRatio {
+		t.Errorf("Long carries pilots of %v classes to %d; recommend's warning quotes pilots of at least %d carried at most %d×",
+			LongK1s, LongK, recommend.SmallestCalibratedK1, recommend.LongestTestedRatio)
 	}
 	if got := Long([]string{"long-out-translations"}, []int{50}); len(got) != 8 {
 		t.Errorf("Long(long-out-translations, 50) has %d pilots, want 8", len(got))
