@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -88,6 +89,7 @@ const (
 	intKind               // INT32 or INT64, signed
 	uintKind              // INT32 or INT64 annotated unsigned
 	textKind              // BYTE_ARRAY holding text
+	decimalKind           // DECIMAL: an unscaled integer (INT32, INT64 or big-endian bytes) and a scale
 )
 
 // column is a top-level column of the file.
@@ -95,7 +97,10 @@ type column struct {
 	name string // as in the file
 	col  *parquet.Column
 	kind valueKind
-	typ  string // the column's type, for messages
+	// scale is a DECIMAL column's scale: its values are the unscaled
+	// integers times 10^-scale.
+	scale int32
+	typ   string // the column's type, for messages
 }
 
 // table is an open Parquet file and its columns.
@@ -120,6 +125,9 @@ func (t *table) columns() error {
 			return &inputs.Error{At: fmt.Sprintf("column %s", quoted(name)), Err: fmt.Errorf("%w: a nested column (a list, map or struct); every column holds one value per row", inputs.ErrType)}
 		}
 		col := &column{name: name, col: c, kind: kindOf(c.Type()), typ: c.Type().String()}
+		if d, ok := decimalOf(c.Type()); ok {
+			col.kind, col.scale = decimalKind, d.Scale
+		}
 		t.cols = append(t.cols, col)
 		switch low := strings.ToLower(strings.TrimSpace(name)); low {
 		case "point", "class", "score", "label", "true_class":
@@ -175,6 +183,26 @@ func kindOf(typ parquet.Type) valueKind {
 		}
 	}
 	return unsupported
+}
+
+// decimalOf returns the DECIMAL annotation of a column type stored as
+// INT32, INT64, BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY with a non-negative
+// scale (DuckDB writes a numeric literal such as 0.5 or a ROUND of one as a
+// DECIMAL; Spark and pandas write decimal columns so).
+func decimalOf(typ parquet.Type) (*format.DecimalType, bool) {
+	lt := typ.LogicalType()
+	if lt == nil {
+		return nil, false
+	}
+	d, ok := lt.Value.(*format.DecimalType)
+	if !ok || d.Scale < 0 {
+		return nil, false
+	}
+	switch typ.Kind() {
+	case parquet.Int32, parquet.Int64, parquet.ByteArray, parquet.FixedLenByteArray:
+		return d, true
+	}
+	return nil, false
 }
 
 // labelColumn returns the column that holds the true classes: label or
@@ -248,6 +276,8 @@ func float(c *column, v parquet.Value) (f float64, ok bool) {
 		return 0, false
 	}
 	switch {
+	case c.kind == decimalKind:
+		return decimal(v, c.scale), true
 	case c.kind == floatKind && v.Kind() == parquet.Float:
 		return float64(v.Float()), true
 	case c.kind == floatKind:
@@ -261,6 +291,42 @@ func float(c *column, v parquet.Value) (f float64, ok bool) {
 	}
 	return float64(v.Int64()), true
 }
+
+// decimal returns the DECIMAL value v of the given scale as the float64
+// nearest to it: an unscaled integer below 2^53 divided by an exact power of
+// ten (at most 10^22) is one correctly rounded division; other values go
+// through their decimal text and strconv.ParseFloat. A value beyond the
+// float64 range is returned as ±Inf, which the callers refuse as not finite.
+func decimal(v parquet.Value, scale int32) float64 {
+	var unscaled *big.Int
+	switch v.Kind() {
+	case parquet.Int32, parquet.Int64:
+		n := v.Int64()
+		if v.Kind() == parquet.Int32 {
+			n = int64(v.Int32())
+		}
+		if n > -1<<53 && n < 1<<53 && scale <= 22 {
+			return float64(n) / pow10[scale]
+		}
+		unscaled = big.NewInt(n)
+	default:
+		// big-endian two's complement
+		b := v.ByteArray()
+		unscaled = new(big.Int).SetBytes(b)
+		if len(b) > 0 && b[0]&0x80 != 0 {
+			unscaled.Sub(unscaled, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+		}
+	}
+	f, err := strconv.ParseFloat(unscaled.String()+"e-"+strconv.Itoa(int(scale)), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return math.NaN()
+	}
+	return f
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // text reads an id (a point, a class or a label) as text: integers in
 // decimal, strings trimmed; ok is false for a null.
@@ -326,7 +392,7 @@ func (t *table) long() (*scores.Matrix, error) {
 			return nil, &inputs.Error{At: fmt.Sprintf("column %s", quoted(c.name)), Err: fmt.Errorf("%w: a long Parquet file has only the columns point, class, score and %s; drop the others", inputs.ErrShape, lc.name)}
 		}
 	}
-	if sc.kind != floatKind && sc.kind != intKind && sc.kind != uintKind {
+	if sc.kind != floatKind && sc.kind != intKind && sc.kind != uintKind && sc.kind != decimalKind {
 		return nil, &inputs.Error{At: fmt.Sprintf("column %s", quoted(sc.name)), Err: fmt.Errorf("%w: type %s; scores must be numbers", inputs.ErrType, sc.typ)}
 	}
 	point, points, err := t.ids(pc, "point")
@@ -463,7 +529,7 @@ func (t *table) wide() (*scores.Matrix, error) {
 		if c == lc || c == pc {
 			continue
 		}
-		if c.kind != floatKind && c.kind != intKind && c.kind != uintKind {
+		if c.kind != floatKind && c.kind != intKind && c.kind != uintKind && c.kind != decimalKind {
 			if low := strings.ToLower(strings.TrimSpace(c.name)); low == "class" || low == "score" {
 				return nil, &inputs.Error{At: fmt.Sprintf("column %s", quoted(c.name)), Err: fmt.Errorf("%w: a long Parquet file has the columns point, class, score and label (or true_class); this one lacks class or score", inputs.ErrMissing)}
 			}

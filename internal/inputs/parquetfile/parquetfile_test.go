@@ -227,3 +227,55 @@ func TestThroughRead(t *testing.T) {
 	}
 	same(t, "through Read", d.Matrix, want)
 }
+
+type longDecimal32 struct {
+	Point string `parquet:"point"`
+	Class string `parquet:"class"`
+	Score int32  `parquet:"score,decimal(1:2)"`
+	Label string `parquet:"label"`
+}
+
+type wideDecimal struct {
+	Label string `parquet:"label"`
+	A     int64  `parquet:"a,decimal(4:18)"`
+	B     []byte `parquet:"b,decimal(3:20)"`
+}
+
+// decimalBytes is v as the 9 big-endian two's complement bytes of a
+// DECIMAL of precision 20.
+func decimalBytes(v int64) []byte {
+	b := make([]byte, 9)
+	if v < 0 {
+		b[0] = 0xff
+	}
+	for i := 8; i >= 1; i-- {
+		b[i] = byte(v)
+		v >>= 8
+	}
+	return b
+}
+
+// TestDecimalScores: DECIMAL score columns (DuckDB writes a literal such as
+// 1.0 as one) are read as the float64 nearest to their value, whichever of
+// INT32, INT64 and FIXED_LEN_BYTE_ARRAY holds them, in long and wide form.
+func TestDecimalScores(t *testing.T) {
+	long := []longDecimal32{{"p0", "a", 9, "a"}, {"p0", "b", 1, "a"}, {"p1", "a", 6, "a"}, {"p1", "b", -4, "a"}, {"p2", "a", 2, "b"}, {"p2", "b", 7, "b"}}
+	wide := []wideDecimal{{"a", 12345, decimalBytes(-1500)}, {"b", -2, decimalBytes(123456789012345678)}}
+	for _, tc := range []struct {
+		name string
+		file []byte
+		want *scores.Matrix
+	}{
+		{"long, DECIMAL(2,1) in INT32", write(t, long), &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 0, 1},
+			Scores: []float64{0.9, 0.1, 0.6, -0.4, 0.2, 0.7}}},
+		{"wide, DECIMAL(18,4) in INT64 and DECIMAL(20,3) in bytes", write(t, wide), &scores.Matrix{Classes: []string{"a", "b"}, Labels: []int{0, 1},
+			Scores: []float64{1.2345, -1.5, -0.0002, 123456789012345.678}}},
+	} {
+		m, err := parquetfile.Decode(tc.file)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		same(t, tc.name, m, tc.want)
+	}
+}
