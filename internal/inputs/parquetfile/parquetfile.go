@@ -385,7 +385,14 @@ func (t *table) long() (*scores.Matrix, error) {
 	}
 	pc, cc, sc := t.byName["point"], t.byName["class"], t.byName["score"]
 	if pc == nil || lc == nil {
-		return nil, &inputs.Error{Err: fmt.Errorf("%w: a long Parquet file (it has class and score columns) also needs a point column (the point's id) and a label or true_class column (its true class)", inputs.ErrMissing)}
+		var lacks []string
+		if pc == nil {
+			lacks = append(lacks, "a point column (the point's id)")
+		}
+		if lc == nil {
+			lacks = append(lacks, "a label or true_class column (its true class)")
+		}
+		return nil, &inputs.Error{Err: fmt.Errorf("%w: a long Parquet file (it has class and score columns) also needs %s; this one has none", inputs.ErrMissing, strings.Join(lacks, " and "))}
 	}
 	for _, c := range t.cols {
 		if c != pc && c != cc && c != sc && c != lc {
@@ -531,7 +538,11 @@ func (t *table) wide() (*scores.Matrix, error) {
 		}
 		if c.kind != floatKind && c.kind != intKind && c.kind != uintKind && c.kind != decimalKind {
 			if low := strings.ToLower(strings.TrimSpace(c.name)); low == "class" || low == "score" {
-				return nil, &inputs.Error{At: fmt.Sprintf("column %s", quoted(c.name)), Err: fmt.Errorf("%w: a long Parquet file has the columns point, class, score and label (or true_class); this one lacks class or score", inputs.ErrMissing)}
+				lacks := "score"
+				if low == "score" {
+					lacks = "class"
+				}
+				return nil, &inputs.Error{Err: fmt.Errorf("%w: a column %s but no column %s: a long Parquet file has the columns point, class, score and label (or true_class); add the %s column (or, for a wide file, rename column %s)", inputs.ErrMissing, quoted(c.name), lacks, lacks, quoted(c.name))}
 			}
 			return nil, &inputs.Error{At: fmt.Sprintf("column %s", quoted(c.name)), Err: fmt.Errorf("%w: type %s; in a wide Parquet file every column but %s (the true class) is a class and holds numbers", inputs.ErrType, c.typ, quoted(lc.name))}
 		}

@@ -91,6 +91,19 @@ type longNoScore struct {
 	A     float64
 }
 
+type longNoClass struct {
+	Point string `parquet:"point"`
+	Label string `parquet:"label"`
+	Score string `parquet:"score"`
+	A     float64
+}
+
+type longNoLabel struct {
+	Point string  `parquet:"point"`
+	Class string  `parquet:"class"`
+	Score float64 `parquet:"score"`
+}
+
 type wideID struct {
 	ID string  `parquet:"id"`
 	A  float64 `parquet:"a"`
@@ -193,8 +206,10 @@ func TestErrors(t *testing.T) {
 		{"class without points", write(t, noPoints), `classes without test points: "b"`},
 		{"one class", write(t, []long{{"p0", "a", 1, "a"}}), `column "class": fewer than 2 class columns: it names 1 class`},
 		{"extra column", write(t, []longExtra{{"p0", "a", 1, "a", "test"}}), `column "split": wrong shape: a long Parquet file has only the columns point, class, score and label; drop the others`},
-		{"no point column", write(t, []longNoPoint{{"a", 1, "a"}}), "missing: a long Parquet file (it has class and score columns) also needs a point column"},
-		{"long without score", write(t, []longNoScore{{"p0", "a", "a", 1}}), `column "class": missing: a long Parquet file has the columns point, class, score and label (or true_class); this one lacks class or score`},
+		{"no point column", write(t, []longNoPoint{{"a", 1, "a"}}), "missing: a long Parquet file (it has class and score columns) also needs a point column (the point's id); this one has none"},
+		{"long without score", write(t, []longNoScore{{"p0", "a", "a", 1}}), `missing: a column "class" but no column score: a long Parquet file has the columns point, class, score and label (or true_class); add the score column (or, for a wide file, rename column "class")`},
+		{"long without class", write(t, []longNoClass{{"p0", "a", "x", 1}}), `missing: a column "score" but no column class: a long Parquet file has the columns point, class, score and label (or true_class); add the class column`},
+		{"long without label", write(t, []longNoLabel{{"p0", "a", 1}}), "also needs a label or true_class column (its true class); this one has none"},
 		{"wide, text scores", write(t, []wideText{{"a", "x", 1}}), `column "a": wrong type: type STRING; in a wide Parquet file every column but "label" (the true class) is a class and holds numbers`},
 		{"wide, unknown label", write(t, []wide{{"a", 0.9, 0.1, 3}, {"d", 0.2, 0.7, -1}}), `row 1, column "label": unknown label "d": it must equal one of the class column names`},
 		{"wide, no label column", write(t, []wideID{{"img1", 0.9, 0.1}}), `row 0, column "id": unknown label "img1": no column is named label or true_class, so the first column, "id", was read as the true classes`},
