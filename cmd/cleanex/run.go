@@ -559,6 +559,9 @@ func backtestCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return badInput("backtest draws subsets of the pilot's classes and needs their scores; a per-point summary holds only order statistics: give the score matrix")
 	}
 	switch {
+	case s.K < 3:
+		// no k1 with 2 <= k1 < K exists
+		return badInput("the file has %d classes; a backtest draws pilots of k1 classes, from 2 to one less than the file's, and predicts the accuracy at all of them, so it needs a file of at least 3 classes: use predict on this one", s.K)
 	case *k1 < 2 || *k1 > s.K:
 		return badInput("--k1 %d: it must be from 2 to %d, one less than the file's %d classes", *k1, s.K-1, s.K)
 	case *k1 == s.K:

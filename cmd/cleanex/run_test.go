@@ -102,6 +102,8 @@ func TestErrors(t *testing.T) {
 		{"backtest k1 above K", "", []string{"backtest", "--k1", "4", good}, 2, "--k1 4: it must be from 2 to 2, one less than the file's 3 classes"},
 		{"backtest k1 below 2", "", []string{"backtest", "--k1", "1", good}, 2, "--k1 1: it must be from 2 to 2, one less than the file's 3 classes"},
 		{"backtest k1 equal to K", "", []string{"backtest", "--k1", "3", good}, 2, "--k1 3: the file has 3 classes, so every pilot would be the whole file"},
+		{"backtest on 2 classes", "label,a,b\na,1,2\nb,2,1\n", []string{"backtest", "--k1", "2", "-"}, 2, "the file has 2 classes; a backtest draws pilots of k1 classes, from 2 to one less than the file's, and predicts the accuracy at all of them, so it needs a file of at least 3 classes"},
+		{"backtest on 2 classes, default k1", "label,a,b\na,1,2\nb,2,1\n", []string{"backtest", "-"}, 2, "so it needs a file of at least 3 classes"},
 		{"backtest reps", "", []string{"backtest", "--k1", "2", "--reps", "0", good}, 2, "--reps 0"},
 		{"backtest bad csv", "label;a;b\na;1;2\nb;2;nan\n", []string{"backtest", "--k1", "2", "-"}, 2, `row 3, column "b": not a finite number`},
 	}
