@@ -331,10 +331,28 @@ func notNumber(s []byte) error {
 	switch {
 	case low == "nan" || strings.Contains(low, "inf"):
 		return fmt.Errorf("%w: %q; replace it with a finite score", ErrNotFinite, clip(str))
+	case bytes.IndexByte(s, ',') >= 0 && bytes.IndexByte(s, '.') >= 0:
+		// 1,234.5 or 1.234,5: one of the two groups thousands
+		return fmt.Errorf("%w: %q; leave out the thousands separators and write the decimal separator as a point (1234.5, not 1,234.5 or 1.234,5)", ErrNotNumber, clip(str))
 	case bytes.IndexByte(s, ',') >= 0:
-		return fmt.Errorf("%w: %q; write the decimal separator as a point (0.25, not 0,25)", ErrNotNumber, clip(str))
+		return fmt.Errorf("%w: %q; write the decimal separator as a point (0.25, not 0,25) and leave out thousands separators (1000, not 1,000)", ErrNotNumber, clip(str))
+	case digitsApart(s):
+		return fmt.Errorf("%w: %q; leave out the spaces that group the digits (1000, not 1 000)", ErrNotNumber, clip(str))
 	}
 	return fmt.Errorf("%w: %q; scores are plain decimal numbers like 0.25 or -1.5e-3", ErrNotNumber, clip(str))
+}
+
+// digitsApart reports whether the trimmed cell s is a plain number once its
+// spaces (also no-break and narrow no-break ones) are taken out, as
+// spreadsheets in some locales group thousands: "1 000", "12 345.5".
+func digitsApart(s []byte) bool {
+	str := string(s)
+	joined := strings.NewReplacer(" ", "", "\u00a0", "", "\u202f", "").Replace(str)
+	if joined == str {
+		return false
+	}
+	_, _, plain := fastFloat([]byte(joined))
+	return plain
 }
 
 // pow10 holds the powers of ten that float64 represents exactly.
