@@ -54,9 +54,13 @@ func (v *decUint64) Set(s string) error {
 }
 
 // checkDecimal accepts an optional sign (only + unless signed) followed by
-// decimal digits without a leading zero.
+// decimal digits without a leading zero; a minus sign on an unsigned value is
+// refused as negative.
 func checkDecimal(s string, signed bool) error {
 	d := s
+	if !signed && len(d) > 1 && d[0] == '-' {
+		return fmt.Errorf("%q is negative; give a whole number of 0 or more, like 2000", s)
+	}
 	if len(d) > 0 && (d[0] == '+' || (signed && d[0] == '-')) {
 		d = d[1:]
 	}

@@ -56,6 +56,7 @@ func TestHardeningErrors(t *testing.T) {
 		{"k2 binary", nil, []string{"predict", "--k2", "0b101", small}, `"0b101" is not a plain decimal number`},
 		{"k2 hex", nil, []string{"predict", "--k2", "0x10", small}, `"0x10" is not a plain decimal number`},
 		{"simulate k octal", nil, []string{"simulate", "--k", "0100"}, `"0100" has a leading zero`},
+		{"seed negative", nil, []string{"predict", "--k2", "5", "--seed", "-1", small}, `invalid value "-1" for flag -seed: "-1" is negative; give a whole number of 0 or more`},
 		{"seed octal", nil, []string{"predict", "--k2", "5", "--seed", "017", small}, `"017" has a leading zero`},
 		{"sigma2 1e308", nil, []string{"simulate", "--sigma2", "1e308", "--k", "5", "--r", "2"}, "sigma2 = 1e+308 with d = 5: the squared distances would overflow"},
 		{"missing header", strings.NewReader(strings.SplitN(smallCSV, "\n", 2)[1]), []string{"predict", "--k2", "3", "-"}, "the first row looks like data, not a header"},
