@@ -21,18 +21,20 @@ const remake = "make the summary again with cleanex summarise or the recipe in d
 // q1 (any case, a byte-order mark ignored). The second condition keeps a
 // score matrix whose classes are words, among them "correct", "below" and
 // "ties", from being taken for a summary: those four columns are a
-// summary's own, not words a classifier's classes are named by.
+// summary's own, not words a classifier's classes are named by. A column
+// named twice still makes a summary's header, so that Parse names the
+// repeated column.
 func IsHeader(fields []string) bool {
-	seen, own := 0, false
+	seen, own := map[string]bool{}, false
 	for _, f := range fields {
-		switch strings.ToLower(strings.TrimSpace(strings.TrimPrefix(f, "\uFEFF"))) {
+		switch name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(f, "\uFEFF"))); name {
 		case "correct", "below", "ties":
-			seen++
+			seen[name] = true
 		case "m2", "maxabs", "top1", "q1":
 			own = true
 		}
 	}
-	return seen == 3 && own
+	return len(seen) == 3 && own
 }
 
 // Parse reads a summary CSV (Header's columns in any order, one row per

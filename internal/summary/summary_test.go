@@ -187,6 +187,17 @@ func TestIsHeader(t *testing.T) {
 	if !IsHeader(Header(8)) || !IsHeader([]string{"\uFEFFCorrect", " below", "TIES", "M2"}) {
 		t.Error("a summary header is not recognised")
 	}
+	// a summary with a repeated column is still a summary, which Parse
+	// refuses naming the column, not a score matrix with a repeated class
+	dup := append(Header(8), "below")
+	if !IsHeader(dup) {
+		t.Errorf("the summary header with a second below column is not recognised")
+	}
+	_, err := Parse(strings.NewReader(strings.Join(dup, ",") + "\n"))
+	var pe *scores.ParseError
+	if !errors.As(err, &pe) || pe.Row != 1 || pe.Column != "below" || !strings.Contains(err.Error(), "the column appears twice; keep one of them") {
+		t.Errorf("a summary with two below columns: %v, want row 1, column below: the column appears twice", err)
+	}
 	for _, h := range [][]string{
 		{"label", "correct", "below", "c3"},
 		// a classifier of words: its classes include correct, below and ties
