@@ -116,7 +116,7 @@ func columnIndex(header []string) (map[string]int, int, error) {
 	for i, h := range header {
 		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
 		if _, dup := col[name]; dup {
-			return nil, 0, &scores.ParseError{Row: 1, Column: name, Err: fmt.Errorf("%w: the column appears twice; keep one of them", scores.ErrDuplicate)}
+			return nil, 0, &scores.ParseError{Row: 1, Column: name, Err: errors.New("the column appears twice; keep one of them")}
 		}
 		col[name] = i
 		if j, err := strconv.Atoi(strings.TrimPrefix(name, "q")); err == nil && strings.HasPrefix(name, "q") && j >= 1 {

@@ -195,7 +195,7 @@ func TestIsHeader(t *testing.T) {
 	}
 	_, err := Parse(strings.NewReader(strings.Join(dup, ",") + "\n"))
 	var pe *scores.ParseError
-	if !errors.As(err, &pe) || pe.Row != 1 || pe.Column != "below" || !strings.Contains(err.Error(), "the column appears twice; keep one of them") {
+	if !errors.As(err, &pe) || pe.Row != 1 || pe.Column != "below" || err.Error() != `row 1, column "below": the column appears twice; keep one of them` {
 		t.Errorf("a summary with two below columns: %v, want row 1, column below: the column appears twice", err)
 	}
 	for _, h := range [][]string{

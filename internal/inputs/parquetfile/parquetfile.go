@@ -132,7 +132,7 @@ func (t *table) columns() error {
 		switch low := strings.ToLower(strings.TrimSpace(name)); low {
 		case "point", "class", "score", "label", "true_class":
 			if t.byName[low] != nil {
-				return &inputs.Error{At: fmt.Sprintf("column %s", quoted(name)), Err: fmt.Errorf("%w: two columns are named %s; keep one", scores.ErrDuplicate, quoted(low))}
+				return &inputs.Error{At: fmt.Sprintf("column %s", quoted(name)), Err: fmt.Errorf("%w: two columns are named %s; keep one", inputs.ErrConflict, quoted(low))}
 			}
 			t.byName[low] = col
 		}
@@ -210,7 +210,7 @@ func decimalOf(typ parquet.Type) (*format.DecimalType, bool) {
 func (t *table) labelColumn() (*column, error) {
 	l, tc := t.byName["label"], t.byName["true_class"]
 	if l != nil && tc != nil {
-		return nil, &inputs.Error{Err: fmt.Errorf("%w: both a label and a true_class column; keep one, the true class of each point", scores.ErrDuplicate)}
+		return nil, &inputs.Error{Err: fmt.Errorf("%w: both a label and a true_class column; keep one, the true class of each point", inputs.ErrConflict)}
 	}
 	if l == nil {
 		l = tc

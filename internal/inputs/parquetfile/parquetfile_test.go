@@ -91,6 +91,22 @@ type longNoScore struct {
 	A     float64
 }
 
+type longTwoLabels struct {
+	Point string  `parquet:"point"`
+	Class string  `parquet:"class"`
+	Score float64 `parquet:"score"`
+	Label string  `parquet:"label"`
+	True  string  `parquet:"true_class"`
+}
+
+type longTwoPoints struct {
+	Point  string  `parquet:"point"`
+	Point2 string  `parquet:"Point"`
+	Class  string  `parquet:"class"`
+	Score  float64 `parquet:"score"`
+	Label  string  `parquet:"label"`
+}
+
 type longNoClass struct {
 	Point string `parquet:"point"`
 	Label string `parquet:"label"`
@@ -205,6 +221,8 @@ func TestErrors(t *testing.T) {
 		{"unknown label", write(t, unknown), `row 4 (point "p2"), column "label": unknown label "zz": the true class must be one of the 2 classes of column "class"`},
 		{"class without points", write(t, noPoints), `classes without test points: "b"`},
 		{"one class", write(t, []long{{"p0", "a", 1, "a"}}), `column "class": fewer than 2 class columns: it names 1 class`},
+		{"label and true_class", write(t, []longTwoLabels{{"p0", "a", 1, "a", "a"}}), `conflicting values: both a label and a true_class column; keep one, the true class of each point`},
+		{"two point columns", write(t, []longTwoPoints{{"p0", "p0", "a", 1, "a"}}), `column "Point": conflicting values: two columns are named "point"; keep one`},
 		{"extra column", write(t, []longExtra{{"p0", "a", 1, "a", "test"}}), `column "split": wrong shape: a long Parquet file has only the columns point, class, score and label; drop the others`},
 		{"no point column", write(t, []longNoPoint{{"a", 1, "a"}}), "missing: a long Parquet file (it has class and score columns) also needs a point column (the point's id); this one has none"},
 		{"long without score", write(t, []longNoScore{{"p0", "a", "a", 1}}), `missing: a column "class" but no column score: a long Parquet file has the columns point, class, score and label (or true_class); add the score column (or, for a wide file, rename column "class")`},
