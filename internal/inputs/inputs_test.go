@@ -398,6 +398,7 @@ func TestNumPyErrors(t *testing.T) {
 		{"unnamed arrays", zipOf("arr_0.npy", string(goodScores), "arr_1.npy", string(goodLabels)), []string{`a zip archive that holds no scores.npy/labels.npy (it holds "arr_0.npy", "arr_1.npy"); name the arrays`}},
 		{"xlsx", zipOf("[Content_Types].xml", "<Types/>", "xl/workbook.xml", "<workbook/>"), []string{"a zip archive that holds no scores.npy/labels.npy: it looks like an Excel .xlsx workbook; save the sheet as CSV UTF-8"}},
 		{"damaged zip", []byte("PK\x03\x04 and then nothing"), []string{"unreadable file: a zip archive that cannot be read (npz: could not create zip reader: zip: not a valid zip file); give an .npz written by numpy.savez(f, scores=S, labels=y), or save an Excel workbook's sheet as CSV UTF-8"}},
+		{"npz cut short", pilotNPZ(goodScores, goodLabels, nil)[:150], []string{`unreadable file: an .npz (its first array is "scores.npy") whose zip directory, at the end of the file, cannot be read (`, "the file is damaged or cut short, as an interrupted copy or download leaves it; copy it again, or save it again with numpy.savez"}},
 		{"lone npy", goodScores, []string{"missing: a single .npy array, so the labels are missing"}},
 	} {
 		_, err := inputs.Read(bytes.NewReader(tc.file))

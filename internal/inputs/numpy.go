@@ -44,6 +44,9 @@ type npArray struct {
 func decodeNPZ(b []byte) (*scores.Matrix, error) {
 	zr, err := npz.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
+		if first := firstZipName(b); strings.HasSuffix(first, ".npy") {
+			return nil, &Error{Err: fmt.Errorf("%w: an .npz (its first array is %s) whose zip directory, at the end of the file, cannot be read (%v): the file is damaged or cut short, as an interrupted copy or download leaves it; copy it again, or save it again with numpy.savez", ErrFormat, quoted(first), err)}
+		}
 		return nil, &Error{Err: fmt.Errorf("%w: a zip archive that cannot be read (%v); give an .npz written by numpy.savez(f, scores=S, labels=y), or save an Excel workbook's sheet as CSV UTF-8", ErrFormat, err)}
 	}
 	keys := zr.Keys()
@@ -70,6 +73,22 @@ func decodeNPZ(b []byte) (*scores.Matrix, error) {
 		}
 	}
 	return assemble(s, l, c)
+}
+
+// firstZipName returns the name of the first member of the zip archive b
+// as its first local file header gives it, or "" when b does not start with
+// a whole one. The header comes first in the file, so it survives a file
+// cut short, whose directory at the end is lost.
+func firstZipName(b []byte) string {
+	const header = 30 // bytes of a local file header before the name
+	if len(b) < header || !bytes.HasPrefix(b, []byte("PK\x03\x04")) {
+		return ""
+	}
+	n := int(binary.LittleEndian.Uint16(b[26:28]))
+	if header+n > len(b) || !utf8.Valid(b[header:header+n]) {
+		return ""
+	}
+	return string(b[header : header+n])
 }
 
 // missingArrays explains an archive without scores.npy or labels.npy.
