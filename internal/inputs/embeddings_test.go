@@ -218,6 +218,7 @@ func TestEmbeddingsNPZErrors(t *testing.T) {
 		want string
 	}{
 		{"1-D test", replaced("test.npy", string(npyRaw("<f8", false, "(5,)", make([]byte, 40)))), "test.npy: wrong shape (5,): want a 2-D array of embeddings, one row of d coordinates each (N x d)"},
+		{"complex test", replaced("test.npy", string(npyRaw("<c16", false, "(3, 2)", make([]byte, 96)))), "test.npy: wrong type: dtype <c16: complex numbers; give real coordinates"},
 		{"int test", replaced("test.npy", string(npyRaw("<i8", false, "(3, 2)", make([]byte, 48)))), "test.npy: wrong type: dtype <i8: embeddings must be floating-point"},
 		{"empty train", replaced("train.npy", string(npyRaw("<f8", false, "(0, 2)", nil)), "train_labels.npy", string(npyRaw("<i8", false, "(0,)", nil))), "train.npy: no data rows: shape (0, 2) holds no embeddings"},
 		{"dimension", replaced("train.npy", string(npyRaw("<f8", false, "(2, 3)", make([]byte, 48)))), "train.npy: wrong shape (2, 3): its embeddings have dimension 3 but those of test.npy 2; embed both with the same model"},

@@ -252,8 +252,12 @@ func dtypeHint(t, name string) string {
 		return "booleans; give floating-point numbers: convert them with a.astype(numpy.float64)"
 	case strings.HasPrefix(c, "b") || strings.HasPrefix(c, "?"):
 		return "booleans; convert labels with a.astype(int)"
-	case strings.HasPrefix(c, "c"):
+	case strings.HasPrefix(c, "c") && name == scoresNPY:
 		return "complex numbers; give real scores"
+	case strings.HasPrefix(c, "c") && holdsNumbers(name):
+		return "complex numbers; give real coordinates"
+	case strings.HasPrefix(c, "c"):
+		return "complex numbers; give integers or strings"
 	case c == "S0" || c == "U0":
 		return "strings of width 0 (every one empty); save the names themselves with a.astype(str)"
 	}
