@@ -93,6 +93,41 @@ func TestPreparedMatchesUsualLoad(t *testing.T) {
 	}
 }
 
+// A large file of softmax probabilities (here put on the prepared path by
+// ?prepare=N below its size) loads: the worker's long note on how the
+// scores are read, sent with the per-point summaries, does not stop the
+// page from reading them. The page shows the note, and the curves of the
+// usual load to 1e-9.
+func TestPreparedProbabilities(t *testing.T) {
+	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 30, 5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	// Logits: minus three times the distance.
+	if err := scores.WriteCSV(&b, scores.Softmax(m, -3)); err != nil {
+		t.Fatal(err)
+	}
+	csv := b.Bytes()
+	padded := append(bytes.Clone(csv), bytes.Repeat([]byte("\n"), 2000)...)
+	p := openPage(t, fmt.Sprintf("example=0&prepare=%d", len(csv)+1000))
+	p.front()
+	mustEval[bool](p, dropJS(fileJS("usual.csv", csv)), 10*time.Second)
+	ref := p.readLoaded("usual.csv")
+	mustEval[bool](p, dropJS(fileJS("large.csv", padded)), 10*time.Second)
+	p.waitJS(`(document.querySelector("#summary") || {textContent: ""}).textContent.includes("large.csv") || !!document.querySelector("#error")`, 120*time.Second)
+	if e := mustEval[string](p, `(document.querySelector("#error") || {textContent: ""}).textContent`, 5*time.Second); e != "" {
+		p.shot("71-prepared-probabilities")
+		t.Fatalf("the prepared file of probabilities is refused: %q", e)
+	}
+	l := p.readLoaded("large.csv")
+	p.shot("71-prepared-probabilities")
+	l.sameCurvesAs(t, ref)
+	if line := mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second); !strings.Contains(line, "class probabilities") || !strings.Contains(line, "logarithms") {
+		t.Errorf("direction line %q does not say the probabilities are read as logarithms", line)
+	}
+}
+
 // An embeddings .npz dropped on the page is prepared and gives the curves
 // of the CSV of its explicit score matrix to 1e-9; the summary line says
 // how it was scored, and the page offers the metric and the reference

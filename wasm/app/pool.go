@@ -69,6 +69,23 @@ type inbound struct {
 // others there (protocol.KeptInJS).
 func keepInJS(first byte) bool { return protocol.KeptInJS(first) }
 
+// keptHead reads the fields of a message kept in JavaScript
+// (protocol.DecodeKeptHead) from its first bytes, copying more of them into
+// Go while its fields run past them (a long note on how the scores were
+// read); never more than its fields and the length of its bytes.
+func keptHead(msg jsdom.Message) (protocol.Message, error) {
+	head := msg.Data
+	for {
+		m, err := protocol.DecodeKeptHead(head)
+		if err == nil || !errors.Is(err, protocol.ErrShort) || len(head) >= jsdom.ByteLength(msg.JS) {
+			return m, err
+		}
+		if head, err = jsdom.Head(msg.JS, max(2*len(head), jsdom.KeptHead)); err != nil {
+			return nil, err
+		}
+	}
+}
+
 // startSlot starts a worker for place idx and forwards its messages to inbox.
 func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
 	w, err := jsdom.NewWorkerKeeping(workerURL, "cleanex-"+strconv.Itoa(idx), keepInJS)
@@ -83,7 +100,7 @@ func startSlot(idx int, inbox chan<- inbound) (*slot, error) {
 			case msg.Err != nil:
 			case !msg.JS.IsUndefined():
 				var head protocol.Message
-				if head, in.err = protocol.DecodeKeptHead(msg.Data); in.err == nil {
+				if head, in.err = keptHead(msg); in.err == nil {
 					in.m, in.js = head, msg.JS
 				}
 			default:
