@@ -684,6 +684,22 @@ func TestAccessibility(t *testing.T) {
 	}
 }
 
+// With "How it works" opened from the keyboard, axe-core finds no
+// violation: its headings follow the page's outline.
+func TestAccessibilityHowOpen(t *testing.T) {
+	src := axeSource(t)
+	p := openPage(t, "example=0")
+	mustEval[bool](p, `(document.querySelector("#how summary").focus(), true)`, 5*time.Second)
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	p.waitJS(`document.querySelector("#how").open`, 5*time.Second)
+	p.shot("53-a11y-how-open")
+	if v := p.axe(src); len(v) > 0 {
+		t.Errorf("axe-core with How it works open: %d violations:\n%s", len(v), strings.Join(v, "\n"))
+	}
+}
+
 // Printed, the page shows the answer, the charts (light, even when the
 // screen is in the dark scheme) and the table, and none of the controls.
 // The printed PDF is kept as an artefact.
