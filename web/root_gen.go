@@ -1709,7 +1709,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(vugu.HTML("\x3Cabbr title=\"C_x: the share of all possible wrong classes that point x\x26#39;s true class outscores\"\x3EC_x\x3C/abbr\x3E is how often point x\x26#39;s true class outscores a wrong one; rROC(u) is the share of points with C_x \x26gt; 1 − u, and its area \x3Cabbr title=\"rAUC: the area under the reversed ROC, which equals the accuracy with 2 classes\"\x3ErAUC\x3C/abbr\x3E is the accuracy at k = 2."))
+					vgn.SetInnerHTML(vugu.HTML("\x3Cabbr title=\"C_x: the share of all possible wrong classes that point x\x26#39;s true class outscores\"\x3EC_x\x3C/abbr\x3E is how often point x\x26#39;s true class outscores a wrong one; rROC(u) is the share of points with C_x \x26gt; 1 − u, and its area \x3Cabbr title=\"rAUC: the area under the reversed ROC, which equals the accuracy with 2 classes\"\x3ErAUC\x3C/abbr\x3E is the accuracy at k = 2. The grey dashed line is a classifier at chance, rROC(u) = u."))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
 				}

@@ -170,3 +170,19 @@ func TestRootStructure(t *testing.T) {
 		t.Errorf("k2 300: err %q, box %q", st.K2Err, st.K2Value())
 	}
 }
+
+// The reversed ROC's caption names every line the chart draws that its
+// legend does not: the grey dashed line of a classifier at chance.
+func TestRootROCCaptionNamesChanceLine(t *testing.T) {
+	html := render(t, NewState())
+	i := strings.Index(html, `id="host-roc"`)
+	if i < 0 {
+		t.Fatal("no reversed ROC chart host")
+	}
+	caption := html[i:]
+	caption = caption[strings.Index(caption, `<p class="hint">`):]
+	caption = caption[:strings.Index(caption, "</p>")]
+	if !strings.Contains(caption, "grey dashed line") || !strings.Contains(caption, "chance") {
+		t.Errorf("the reversed ROC's caption does not say what its grey dashed line is:\n%s", caption)
+	}
+}
