@@ -816,7 +816,7 @@ func (s *State) WhyParts() []string {
 		if hi-lo > width/2 {
 			// A disagreement wider than the interval reads as a
 			// contradiction unless it is said why.
-			small = "; the interval need not span the methods: on the test pilots, how far apart they were told only part of the actual error"
+			small = "; the interval need not span the methods: on the test pilots, the gap between the methods told only part of the actual error"
 		}
 		out = append(out, fmt.Sprintf("The methods disagree by %.*f at %s classes (%s)%s%s.", d+1, hi-lo, limits.Thousands(k2), strings.Join(says, ", "), share(sh.Disagreement), small))
 	} else {

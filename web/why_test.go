@@ -822,3 +822,39 @@ func TestWarningPartialProbabilities(t *testing.T) {
 		t.Errorf("partial probabilities with ties: warning %q", w)
 	}
 }
+
+// When the methods' answers at k2 spread over more than half the
+// interval's width, the disagreement sentence says why the interval need
+// not span them; when they lie close together it does not.
+func TestWhyPartsWideDisagreement(t *testing.T) {
+	st := finishedStateAt(t, 20)
+	o := st.Rec.Outcome
+	width := o.Hi[20] - o.Lo[20]
+	const why = "; the interval need not span the methods: on the test pilots, the gap between the methods told only part of the actual error."
+	disagree := func() string {
+		for _, p := range st.WhyParts() {
+			if i := strings.Index(p, "The methods disagree by"); i >= 0 {
+				return p[i:]
+			}
+		}
+		t.Fatalf("no disagreement sentence in %q", st.WhyParts())
+		return ""
+	}
+	set := func(spread float64) {
+		i := 0
+		for _, m := range recommend.Methods() {
+			if c := st.Rec.Curves[m]; c != nil && c.Max() >= 20 {
+				c[20] = o.Estimate[20] + spread*float64(i%2)
+				i++
+			}
+		}
+	}
+	set(0.4 * width)
+	if got := disagree(); strings.Contains(got, "need not span") {
+		t.Errorf("methods %.3f apart, interval %.3f wide: %q", 0.4*width, width, got)
+	}
+	set(0.6 * width)
+	if got := disagree(); !strings.Contains(got, why) {
+		t.Errorf("methods %.3f apart, interval %.3f wide: %q", 0.6*width, width, got)
+	}
+}
