@@ -155,6 +155,10 @@ type State struct {
 	// Rec is the last finished run's recommendation and its evidence (nil
 	// before one, and while a run is under way).
 	Rec *Recommendation
+	// CancelledEarly is whether the last run on the data set was cancelled
+	// before its recommendation, with no earlier results to show again:
+	// the headline then says there is no answer (CancelledHeadline).
+	CancelledEarly bool
 	// SavedSource is the file name of an opened session of a file, until a
 	// data set is loaded ("" otherwise): that file, chosen next, runs at the
 	// session's k2. SavedAnswer is the session's answer while its saved

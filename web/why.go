@@ -83,12 +83,16 @@ func (r *Recommendation) OK() bool {
 // at k2 with its 80% interval ("At 2,000 classes: 0.47 (80% interval
 // 0.40–0.55)"), what is running while the fits run (and which k2 is worked
 // out while a slider's preview waits for them), why there is no
-// recommendation, or an opened session's saved answer (SavedAnswer).
+// recommendation, that a cancelled run left none (CancelledHeadline), or an
+// opened session's saved answer (SavedAnswer).
 func (s *State) Headline() string {
 	if s.Running || s.Previewing {
 		return s.runningLine()
 	}
 	r := s.Rec
+	if r == nil && s.SavedAnswer == "" && s.CancelledEarly {
+		return CancelledHeadline
+	}
 	if r == nil {
 		return s.SavedAnswer
 	}
@@ -120,6 +124,11 @@ func (s *State) Headline() string {
 	}
 	return line
 }
+
+// CancelledHeadline is the headline after a run cancelled before its
+// recommendation, when no earlier results are shown again: the chart and
+// the table hold only the methods that finished.
+const CancelledHeadline = "No answer yet: the run was cancelled before the estimate was ready, so the chart and the table show only the methods that had finished. Press Run to work out the answer."
 
 // Decimals is how many decimals the answer is written with: 2, or up to 4
 // while the 80% interval [lo, hi] spans fewer than 3 units of the last

@@ -858,3 +858,27 @@ func TestWhyPartsWideDisagreement(t *testing.T) {
 		t.Errorf("methods %.3f apart, interval %.3f wide: %q", 0.6*width, width, got)
 	}
 }
+
+// A run cancelled before its recommendation, with no earlier results shown
+// again, leaves a headline saying there is no answer yet; an opened
+// session's saved answer, or a recommendation, comes first.
+func TestHeadlineCancelledEarly(t *testing.T) {
+	st := &State{CancelledEarly: true}
+	if got := st.Headline(); got != CancelledHeadline {
+		t.Errorf("cancelled first run: %q", got)
+	}
+	st.SavedAnswer = "At 500 classes: 0.61 (80% interval 0.55–0.66)."
+	if got := st.Headline(); got != st.SavedAnswer {
+		t.Errorf("cancelled with a saved answer: %q", got)
+	}
+	st = finishedState(t)
+	want := st.Headline()
+	st.CancelledEarly = true
+	if got := st.Headline(); got != want {
+		t.Errorf("with a recommendation: %q, want %q", got, want)
+	}
+	st = &State{}
+	if got := st.Headline(); got != "" {
+		t.Errorf("nothing run: %q", got)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/cleanex/cleanex/internal/methods"
 	"github.com/cleanex/cleanex/internal/scores"
 	"github.com/cleanex/cleanex/internal/simulate"
+	"github.com/cleanex/cleanex/web"
 )
 
 // simulatedCSV writes the CSV of a k1-class pilot of a simulated world, as
@@ -441,8 +442,19 @@ func TestCancelSettlesPromptly(t *testing.T) {
 		t.Errorf("cancel took %.0f ms to settle the run", ms)
 	}
 	p.shot("06-cancelled")
+	// The cancelled run was the data set's first: the headline and the
+	// answer bar say there is no answer yet, and why the chart holds only
+	// some methods.
+	for _, id := range []string{"headline", "answer"} {
+		if got := mustEval[string](p, `document.querySelector("#`+id+`").textContent`, 5*time.Second); !strings.HasPrefix(got, web.CancelledHeadline) {
+			t.Errorf("#%s after cancelling the first run: %q", id, got)
+		}
+	}
 	start := time.Now()
 	r := p.run(400, []string{"plugin"}, "fast", 1, 60*time.Second)
+	if got := mustEval[string](p, `document.querySelector("#headline").textContent`, 5*time.Second); !strings.HasPrefix(got, "At 400 classes: ") {
+		t.Errorf("#headline after the next run: %q", got)
+	}
 	t.Logf("a new run after cancel finished in %.2f s", time.Since(start).Seconds())
 	if len(r.Curves["plugin"]) != 399 {
 		t.Errorf("the run after cancel returned %d plugin values", len(r.Curves["plugin"]))

@@ -866,6 +866,7 @@ func (a *app) adopt(req loadRequest, id uint64, sum protocol.Summary, loadJS jsd
 	a.st.Progress = nil
 	a.st.Status = ""
 	a.st.Rec, a.st.Failed, a.st.Skipped, a.st.RanWith = nil, nil, nil, web.Share{}
+	a.st.CancelledEarly = false
 	a.st.Previewing = req.preview // the answer bar says what is worked out until the run starts
 	a.liveLoss, a.liveStep, a.liveCurve, a.liveTask = nil, nil, nil, -1
 	a.st.Results = report.Curves{K1: sum.K, K2: k2, Observed: sum.Observed, Truth: sum.Truth}
@@ -994,6 +995,7 @@ func (a *app) startRun(req runRequest) (*runState, error) {
 	a.st.ShowRun(r.settings) // a run through the API shows its settings too
 	a.st.Results = r.results
 	a.st.Rec, a.st.Failed, a.st.Skipped = nil, nil, nil
+	a.st.CancelledEarly = false
 	a.st.Running = true
 	a.st.Status = "Running…"
 	a.st.SetNote("")
@@ -1043,6 +1045,8 @@ func (a *app) cancelRun(why string) {
 			// The link goes back to the settings of the results shown.
 			a.setFragment(p.fragment)
 		}
+	} else {
+		a.st.CancelledEarly = true
 	}
 	if a.liveCurve != nil {
 		a.liveCurve, a.charts.dirty = nil, true
