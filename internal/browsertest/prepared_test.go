@@ -99,16 +99,7 @@ func TestPreparedMatchesUsualLoad(t *testing.T) {
 // page from reading them. The page shows the note, and the curves of the
 // usual load to 1e-9.
 func TestPreparedProbabilities(t *testing.T) {
-	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 30, 5)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	// Logits: minus three times the distance.
-	if err := scores.WriteCSV(&b, scores.Softmax(m, -3)); err != nil {
-		t.Fatal(err)
-	}
-	csv := b.Bytes()
+	csv := softmaxCSV(t, 30, 5)
 	padded := append(bytes.Clone(csv), bytes.Repeat([]byte("\n"), 2000)...)
 	p := openPage(t, fmt.Sprintf("example=0&prepare=%d", len(csv)+1000))
 	p.front()

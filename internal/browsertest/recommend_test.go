@@ -484,21 +484,28 @@ func TestLowOneVsRestProbabilitiesLoad(t *testing.T) {
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 200, 1), 200)
 }
 
+// softmaxCSV returns a CSV of the softmax probabilities of the simulated
+// pilot of k1 classes simulatedCSV draws with seed, its logits minus three
+// times the distances.
+func softmaxCSV(t *testing.T, k1 int, seed uint64) []byte {
+	t.Helper()
+	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, k1, seed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, scores.Softmax(m, -3)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // (4) A dropped CSV of softmax probabilities: the page says they are read
 // as their logarithms, next to the direction, and its answer is the native
 // code's on the same file.
 func TestRecommendationProbabilities(t *testing.T) {
 	p := openPage(t, "example=0")
-	m, err := scores.Parse(bytes.NewReader(simulatedCSV(t, 20, 5)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	// Logits: minus three times the distance.
-	if err := scores.WriteCSV(&b, scores.Softmax(m, -3)); err != nil {
-		t.Fatal(err)
-	}
-	csv := b.Bytes()
+	csv := softmaxCSV(t, 20, 5)
 	p.dropCSV("probabilities.csv", csv)
 	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
 	line := mustEval[string](p, `document.querySelector("#direction-line").textContent`, 5*time.Second)
