@@ -701,7 +701,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		most := math.Exp(cal.Knots[n-1])
 		beyond := fmt.Sprintf("You extrapolate %s× beyond your pilot (%s classes to %s); the interval was calibrated on test pilots extrapolated at most %.0f×",
 			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most)
-		if f.K1 >= SmallestCalibratedK1 && k2 <= LongestTestedRatio*f.K1 {
+		if f.K1 >= SmallestCalibratedK1 && f.K1 < LargeWorldsK1 && k2 <= LongestTestedRatio*f.K1 {
 			res.Warnings = append(res.Warnings, beyond+". On test pilots of 50 and 100 classes carried 50× and 100× it still held the true accuracy 88% of the time (75-100% by kind of data), but no one method was best on every kind of data there, and on some the estimate was far from the best one: read the answer as rough; a pilot with more classes would give a firmer answer.")
 		} else {
 			res.Warnings = append(res.Warnings, beyond+", so here it is likely too narrow: a pilot with more classes would give a firmer answer.")
@@ -728,11 +728,11 @@ const (
 )
 
 // LongestTestedRatio is the longest extrapolation k2 / k1 at which the
-// interval of a pilot of at least SmallestCalibratedK1 classes was tested
-// beyond the calibration's (internal/bank.Long: pilots of 50 and 100
-// classes carried to 5,000; docs/recommendation.md, "Pilots carried 50 and
-// 100 times"); up to it, the warning about a long extrapolation quotes that
-// test.
+// interval of a pilot of SmallestCalibratedK1 classes or more, but fewer
+// than LargeWorldsK1, was tested beyond the calibration's
+// (internal/bank.Long: pilots of 50 and 100 classes carried to 5,000;
+// docs/recommendation.md, "Pilots carried 50 and 100 times"); up to it, the
+// warning about a long extrapolation of such a pilot quotes that test.
 const LongestTestedRatio = 100
 
 // CalibratedPopulation is the number of classes of the bank's worlds

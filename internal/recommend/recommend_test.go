@@ -648,9 +648,10 @@ func TestFewErrorsSpanTheMethods(t *testing.T) {
 }
 
 // A k2 / k1 beyond the calibration's last knot gets a warning; one at the
-// last knot does not. For a pilot of at least SmallestCalibratedK1 classes
-// carried at most LongestTestedRatio times it quotes the test of such
-// pilots; otherwise it says the interval is likely too narrow.
+// last knot does not. For a pilot of SmallestCalibratedK1 classes or more,
+// but fewer than LargeWorldsK1, carried at most LongestTestedRatio times it
+// quotes the test of such pilots; otherwise it says the interval is likely
+// too narrow.
 func TestWarnsBeyondCalibratedRatio(t *testing.T) {
 	cal := Calibration{Coef: [NumCoef]float64{0.1}, Knots: []float64{0, math.Log(40)}, QLo: []float64{-1, -2}, QHi: []float64{1, 2}}
 	const (
@@ -668,6 +669,8 @@ func TestWarnsBeyondCalibratedRatio(t *testing.T) {
 		{50, 5000, "You extrapolate 100× beyond your pilot (50 classes to 5,000); the interval was calibrated on test pilots extrapolated at most 40×" + tested},
 		{50, 5001, "You extrapolate 100× beyond your pilot (50 classes to 5,001); the interval was calibrated on test pilots extrapolated at most 40×" + narrow},
 		{100, 20_000, "You extrapolate 200× beyond your pilot (100 classes to 20,000); the interval was calibrated on test pilots extrapolated at most 40×" + narrow},
+		{199, 10_000, "You extrapolate 50× beyond your pilot (199 classes to 10,000); the interval was calibrated on test pilots extrapolated at most 40×" + tested},
+		{LargeWorldsK1, 10_000, "You extrapolate 50× beyond your pilot (200 classes to 10,000); the interval was calibrated on test pilots extrapolated at most 40×" + narrow},
 	} {
 		f := testFits(tc.k1, tc.k2)
 		f.N = 20 * tc.k1
