@@ -187,9 +187,9 @@ func TestLongIsApart(t *testing.T) {
 			t.Errorf("family %s: pool of %d classes (%v), want at least %d", f, n, err, LongK)
 		}
 	}
-	if LongK1s[0] != recommend.SmallestCalibratedK1 || LongK/LongK1s[0] != recommend.LongestTestedRatio {
-		t.Errorf("Long carries pilots of %v classes to %d; recommend's warning quotes pilots of at least %d carried at most %d×",
-			LongK1s, LongK, recommend.SmallestCalibratedK1, recommend.LongestTestedRatio)
+	if LongK1s[0] != recommend.SmallestCalibratedK1 || LongK1s[len(LongK1s)-1] >= recommend.LargeWorldsK1 || LongK/LongK1s[0] != recommend.LongestTestedRatio {
+		t.Errorf("Long carries pilots of %v classes to %d; recommend's warning quotes pilots of %d to %d classes carried at most %d×",
+			LongK1s, LongK, recommend.SmallestCalibratedK1, recommend.LargeWorldsK1-1, recommend.LongestTestedRatio)
 	}
 	if got := Long([]string{"long-out-translations"}, []int{50}); len(got) != 8 {
 		t.Errorf("Long(long-out-translations, 50) has %d pilots, want 8", len(got))
