@@ -1,22 +1,36 @@
-"""Render non-CJK characters (Latin, IPA, Greek, Cyrillic, Armenian, Georgian,
-letterlike symbols, arrows, mathematical operators) in the installed fonts, as
-32x32 grey bitmaps: training renderings from some font families, test renderings
-from other font families (held out whole), for a trained classifier.
+"""Render characters of one script choice in the installed fonts, as 32x32 grey
+bitmaps: training renderings from some font families, test renderings from other
+font families (held out whole), for a trained classifier.
 
-usage: python3 render.py OUT.npz [M]
+  --script alphabets  (the default) non-CJK characters: Latin, IPA, Greek, Cyrillic,
+                      Armenian, Georgian, letterlike symbols, arrows, mathematical
+                      operators
+  --script hangul     Hangul syllables U+AC00-U+D7A3 only: the candidates are the
+                      syllables that the most font files map (fontconfig's charset),
+                      ties kept; font families whose renderings of probe syllables
+                      are the same outlines (mean |difference| under 2 of 255) count
+                      as one family, named after the first in sorted order, so no
+                      test family has a twin among the training families
+
+usage: python3 render.py [--script alphabets|hangul] OUT.npz [M]
 
 Needs Pillow and NumPy; reads the fonts through fc-list. Deterministic for a
 given set of installed fonts.
 """
-import collections, hashlib, subprocess, sys, unicodedata
+import argparse, collections, hashlib, subprocess, sys, unicodedata
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-OUT = sys.argv[1]
-M = int(sys.argv[2]) if len(sys.argv) > 2 else 1500
+ap = argparse.ArgumentParser(description='Render glyphs of one script choice for a trained classifier.')
+ap.add_argument('--script', choices=('alphabets', 'hangul'), default='alphabets')
+ap.add_argument('out', metavar='OUT.npz')
+ap.add_argument('m', metavar='M', nargs='?', type=int, default=1500)
+args = ap.parse_args()
+OUT, M, SCRIPT = args.out, args.m, args.script
 BLOCKS = [(0x21, 0x7e), (0xa1, 0x24f), (0x250, 0x2af), (0x370, 0x3ff), (0x400, 0x52f),
           (0x530, 0x58f), (0x10a0, 0x10ff), (0x1e00, 0x1fff), (0x2100, 0x214f),
           (0x2190, 0x21ff), (0x2200, 0x22ff), (0x2c60, 0x2c7f), (0xa640, 0xa69f), (0xa720, 0xa7ff)]
+HANGUL = (0xac00, 0xd7a3)
 CANVAS, SIZE, BASE = 64, 40, 46
 
 
@@ -31,19 +45,6 @@ def parse(cs):
         s.update(range(int(a, 16), int(b or a, 16) + 1))
     return s
 
-
-out = subprocess.run(['fc-list', '--format=%{file}\t%{family[0]}\t%{fontformat}\t%{charset}\n'],
-                     capture_output=True, text=True, check=True).stdout
-fonts = []
-for line in sorted(out.splitlines()):
-    f, fam, fmt, cs = line.split('\t')
-    if fmt in ('TrueType', 'CFF') and f.endswith(('.ttf', '.otf')):
-        fonts.append((f, fam, parse(cs)))
-# A font family is a test family when its name hashes into the lower 30%.
-test_family = {fam: h(fam) % 10 < 3 for _, fam, _ in fonts}
-
-cands = [c for a, b in BLOCKS for c in range(a, b + 1)
-         if unicodedata.category(chr(c))[0] in 'LNSP' and unicodedata.normalize('NFKC', chr(c)) == chr(c)]
 
 _font_cache = {}
 
@@ -71,6 +72,53 @@ def render(f, ch, size=SIZE, dx=0, dy=0):
         a = np.pad(a, ((0, 0), (0, CANVAS - a.shape[1])))
     return a.reshape(32, 2, 32, 2).mean((1, 3)).astype(np.uint8)
 
+
+out = subprocess.run(['fc-list', '--format=%{file}\t%{family[0]}\t%{fontformat}\t%{charset}\n'],
+                     capture_output=True, text=True, check=True).stdout
+fonts = []
+for line in sorted(out.splitlines()):
+    f, fam, fmt, cs = line.split('\t')
+    if fmt in ('TrueType', 'CFF') and f.endswith(('.ttf', '.otf')):
+        fonts.append((f, fam, parse(cs)))
+
+if SCRIPT == 'hangul':
+    # Families drawn by the same outlines (NanumSquare and NanumSquare_ac, a family and
+    # its YetHangul edition) count as one, named after the first in sorted order.
+    firstfile = {}
+    for f, fam, s in fonts:
+        if any(HANGUL[0] <= c <= HANGUL[1] for c in s):
+            firstfile.setdefault(fam, (f, s))
+    common = sorted(set.intersection(*(s for _, s in firstfile.values())) & set(range(HANGUL[0], HANGUL[1] + 1)))
+    probe = common[::max(1, len(common) // 40)][:40]
+    blank = np.zeros((32, 32), dtype=np.uint8)
+    look = {fam: np.array([r if r is not None else blank for r in (render(f, chr(c)) for c in probe)], dtype=np.float32)
+            for fam, (f, _) in sorted(firstfile.items())}
+    group = {fam: fam for fam in look}
+    fams = sorted(look)
+    for i, a in enumerate(fams):
+        for b in fams[i + 1:]:
+            if group[b] == b and np.abs(look[a] - look[b]).mean() < 2:
+                group[b] = group[a]
+    for fam in fams:
+        if group[fam] != fam:
+            print(f'{fam}: same outlines as {group[fam]}, counted as {group[fam]}', file=sys.stderr)
+    fonts = [(f, group.get(fam, fam), s) for f, fam, s in fonts]
+# A font family is a test family when its name hashes into the lower 30%.
+test_family = {fam: h(fam) % 10 < 3 for _, fam, _ in fonts}
+
+if SCRIPT == 'hangul':
+    # The syllables the most font files map, ties at the M-th kept.
+    cover = collections.Counter(c for _, _, s in fonts for c in s if HANGUL[0] <= c <= HANGUL[1])
+    counts = sorted(cover.values(), reverse=True)
+    need = counts[min(M, len(counts)) - 1]
+    cands = [c for c in range(HANGUL[0], HANGUL[1] + 1) if cover[c] >= need]
+    hfams = sorted({fam for _, fam, s in fonts if any(HANGUL[0] <= c <= HANGUL[1] for c in s)})
+    print(f'{len(cands)} syllables mapped by at least {need} font files; training families: '
+          + ', '.join(f for f in hfams if not test_family[f]) + '; test families: '
+          + ', '.join(f for f in hfams if test_family[f]), file=sys.stderr)
+else:
+    cands = [c for a, b in BLOCKS for c in range(a, b + 1)
+             if unicodedata.category(chr(c))[0] in 'LNSP' and unicodedata.normalize('NFKC', chr(c)) == chr(c)]
 
 notdef = {}
 
