@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/bits"
 	"slices"
@@ -690,9 +691,29 @@ func readMember(zr *npz.Reader, name string) (*npArray, error) {
 		return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
 	}
 	defer rc.Close()
-	raw, err := io.ReadAll(rc)
+	raw, err := readSized(rc)
 	if err != nil {
 		return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
 	}
 	return decodeNPY(name, raw)
 }
+
+// readSized reads all of an .npz member, into one buffer of the size its
+// zip header gives when the reader knows it (archive/zip's reader does;
+// up to maxPresize), so that a large array is not copied as the buffer
+// grows; past that size, or if the header understates it, the buffer grows.
+func readSized(rc io.Reader) ([]byte, error) {
+	size := 0
+	if f, ok := rc.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if st, err := f.Stat(); err == nil && st.Size() > 0 {
+			size = int(min(st.Size(), maxPresize))
+		}
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(rc)
+	return buf.Bytes(), err
+}
+
+// maxPresize bounds the buffer readSized sets aside before reading, whatever
+// size a (possibly damaged) zip header announces.
+const maxPresize = 1 << 30
