@@ -174,19 +174,34 @@ func TestDirectionLineProbabilities(t *testing.T) {
 }
 
 // Under the chart: the readout when there is one, else, once there are
-// results, how to get one; nothing before.
-func TestHoverText(t *testing.T) {
+// results, how to get one; nothing before. Only the readout is in the live
+// region, so the hint is not announced again after every run.
+func TestHoverHint(t *testing.T) {
 	st := NewState()
-	if got := st.HoverText(); got != "" {
+	if got := st.HoverHint(); got != "" {
 		t.Errorf("before any result: %q", got)
 	}
 	st.Results.Methods = []report.Method{{Name: "plugin"}}
-	if got := st.HoverText(); !strings.HasPrefix(got, "Point at or tap the chart, or Tab to it") {
+	if got := st.HoverHint(); !strings.HasPrefix(got, "Point at or tap the chart, or Tab to it") {
 		t.Errorf("with results: %q", got)
 	}
+	live := func() string {
+		html := render(t, st)
+		i := strings.Index(html, `id="hover-readout"`)
+		if i < 0 {
+			t.Fatal("no live region for the chart's readout")
+		}
+		return html[i : i+strings.Index(html[i:], "</span>")]
+	}
+	if got := live(); !strings.Contains(got, `aria-live="polite"`) || strings.Contains(got, "Point at") {
+		t.Errorf("the live region with results and no readout: %q", got)
+	}
 	st.Hover = "k = 20 · plug-in 0.9000"
-	if got := st.HoverText(); got != st.Hover {
+	if got := st.HoverHint(); got != "" {
 		t.Errorf("with a readout: %q", got)
+	}
+	if got := live(); !strings.HasSuffix(got, st.Hover) {
+		t.Errorf("the live region with a readout: %q", got)
 	}
 }
 

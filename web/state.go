@@ -318,13 +318,12 @@ func (s *State) RefuseSimDirection() {
 	s.Direction = SimDirection
 }
 
-// HoverText is the line under the accuracy chart: the readout at the k the
-// pointer or the keyboard is on, or, when there is none, how to get one.
-func (s *State) HoverText() string {
-	switch {
-	case s.Hover != "":
-		return s.Hover
-	case s.HasResults():
+// HoverHint is what the line under the accuracy chart says when it shows
+// no readout (Hover) but there are results: how to get one. The page keeps
+// it outside the line's live region, so that a screen reader announces
+// each readout but not the hint again after every run.
+func (s *State) HoverHint() string {
+	if s.Hover == "" && s.HasResults() {
 		return "Point at or tap the chart, or Tab to it and use the arrow keys, to read every curve at any k."
 	}
 	return ""
