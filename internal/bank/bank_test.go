@@ -92,20 +92,30 @@ func TestHeldOutIsApart(t *testing.T) {
 	}
 }
 
+// used returns the IDs and seeds of the bank's pilots, the held-out ones,
+// the first ten replicates' and those of sets.
+func used(sets ...[]Pilot) (ids map[string]bool, seeds map[uint64]bool) {
+	ids, seeds = map[string]bool{}, map[uint64]bool{}
+	all := append(Pilots(), HeldOut(nil, nil)...)
+	for r := 1; r <= 10; r++ {
+		all = append(all, Replicate(r, nil, nil)...)
+	}
+	for _, set := range sets {
+		all = append(all, set...)
+	}
+	for _, p := range all {
+		ids[p.ID], seeds[p.Seed] = true, true
+	}
+	return ids, seeds
+}
+
 // Large has 96 pilots: per simulated family 8 worlds of 40 k1 classes for
 // each k1 of LargeK1s, per real family with a large pool 8 worlds of its
 // largeRealK classes; LargeFresh has one of the same kind for each; their
 // IDs and seeds are used by no other set, and BankFamily names a bank
 // family for each.
 func TestLargeIsApart(t *testing.T) {
-	ids, seeds := map[string]bool{}, map[uint64]bool{}
-	others := append(Pilots(), HeldOut(nil, nil)...)
-	for r := 1; r <= 10; r++ {
-		others = append(others, Replicate(r, nil, nil)...)
-	}
-	for _, p := range others {
-		ids[p.ID], seeds[p.Seed] = true, true
-	}
+	ids, seeds := used()
 	large := Large(nil, nil)
 	if len(large) != 96 {
 		t.Fatalf("Large has %d pilots, want 96", len(large))
@@ -151,14 +161,7 @@ func TestLargeWorldsK1(t *testing.T) {
 // used by no other set, its real families' pools hold LongK classes, and
 // the warning that quotes its test names its sizes.
 func TestLongIsApart(t *testing.T) {
-	ids, seeds := map[string]bool{}, map[uint64]bool{}
-	others := append(append(append(Pilots(), HeldOut(nil, nil)...), Large(nil, nil)...), LargeFresh(nil, nil)...)
-	for r := 1; r <= 10; r++ {
-		others = append(others, Replicate(r, nil, nil)...)
-	}
-	for _, p := range others {
-		ids[p.ID], seeds[p.Seed] = true, true
-	}
+	ids, seeds := used(Large(nil, nil), LargeFresh(nil, nil))
 	long := Long(nil, nil)
 	if len(long) != 144 {
 		t.Fatalf("Long has %d pilots, want 144", len(long))
