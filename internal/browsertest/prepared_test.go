@@ -146,11 +146,7 @@ func TestEmbeddingsByDrop(t *testing.T) {
 		if got, want := m.Resolve(scores.Auto), d.Embeddings.Direction(); got != want {
 			t.Fatalf("%s: auto reads the matrix as %s, the metric's direction is %s", metric, got, want)
 		}
-		var b bytes.Buffer
-		if err := scores.WriteCSV(&b, m); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
+		return csvOf(t, m)
 	}
 	p := openPage(t, "example=0")
 	p.front()
@@ -247,13 +243,10 @@ func TestEmbeddingsExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var csv bytes.Buffer
-	if err := scores.WriteCSV(&csv, m); err != nil {
-		t.Fatal(err)
-	}
+	csv := csvOf(t, m)
 	p := openPage(t, "example=0")
 	p.front()
-	mustEval[bool](p, dropJS(fileJS("example-matrix.csv", csv.Bytes())), 10*time.Second)
+	mustEval[bool](p, dropJS(fileJS("example-matrix.csv", csv)), 10*time.Second)
 	ref := p.readLoaded("example-matrix.csv")
 	p.click("example-embeddings")
 	got := p.readLoaded("embeddings example (simulated")

@@ -323,11 +323,7 @@ func mixedTailsCSV(t testing.TB, k1, r int, seed uint64) []byte {
 			}
 		}
 	}
-	var b bytes.Buffer
-	if err := scores.WriteCSV(&b, m); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return csvOf(t, m)
 }
 
 // A dropped pilot of 120 classes whose points do not share one tail shape:
@@ -422,11 +418,7 @@ func distancesMapped(t *testing.T, f func(d float64) float64) []byte {
 	for i, d := range m.Scores {
 		m.Scores[i] = f(d)
 	}
-	var b bytes.Buffer
-	if err := scores.WriteCSV(&b, m); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return csvOf(t, m)
 }
 
 // Probabilities of one-vs-rest classifiers (rows not summing to 1) loaded
@@ -484,6 +476,16 @@ func TestLowOneVsRestProbabilitiesLoad(t *testing.T) {
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 200, 1), 200)
 }
 
+// csvOf returns m written as CSV (scores.WriteCSV).
+func csvOf(t testing.TB, m *scores.Matrix) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := scores.WriteCSV(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // softmaxCSV returns a CSV of the softmax probabilities of the simulated
 // pilot of k1 classes simulatedCSV draws with seed, its logits minus three
 // times the distances.
@@ -493,11 +495,7 @@ func softmaxCSV(t *testing.T, k1 int, seed uint64) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := scores.WriteCSV(&b, scores.Softmax(m, -3)); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return csvOf(t, scores.Softmax(m, -3))
 }
 
 // (4) A dropped CSV of softmax probabilities: the page says they are read
