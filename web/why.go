@@ -752,7 +752,11 @@ func (s *State) WhyParts() []string {
 		out[0] += " How your pilot's answer moves over random halves of its classes could not be measured (a pilot read as per-point summaries, from a large file, embeddings or a summary, keeps no classes to draw; one of fewer than 6 classes has too few), so this interval comes from the calibration made without that measurement."
 	}
 	if o.Spanned {
-		out[0] += " Your pilot has too few errors for the test pilots to say which method's prediction holds, so the interval is widened to take in all of them; the parts below are those of the interval before that widening."
+		widened := "widened to take in all of them"
+		if sh := r.Table.Calibration.SpanShare; sh > 0 {
+			widened = fmt.Sprintf("widened towards all of them: %.0f%% of the way (on the log-odds scale) to the lowest and the highest, as far as it took to hold the true accuracy on 80%% of test pilots with as few errors", 100*sh)
+		}
+		out[0] += " Your pilot has too few errors for the test pilots to say which method's prediction holds, so the interval is " + widened + "; the parts below are those of the interval before that widening."
 	}
 	if cal := r.Table.Calibration; o.Floored {
 		out[0] += fmt.Sprintf(" You ask about more classes than the test pilots' worlds held (%s), so beyond %s classes the interval is widened to at least the error the largest test pilots showed per step of extrapolation; the parts below are those of the interval before that widening.",

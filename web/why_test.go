@@ -519,17 +519,27 @@ func TestWhyFailedOrder(t *testing.T) {
 	}
 }
 
-// When the interval was widened to take in every method (a pilot with too
-// few errors), the "why" parts say so before listing the calibrated parts.
+// When the interval was widened towards every method (a pilot with too
+// few errors), the "why" parts say so, with the calibration's span share,
+// before listing the calibrated parts; with no fitted share, that it takes
+// in all of them.
 func TestWhyPartsSpanned(t *testing.T) {
 	st := finishedStateAt(t, 20)
-	const said = "so the interval is widened to take in all of them"
-	if parts := st.WhyParts(); len(parts) == 0 || strings.Contains(parts[0], said) {
+	share := fmt.Sprintf("widened towards all of them: %.0f%% of the way", 100*st.Rec.Table.Calibration.SpanShare)
+	const whole = "so the interval is widened to take in all of them"
+	if st.Rec.Table.Calibration.SpanShare <= 0 {
+		t.Fatal("the embedded calibration has no span share")
+	}
+	if parts := st.WhyParts(); len(parts) == 0 || strings.Contains(parts[0], "widened towards") {
 		t.Fatalf("not spanned: parts %q", parts)
 	}
 	st.Rec.Outcome.Spanned = true
-	if parts := st.WhyParts(); len(parts) == 0 || !strings.Contains(parts[0], said) {
-		t.Errorf("spanned: first part %q, want it to say %q", parts, said)
+	if parts := st.WhyParts(); len(parts) == 0 || !strings.Contains(parts[0], share) {
+		t.Errorf("spanned: first part %q, want it to say %q", parts, share)
+	}
+	st.Rec.Table.Calibration.SpanShare = 0
+	if parts := st.WhyParts(); len(parts) == 0 || !strings.Contains(parts[0], whole) {
+		t.Errorf("spanned, no share: first part %q, want it to say %q", parts, whole)
 	}
 }
 

@@ -369,8 +369,8 @@ func meanOf(cs []accuracy.Curve, k int) accuracy.Curve {
 // observations returns the calibration observations of the pilots: the
 // estimate and the truth at each k of the pilot's grid, each pilot's weights
 // summing to 1. A pilot with fewer than recommend.FewErrors errors at k1
-// contributes only its k <= k1: beyond k1 its interval is the methods' span
-// (Result.Spanned), not the calibrated one.
+// contributes only its k <= k1: beyond k1 its interval is widened towards
+// the methods' curves (Result.Spanned; spanShare), not the calibrated one.
 func observations(ps []pilotFits) []recommend.Observation {
 	var obs []recommend.Observation
 	for _, p := range ps {
@@ -391,7 +391,7 @@ func observations(ps []pilotFits) []recommend.Observation {
 }
 
 func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
-	cal, err := fitCal(observations(all), o)
+	cal, err := fitCal(all, o)
 	if err != nil {
 		return recommend.Table{}, err
 	}
@@ -422,7 +422,7 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 				others = append(others, p)
 			}
 		}
-		lofo, err := fitCal(observations(others), o)
+		lofo, err := fitCal(others, o)
 		if err != nil {
 			return recommend.Table{}, err
 		}
@@ -491,6 +491,7 @@ func intervalStudy(all []pilotFits, o studyOptions) (recommend.Table, error) {
 	}
 	fmt.Printf("\nwithout the half-sampling spread (Calibration.WithoutB): LOFO coverage at K %.2f, median width %.3f; %s\n",
 		noBK/n, median(noBWidths), strings.Join(noBFams, ", "))
+	spanReport(all, cal)
 	fmt.Println("\nLOFO misses at K, truth below / above the interval, by k1:")
 	for _, m := range misses {
 		fmt.Println(m)
@@ -712,8 +713,10 @@ func mix3(a, b, c float64) func(p pilotFits) accuracy.Curve {
 // for comparison the one with the scale fitted by o.scale
 // (FitSidedScaleWith), the symmetric one (FitScale) or the one with pooled
 // quantiles (FitSidedScale); each with its WithoutB, the same fit on the
-// observations with B_k left out.
-func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration, error) {
+// observations with B_k left out; then the floor beyond the bank's worlds
+// and the span share of pilots with too few errors (spanShare).
+func fitCal(ps []pilotFits, o studyOptions) (recommend.Calibration, error) {
+	obs := observations(ps)
 	fit := func(obs []recommend.Observation) (recommend.Calibration, error) {
 		switch {
 		case o.symmetric:
@@ -736,7 +739,33 @@ func fitCal(obs []recommend.Observation, o studyOptions) (recommend.Calibration,
 		return cal, fmt.Errorf("without B: %w", err)
 	}
 	cal.WithoutB = &without
-	return recommend.FitFloor(cal, obs, bank.PopulationK, recommend.LargestCalibratedK1)
+	if cal, err = recommend.FitFloor(cal, obs, bank.PopulationK, recommend.LargestCalibratedK1); err != nil {
+		return cal, err
+	}
+	return spanShare(cal, ps)
+}
+
+// spanShare returns cal with its span share (recommend.FitSpanShare) fitted
+// on the pilots of ps with too few errors, at each one's K; the same share
+// is set on cal.WithoutB.
+func spanShare(cal recommend.Calibration, ps []pilotFits) (recommend.Calibration, error) {
+	var needed []float64
+	for _, p := range ps {
+		s, ok, err := recommend.NeededSpanShare(p.rf, p.K, p.Truth[p.K], cal)
+		if err != nil {
+			return cal, fmt.Errorf("%s: %w", p.ID, err)
+		}
+		if ok {
+			needed = append(needed, s)
+		}
+	}
+	cal.SpanShare = recommend.FitSpanShare(needed)
+	if cal.WithoutB != nil {
+		without := *cal.WithoutB
+		without.SpanShare = cal.SpanShare
+		cal.WithoutB = &without
+	}
+	return cal, nil
 }
 
 // largeOnly returns the pilots of ps that bank.Large made (large) or the
@@ -791,4 +820,26 @@ func spreadTable(all []pilotFits) {
 		fmt.Printf("| %s | %d | %.2f | %.2f | %.2f | %d |\n", g.name, len(g.ps), sum/float64(len(g.ps)), lo, hi, once)
 	}
 	fmt.Println()
+}
+
+// spanReport prints, for the pilots of all with too few errors
+// (recommend.Result.Spanned), the interval's coverage and median width at K
+// (in-sample) with cal's span share and with the methods' whole span.
+func spanReport(all []pilotFits, cal recommend.Calibration) {
+	var few []pilotFits
+	for _, p := range all {
+		if res, err := recommend.Recommend(p.rf, p.K, cal); err == nil && res.Spanned {
+			few = append(few, p)
+		}
+	}
+	whole := cal
+	whole.SpanShare = 0
+	if whole.WithoutB != nil {
+		without := *whole.WithoutB
+		without.SpanShare = 0
+		whole.WithoutB = &without
+	}
+	c, w := coverage(few, cal), coverage(few, whole)
+	fmt.Printf("\npilots with too few errors (%d): span share %.3f, coverage at K %.2f, all k %.2f, median width at K %.3f; with the whole span %.2f, %.2f, %.3f\n",
+		len(few), cal.SpanShare, c.atK, c.all, median(c.widths), w.atK, w.all, median(w.widths))
 }

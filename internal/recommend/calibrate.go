@@ -429,3 +429,74 @@ func sortPaired(x, w []float64) {
 		x[i], w[i] = xs[j], ws[j]
 	}
 }
+
+// MinSpanPilots is the fewest pilots with fewer than FewErrors errors
+// FitSpanShare fits a share on; with fewer it leaves the share unfitted
+// (0: the methods' curves in full).
+const MinSpanPilots = 20
+
+// maxSpanShare bounds the share NeededSpanShare searches.
+const maxSpanShare = 4
+
+// NeededSpanShare returns the least share s of the methods' span
+// (Calibration.SpanShare) at which the interval Recommend gives pilot f for
+// k2 holds truth at k2, found by bisection to within 0.001 on (0, 4]: 0 when
+// the interval without any widening holds it, and 4 when a share of 4 does
+// not. ok is false when the pilot has FewErrors errors or more, so that its
+// interval is not widened (Result.Spanned).
+func NeededSpanShare(f Fits, k2 int, truth float64, cal Calibration) (share float64, ok bool, err error) {
+	holds := func(s float64) (bool, bool, error) {
+		c := cal
+		c.SpanShare = s
+		if c.WithoutB != nil {
+			without := *c.WithoutB
+			without.SpanShare = s
+			c.WithoutB = &without
+		}
+		res, err := Recommend(f, k2, c)
+		if err != nil {
+			return false, false, err
+		}
+		return res.Lo[k2] <= truth && truth <= res.Hi[k2], res.Spanned, nil
+	}
+	// a share too small to move the interval by a representable amount
+	const none = 1e-12
+	in, spanned, err := holds(none)
+	if err != nil || !spanned {
+		return 0, false, err
+	}
+	if in {
+		return 0, true, nil
+	}
+	if in, _, err = holds(maxSpanShare); err != nil || !in {
+		return maxSpanShare, true, err
+	}
+	lo, hi := 0.0, float64(maxSpanShare)
+	for hi-lo > 1e-3 {
+		m := (lo + hi) / 2
+		in, _, err := holds(m)
+		if err != nil {
+			return 0, true, err
+		}
+		if in {
+			hi = m
+		} else {
+			lo = m
+		}
+	}
+	return hi, true, nil
+}
+
+// FitSpanShare returns the span share (Calibration.SpanShare) of a bank
+// whose pilots with too few errors needed the shares needed
+// (NeededSpanShare): their Nominal quantile, so that the widened interval
+// holds the truth on that share of them, and at least 0.001 (0 stands for
+// the whole span); 0 when there are fewer than MinSpanPilots of them.
+func FitSpanShare(needed []float64) float64 {
+	if len(needed) < MinSpanPilots {
+		return 0
+	}
+	x := slices.Clone(needed)
+	slices.Sort(x)
+	return max(1e-3, stat.Quantile(Nominal, stat.Empirical, x, nil))
+}

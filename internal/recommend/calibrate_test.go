@@ -349,3 +349,31 @@ func standardised(cal Calibration, o Observation) float64 {
 	}
 	return (o.Y - o.Z) / s
 }
+
+// FitSpanShare takes the Nominal (80%) quantile of the shares needed, at
+// least 0.001, and leaves the share unfitted (0) with fewer than
+// MinSpanPilots pilots.
+func TestFitSpanShare(t *testing.T) {
+	ramp := make([]float64, MinSpanPilots)
+	for i := range ramp {
+		ramp[MinSpanPilots-1-i] = float64(i) / 10 // 1.9 down to 0
+	}
+	for _, tc := range []struct {
+		name   string
+		needed []float64
+		want   float64
+	}{
+		// the empirical 80% quantile of 20 values is the 16th smallest
+		{"ramp", ramp, 1.5},
+		{"none needed", make([]float64, MinSpanPilots), 1e-3},
+		{"too few", ramp[:MinSpanPilots-1], 0},
+		{"none", nil, 0},
+	} {
+		if got := FitSpanShare(tc.needed); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if ramp[0] != 1.9 {
+		t.Error("FitSpanShare reordered its argument")
+	}
+}

@@ -320,6 +320,25 @@ type Calibration struct {
 	Population int     `json:"population,omitempty"`
 	FloorLo    float64 `json:"floor_lo,omitempty"`
 	FloorHi    float64 `json:"floor_hi,omitempty"`
+	// SpanShare is s, how far towards the methods' curves the interval of a
+	// pilot with fewer than FewErrors errors reaches beyond k1 (Spanned):
+	// at least to sigma(z - s (z - logit lowest_k)) below and sigma(z + s
+	// (logit highest_k - z)) above, z the estimate's logit and lowest_k,
+	// highest_k the lowest and the highest method's curve (the median's
+	// members and KDE). It is the Nominal quantile of the share each such
+	// calibration pilot needed to hold its truth at K (FitSpanShare). 0, in a
+	// calibration fitted on too few such pilots, takes in the methods'
+	// curves in full (s = 1).
+	SpanShare float64 `json:"span_share,omitempty"`
+}
+
+// spanShare returns the share s of the methods' span a Spanned pilot's
+// interval takes in: SpanShare, or 1 when it is 0.
+func (cal Calibration) spanShare() float64 {
+	if cal.SpanShare == 0 {
+		return 1
+	}
+	return cal.SpanShare
 }
 
 // For returns the calibration for pilot f: cal itself when f's
@@ -370,6 +389,9 @@ func (cal Calibration) validate() error {
 	if cal.Population < 0 || !(cal.FloorLo >= 0) || !(cal.FloorHi >= 0) || math.IsInf(cal.FloorLo, 0) || math.IsInf(cal.FloorHi, 0) {
 		return fmt.Errorf("recommend: calibration floor %v / %v beyond %d classes is not a width", cal.FloorLo, cal.FloorHi, cal.Population)
 	}
+	if !(cal.SpanShare >= 0) || math.IsInf(cal.SpanShare, 0) {
+		return fmt.Errorf("recommend: calibration's span share %v is not a share", cal.SpanShare)
+	}
 	if cal.WithoutB != nil {
 		if err := cal.WithoutB.validate(); err != nil {
 			return fmt.Errorf("without B: %w", err)
@@ -412,8 +434,9 @@ type Result struct {
 	// rests on little evidence (see FewErrors) or its interval goes beyond
 	// what the calibration saw (a ratio k2 / k1 above e^(last knot)).
 	Warnings []string
-	// Spanned reports that beyond k1 the interval takes in every method's
-	// curve, the pilot having fewer than FewErrors errors at k1.
+	// Spanned reports that beyond k1 the interval reaches the share
+	// Calibration.SpanShare of the way to the lowest and the highest
+	// method's curve, the pilot having fewer than FewErrors errors at k1.
 	Spanned bool
 	// Floored reports that at k2 the floor beyond the calibrated
 	// population (Calibration.FloorLo, FloorHi) widens the interval.
@@ -422,11 +445,11 @@ type Result struct {
 
 // FewErrors is the number of misclassified pilot points at k1 (N (1 -
 // Abar_k1)) below which Recommend warns that predictions beyond k1 rest on
-// little evidence, and widens the interval beyond k1 to take in every
-// method's curve (the median's members and KDE): with so few errors the
-// tail of the score distribution that decides the accuracy at larger k is
-// barely seen, and the calibration cannot tell which method's
-// extrapolation holds.
+// little evidence, and widens the interval beyond k1 towards every
+// method's curve (the median's members and KDE; Calibration.SpanShare):
+// with so few errors the tail of the score distribution that decides the
+// accuracy at larger k is barely seen, and the interval calibrated on
+// pilots with more errors cannot tell which method's extrapolation holds.
 const FewErrors = 10
 
 // ErrNoFits is returned when none of regression, the pooled method, the tail method and CleaneX is available.
@@ -668,8 +691,14 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		}
 		if res.Spanned && k > f.K1 {
 			// a pilot with too few errors says little about which method's
-			// extrapolation holds: the interval spans every one of them
-			res.Lo[k], res.Hi[k] = min(res.Lo[k], lowest), max(res.Hi[k], highest)
+			// extrapolation holds: the interval reaches the calibrated share
+			// of the way to every one of them
+			lo, hi := lowest, highest
+			if s := cal.spanShare(); s != 1 {
+				lo = sigmoid(zc - s*max(0, zc-clampedLogit(lowest, eps)))
+				hi = sigmoid(zc + s*max(0, clampedLogit(highest, eps)-zc))
+			}
+			res.Lo[k], res.Hi[k] = min(res.Lo[k], lo), max(res.Hi[k], hi)
 		}
 	}
 	if f.K1 >= 2 && f.Observed[2] < ChanceAt2 && f.TiedShare < MostlyTied {
@@ -689,7 +718,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			few = "all"
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot misclassifies %s of its %s test points at %s classes, too few errors to show what happens beyond %s classes: treat the estimate as rough (the interval is widened to take in every method's prediction); more test points would show more errors.",
+			"Your pilot misclassifies %s of its %s test points at %s classes, too few errors to show what happens beyond %s classes: treat the estimate as rough (the interval is widened towards every method's prediction); more test points would show more errors.",
 			few, limits.Thousands(f.N), limits.Thousands(f.K1), limits.Thousands(f.K1)))
 	}
 	if f.K1 < SmallestCalibratedK1 && k2 > f.K1 {
@@ -702,7 +731,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		beyond := fmt.Sprintf("You extrapolate %s× beyond your pilot (%s classes to %s); the interval was calibrated on test pilots extrapolated at most %.0f×",
 			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most)
 		if f.K1 >= SmallestCalibratedK1 && f.K1 < LargeWorldsK1 && k2 <= LongestTestedRatio*f.K1 {
-			res.Warnings = append(res.Warnings, beyond+". On test pilots of 50 and 100 classes carried 50× and 100× it still held the true accuracy 88% of the time (75-100% by kind of data), but no one method was best on every kind of data there, and on some the estimate was far from the best one: read the answer as rough; a pilot with more classes would give a firmer answer.")
+			res.Warnings = append(res.Warnings, beyond+". On test pilots of 50 and 100 classes carried 50× and 100× it still held the true accuracy 82% of the time (69-94% by kind of data), but no one method was best on every kind of data there, and on some the estimate was far from the best one: read the answer as rough; a pilot with more classes would give a firmer answer.")
 		} else {
 			res.Warnings = append(res.Warnings, beyond+", so here it is likely too narrow: a pilot with more classes would give a firmer answer.")
 		}
