@@ -1,9 +1,9 @@
 package inputs
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -184,11 +184,12 @@ func (s *embedSource) coordError(ref bool, i, j int, err error) error {
 	return e
 }
 
-// readEmbeddingsNPZ reads the .npz b as embeddings when it holds an
-// embeddings array (test.npy, train.npy, gallery.npy or their labels) and
-// no scores.npy; ok is false for any other archive, which decodeNPZ reads.
-func readEmbeddingsNPZ(b []byte) (d *Data, ok bool, err error) {
-	zr, err := npz.NewReader(bytes.NewReader(b), int64(len(b)))
+// readEmbeddingsNPZ reads the .npz of size bytes in ra as embeddings when
+// it holds an embeddings array (test.npy, train.npy, gallery.npy or their
+// labels) and no scores.npy; ok is false for any other archive, which
+// decodeNPZ reads.
+func readEmbeddingsNPZ(ra io.ReaderAt, size int64) (d *Data, ok bool, err error) {
+	zr, err := npz.NewReader(ra, size)
 	if err != nil {
 		return nil, false, nil
 	}

@@ -173,20 +173,19 @@ func (rd Reader) read(r io.Reader, inGzip bool) (*Data, error) {
 	case CSV:
 		return readText(br)
 	}
+	if f == NPZ && !inGzip {
+		// a file or an in-memory buffer is read in place
+		if ra, size, ok := readerAt(r); ok {
+			return readNPZ(ra, size)
+		}
+	}
 	b, err := io.ReadAll(br)
 	if err != nil {
 		return nil, err
 	}
 	switch f {
 	case NPZ:
-		if d, ok, err := readEmbeddingsNPZ(b); ok {
-			return d, err
-		}
-		m, err := decodeNPZ(b)
-		if err != nil {
-			return nil, err
-		}
-		return &Data{Matrix: m}, nil
+		return readNPZ(bytes.NewReader(b), int64(len(b)))
 	case NPY:
 		return nil, &Error{Err: fmt.Errorf("%w: a single .npy array, so the labels are missing; save the scores and the labels together (numpy.savez(f, scores=S, labels=y)), or give two .npy files: the N x K scores and the N labels", ErrMissing)}
 	}
@@ -198,6 +197,19 @@ func (rd Reader) read(r io.Reader, inGzip bool) (*Data, error) {
 		return nil, err
 	}
 	if err := Validate(m); err != nil {
+		return nil, err
+	}
+	return &Data{Matrix: m}, nil
+}
+
+// readNPZ reads the .npz of size bytes in ra: embeddings when it holds
+// them (readEmbeddingsNPZ), else a score matrix (decodeNPZ).
+func readNPZ(ra io.ReaderAt, size int64) (*Data, error) {
+	if d, ok, err := readEmbeddingsNPZ(ra, size); ok {
+		return d, err
+	}
+	m, err := decodeNPZ(ra, size)
+	if err != nil {
 		return nil, err
 	}
 	return &Data{Matrix: m}, nil

@@ -2,8 +2,10 @@ package inputs
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -39,13 +41,34 @@ type npArray struct {
 	data any
 }
 
-// decodeNPZ reads the pilot of an .npz archive: scores.npy (N x K floats),
-// labels.npy (N class indices or class names) and optionally classes.npy
-// (K class names).
-func decodeNPZ(b []byte) (*scores.Matrix, error) {
-	zr, err := npz.NewReader(bytes.NewReader(b), int64(len(b)))
+// readerAt returns r as a reader at any offset with its size when it is
+// one (an in-memory buffer such as bytes.Reader, or a regular file), so
+// that an .npz is read in place rather than copied whole into memory.
+func readerAt(r io.Reader) (io.ReaderAt, int64, bool) {
+	switch v := r.(type) {
+	case interface {
+		io.ReaderAt
+		Size() int64
+	}:
+		return v, v.Size(), true
+	case interface {
+		io.ReaderAt
+		Stat() (fs.FileInfo, error)
+	}:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			return v, st.Size(), true
+		}
+	}
+	return nil, 0, false
+}
+
+// decodeNPZ reads the pilot of the .npz archive of size bytes in ra:
+// scores.npy (N x K floats), labels.npy (N class indices or class names)
+// and optionally classes.npy (K class names).
+func decodeNPZ(ra io.ReaderAt, size int64) (*scores.Matrix, error) {
+	zr, err := npz.NewReader(ra, size)
 	if err != nil {
-		if first := firstZipName(b); strings.HasSuffix(first, ".npy") {
+		if first := firstZipName(ra); strings.HasSuffix(first, ".npy") {
 			return nil, &Error{Err: fmt.Errorf("%w: an .npz (its first array is %s) whose zip directory, at the end of the file, cannot be read (%v): the file is damaged or cut short, as an interrupted copy or download leaves it; copy it again, or save it again with numpy.savez", ErrFormat, quoted(first), err)}
 		}
 		return nil, &Error{Err: fmt.Errorf("%w: a zip archive that cannot be read (%v); give an .npz written by numpy.savez(f, scores=S, labels=y), or save an Excel workbook's sheet as CSV UTF-8", ErrFormat, err)}
@@ -59,7 +82,7 @@ func decodeNPZ(b []byte) (*scores.Matrix, error) {
 		return nil, &Error{Err: missingArrays(keys, has)}
 	}
 	read := func(name string) (*npArray, error) { return readMember(zr, name) }
-	s, err := read(scoresNPY)
+	s, err := readScores(zr)
 	if err != nil {
 		return nil, err
 	}
@@ -76,12 +99,15 @@ func decodeNPZ(b []byte) (*scores.Matrix, error) {
 	return assemble(s, l, c)
 }
 
-// firstZipName returns the name of the first member of the zip archive b
-// as its first local file header gives it, or "" when b does not start with
-// a whole one. The header comes first in the file, so it survives a file
-// cut short, whose directory at the end is lost.
-func firstZipName(b []byte) string {
+// firstZipName returns the name of the first member of the zip archive ra
+// as its first local file header gives it, or "" when ra does not start
+// with a whole one. The header comes first in the file, so it survives a
+// file cut short, whose directory at the end is lost.
+func firstZipName(ra io.ReaderAt) string {
 	const header = 30 // bytes of a local file header before the name
+	b := make([]byte, header+math.MaxUint16)
+	got, _ := ra.ReadAt(b, 0)
+	b = b[:got]
 	if len(b) < header || !bytes.HasPrefix(b, []byte("PK\x03\x04")) {
 		return ""
 	}
@@ -682,6 +708,109 @@ func PackNPY(a, b []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// readScores reads scores.npy of an .npz archive. An array of float32 or
+// float64 is decoded straight from the archive into its slice (npyio reads
+// it value by value from the stream), so that the array as stored is not
+// held beside it; any other dtype is read as readMember reads it.
+func readScores(zr *npz.Reader) (*npArray, error) {
+	const name = scoresNPY
+	rc, err := zr.Open(name)
+	if err != nil {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+	}
+	defer rc.Close()
+	unreadable := func(err error) error {
+		return &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+	}
+	br := bufio.NewReaderSize(rc, 1<<16)
+	head, err := npyHead(br)
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	h, start, err := npyHeader(name, head)
+	if err != nil {
+		return nil, err
+	}
+	dtype := strings.Trim(h.Descr.Type, `'"`)
+	kind, size, ok := parseDtype(dtype)
+	n, whole := numElems(h.Descr.Shape)
+	stored := int64(-1) // the member's size as its zip header gives it
+	if st, known := rc.(interface{ Stat() (fs.FileInfo, error) }); known {
+		if fi, err := st.Stat(); err == nil {
+			stored = fi.Size()
+		}
+	}
+	if !ok || kind != 'f' || (size != 4 && size != 8) || !whole || len(h.Descr.Shape) != 2 || stored < 0 {
+		// not a 2-D float32 or float64 array: read whole, for
+		// decodeNPY's and assemble's checks and messages
+		rest, err := io.ReadAll(br)
+		if err != nil {
+			return nil, unreadable(err)
+		}
+		return decodeNPY(name, append(head, rest...))
+	}
+	if hi, want := bits.Mul64(uint64(n), uint64(size)); hi != 0 || want != uint64(stored-int64(start)) {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: the header announces shape %s of %s but the file holds %d bytes of data; save the array again", ErrFormat, shapeString(h.Descr.Shape), dtype, stored-int64(start))}
+	}
+	a := &npArray{name: name, shape: h.Descr.Shape, dtype: dtype, kind: kind}
+	rr, err := npy.NewReader(io.MultiReader(bytes.NewReader(head), br))
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	// npyio fills a slice of the array's length in place
+	var dst any
+	if size == 8 {
+		d := make([]float64, n)
+		a.data, dst = d, &d
+	} else {
+		d := make([]float32, n)
+		a.data, dst = d, &d
+	}
+	if err := guard(name, func() error { return rr.Read(dst) }); err != nil {
+		return nil, err
+	}
+	// reading on to the end has the zip reader check the member's checksum
+	if _, err := br.ReadByte(); err != io.EOF {
+		if err == nil {
+			err = errors.New("data beyond the array")
+		}
+		return nil, unreadable(err)
+	}
+	if h.Descr.Fortran {
+		a.data = toRowMajor(a.data, a.shape[0], a.shape[1])
+	}
+	return a, nil
+}
+
+// npyHead reads the magic, version, header length and header of an .npy
+// stream, as npyPreamble reads them, and returns those bytes; a stream that
+// is not an .npy or is cut short in them is returned as far as it goes, for
+// npyPreamble's message.
+func npyHead(br *bufio.Reader) ([]byte, error) {
+	pre, err := br.Peek(12)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, err
+	}
+	n := len(pre)
+	if len(pre) >= 10 && bytes.HasPrefix(pre, []byte(magicNPY)) {
+		switch pre[6] {
+		case 1:
+			n = 10 + int(binary.LittleEndian.Uint16(pre[8:10]))
+		case 2:
+			if len(pre) >= 12 {
+				n = 12 + int(binary.LittleEndian.Uint32(pre[8:12]))
+			}
+		}
+	}
+	// a version 2 header may announce up to 4 GB: read it, as
+	// npyPreamble then checks it, but no more than the stream holds
+	head, err := io.ReadAll(io.LimitReader(br, int64(n)))
+	if err != nil {
+		return nil, err
+	}
+	return head, nil
 }
 
 // readMember reads and decodes the array name of an .npz archive.
