@@ -183,8 +183,11 @@ func (m *methodFlags) build() ([]estimate.Estimator, scores.Direction, error) {
 	return ests, dir, nil
 }
 
-// reader reads pilots in every format, Parquet included.
-func reader() inputs.Reader { return inputs.Reader{Parquet: parquetfile.Decoder{}} }
+// reader reads pilots in every format, Parquet included, refusing an .npz
+// whose scores would not fit in the memory free (freeMemory).
+func reader() inputs.Reader {
+	return inputs.Reader{Parquet: parquetfile.Decoder{}, MemoryLimit: freeMemory()}
+}
 
 // readData reads the pilot named by the positional arguments and returns
 // it with a name for messages. One argument is a file in any format

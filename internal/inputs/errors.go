@@ -57,6 +57,9 @@ var (
 	// ErrConflict: two parts of the file disagree, such as two labels for
 	// one point or two rows for one (point, class) pair.
 	ErrConflict = errors.New("conflicting values")
+	// ErrTooLarge: the scores would not fit in the memory the reader may
+	// use (Reader.MemoryLimit).
+	ErrTooLarge = errors.New("too large for the memory available")
 )
 
 // clip shortens a name or value quoted in a message to 40 bytes.

@@ -125,6 +125,11 @@ type Reader struct {
 	// Parquet reads Parquet files; when nil, a Parquet file is refused with
 	// ErrNoParquet.
 	Parquet ParquetDecoder
+	// MemoryLimit, when positive, is the memory in bytes the scores of an
+	// .npz may take as float64 (8 N K bytes): a larger scores.npy is
+	// refused with ErrTooLarge before its array is set aside, instead of
+	// the allocation failing.
+	MemoryLimit int64
 }
 
 // ErrNoParquet is the error of a Parquet file given to a Reader without a
@@ -176,7 +181,7 @@ func (rd Reader) read(r io.Reader, inGzip bool) (*Data, error) {
 	if f == NPZ && !inGzip {
 		// a file or an in-memory buffer is read in place
 		if ra, size, ok := readerAt(r); ok {
-			return readNPZ(ra, size)
+			return readNPZ(ra, size, rd.MemoryLimit)
 		}
 	}
 	b, err := io.ReadAll(br)
@@ -185,7 +190,7 @@ func (rd Reader) read(r io.Reader, inGzip bool) (*Data, error) {
 	}
 	switch f {
 	case NPZ:
-		return readNPZ(bytes.NewReader(b), int64(len(b)))
+		return readNPZ(bytes.NewReader(b), int64(len(b)), rd.MemoryLimit)
 	case NPY:
 		return nil, &Error{Err: fmt.Errorf("%w: a single .npy array, so the labels are missing; save the scores and the labels together (numpy.savez(f, scores=S, labels=y)), or give two .npy files: the N x K scores and the N labels", ErrMissing)}
 	}
@@ -203,12 +208,13 @@ func (rd Reader) read(r io.Reader, inGzip bool) (*Data, error) {
 }
 
 // readNPZ reads the .npz of size bytes in ra: embeddings when it holds
-// them (readEmbeddingsNPZ), else a score matrix (decodeNPZ).
-func readNPZ(ra io.ReaderAt, size int64) (*Data, error) {
+// them (readEmbeddingsNPZ), else a score matrix (decodeNPZ) whose scores
+// take at most limit bytes (none when 0).
+func readNPZ(ra io.ReaderAt, size, limit int64) (*Data, error) {
 	if d, ok, err := readEmbeddingsNPZ(ra, size); ok {
 		return d, err
 	}
-	m, err := decodeNPZ(ra, size)
+	m, err := decodeNPZ(ra, size, limit)
 	if err != nil {
 		return nil, err
 	}

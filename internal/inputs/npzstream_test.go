@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -149,5 +150,24 @@ func BenchmarkReadNPZ(b *testing.B) {
 			runtime.ReadMemStats(&after)
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(runs)/(n*k), "B/score")
 		})
+	}
+}
+
+// A Reader with a MemoryLimit refuses an .npz whose scores would take more
+// than it as float64, naming the array, its shape and both sizes, and reads
+// one that fits exactly.
+func TestNumPyMemoryLimit(t *testing.T) {
+	b := pilotNPZ(goodScores, goodLabels, goodClasses) // 4 x 3 scores: 96 bytes
+	_, err := inputs.Reader{MemoryLimit: 95}.Read(bytes.NewReader(b))
+	if !errors.Is(err, inputs.ErrTooLarge) {
+		t.Fatalf("limit 95 bytes: %v, want ErrTooLarge", err)
+	}
+	for _, want := range []string{"scores.npy: ", "(4, 3)", "12 scores", "96 B as float64", "95 B of memory free"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("limit 95 bytes: %q does not say %q", err, want)
+		}
+	}
+	if _, err := (inputs.Reader{MemoryLimit: 96}).Read(bytes.NewReader(b)); err != nil {
+		t.Errorf("limit 96 bytes: %v", err)
 	}
 }

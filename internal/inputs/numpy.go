@@ -20,6 +20,7 @@ import (
 	"codeberg.org/sbinet/npyio/npy/float16"
 	"codeberg.org/sbinet/npyio/npz"
 
+	"github.com/cleanex/cleanex/internal/limits"
 	"github.com/cleanex/cleanex/internal/scores"
 )
 
@@ -63,9 +64,10 @@ func readerAt(r io.Reader) (io.ReaderAt, int64, bool) {
 }
 
 // decodeNPZ reads the pilot of the .npz archive of size bytes in ra:
-// scores.npy (N x K floats), labels.npy (N class indices or class names)
-// and optionally classes.npy (K class names).
-func decodeNPZ(ra io.ReaderAt, size int64) (*scores.Matrix, error) {
+// scores.npy (N x K floats, at most limit bytes as float64 when limit > 0),
+// labels.npy (N class indices or class names) and optionally classes.npy
+// (K class names).
+func decodeNPZ(ra io.ReaderAt, size, limit int64) (*scores.Matrix, error) {
 	zr, err := npz.NewReader(ra, size)
 	if err != nil {
 		if first := firstZipName(ra); strings.HasSuffix(first, ".npy") {
@@ -82,7 +84,7 @@ func decodeNPZ(ra io.ReaderAt, size int64) (*scores.Matrix, error) {
 		return nil, &Error{Err: missingArrays(keys, has)}
 	}
 	read := func(name string) (*npArray, error) { return readMember(zr, name) }
-	s, err := readScores(zr)
+	s, err := readScores(zr, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -713,8 +715,10 @@ func PackNPY(a, b []byte) ([]byte, error) {
 // readScores reads scores.npy of an .npz archive. An array of float32 or
 // float64 is decoded straight from the archive into its slice (npyio reads
 // it value by value from the stream), so that the array as stored is not
-// held beside it; any other dtype is read as readMember reads it.
-func readScores(zr *npz.Reader) (*npArray, error) {
+// held beside it; any other dtype is read as readMember reads it. When
+// limit > 0, an array of more than limit / 8 values is refused with
+// ErrTooLarge before anything is set aside for it.
+func readScores(zr *npz.Reader, limit int64) (*npArray, error) {
 	const name = scoresNPY
 	rc, err := zr.Open(name)
 	if err != nil {
@@ -736,6 +740,10 @@ func readScores(zr *npz.Reader) (*npArray, error) {
 	dtype := strings.Trim(h.Descr.Type, `'"`)
 	kind, size, ok := parseDtype(dtype)
 	n, whole := numElems(h.Descr.Shape)
+	if need := 8 * float64(n); whole && limit > 0 && need > float64(limit) {
+		return nil, &Error{File: name, Err: fmt.Errorf("%w: its shape %s holds %s scores, %s as float64, more than the %s of memory free here; give the pilot's per-point summary instead (the SQL or NumPy recipe of docs/summary.md makes it), or run on a machine with more memory",
+			ErrTooLarge, shapeString(h.Descr.Shape), limits.Thousands(n), limits.HumanBytes(need), limits.HumanBytes(float64(limit)))}
+	}
 	stored := int64(-1) // the member's size as its zip header gives it
 	if st, known := rc.(interface{ Stat() (fs.FileInfo, error) }); known {
 		if fi, err := st.Stat(); err == nil {
@@ -846,3 +854,4 @@ func readSized(rc io.Reader) ([]byte, error) {
 // maxPresize bounds the buffer readSized sets aside before reading, whatever
 // size a (possibly damaged) zip header announces.
 const maxPresize = 1 << 30
+
