@@ -826,7 +826,12 @@ func (s *State) WhyParts() []string {
 	}
 	if len(says) > 1 {
 		small := ""
-		if hi-lo > width/2 {
+		switch {
+		case hi-lo > width/2 && o.Spanned && k2 > r.K1:
+			// the introduction said how far the interval reaches
+			// towards them
+			small = "; the interval reaches only part of the way towards them, as said above"
+		case hi-lo > width/2:
 			// A disagreement wider than the interval reads as a
 			// contradiction unless it is said why.
 			small = "; the interval need not span the methods: on the test pilots, the gap between the methods told only part of the actual error"

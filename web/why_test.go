@@ -835,7 +835,8 @@ func TestWarningPartialProbabilities(t *testing.T) {
 
 // When the methods' answers at k2 spread over more than half the
 // interval's width, the disagreement sentence says why the interval need
-// not span them; when they lie close together it does not.
+// not span them (for a pilot with too few errors, that it reaches part of
+// the way towards them); when they lie close together it says neither.
 func TestWhyPartsWideDisagreement(t *testing.T) {
 	st := finishedStateAt(t, 20)
 	o := st.Rec.Outcome
@@ -866,6 +867,13 @@ func TestWhyPartsWideDisagreement(t *testing.T) {
 	set(0.6 * width)
 	if got := disagree(); !strings.Contains(got, why) {
 		t.Errorf("methods %.3f apart, interval %.3f wide: %q", 0.6*width, width, got)
+	}
+	// a pilot with too few errors, whose interval the introduction says
+	// reaches part of the way towards the methods beyond its 10 classes
+	st.Rec.Outcome.Spanned = true
+	const partWay = "; the interval reaches only part of the way towards them, as said above."
+	if got := disagree(); !strings.Contains(got, partWay) || strings.Contains(got, "need not span") {
+		t.Errorf("too few errors, methods %.3f apart, interval %.3f wide: %q", 0.6*width, width, got)
 	}
 }
 

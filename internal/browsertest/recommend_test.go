@@ -282,6 +282,63 @@ func TestRecommendationDroppedCSV(t *testing.T) {
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 400, 1), 400)
 }
 
+// fewErrorsCSV is a pilot of k1 classes and r points per class that
+// misclassifies only the first `errs` points: each point's true class scores
+// 10 plus a little noise, its wrong classes uniform on [0, 9], but for those
+// points one wrong class scores 11.
+func fewErrorsCSV(t testing.TB, k1, r, errs int, seed uint64) []byte {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 11))
+	m := &scores.Matrix{Classes: make([]string, k1), Labels: make([]int, k1*r), Scores: make([]float64, k1*r*k1)}
+	for j := range m.Classes {
+		m.Classes[j] = fmt.Sprintf("c%03d", j)
+	}
+	for i := range m.Labels {
+		y := i % k1
+		m.Labels[i] = y
+		row := m.Row(i)
+		for j := range row {
+			row[j] = 9 * rng.Float64()
+		}
+		row[y] = 10 + 0.1*rng.Float64()
+		if i < errs {
+			row[(y+1)%k1] = 11
+		}
+	}
+	return csvOf(t, m)
+}
+
+// A dropped pilot with 3 errors at its 40 classes: the page warns that the
+// errors are too few, its "why" panel says the interval is widened towards
+// every method's prediction by the calibration's share, the band is drawn,
+// and its numbers equal the native code's.
+func TestRecommendationFewErrors(t *testing.T) {
+	table, err := recommend.DefaultTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := openPage(t, "example=0")
+	csv := fewErrorsCSV(t, 40, 5, 3, 5)
+	p.dropCSV("few-errors.csv", csv)
+	p.waitJS(`(document.querySelector("#summary")||{textContent:""}).textContent.includes("few-errors.csv")`, 30*time.Second)
+	p.waitJS(`document.querySelector("#status").textContent.startsWith("Finished")`, 150*time.Second)
+	p.shot("12-recommendation-few-errors")
+	t.Logf("headline: %s", p.checkAnswer("400"))
+	warn := mustEval[string](p, `document.querySelector("#headline-warning").textContent + " " + document.querySelector("#answer-warning").textContent`, 5*time.Second)
+	if !strings.Contains(warn, "misclassifies about 3 of its 200 test points at 40 classes, too few errors") {
+		t.Errorf("warnings %q do not say the pilot has too few errors", warn)
+	}
+	share := fmt.Sprintf("widened towards all of them: %.0f%% of the way", 100*table.Calibration.SpanShare)
+	if intro := mustEval[string](p, `(document.querySelector("#why-parts-intro")||{textContent:""}).textContent`, 5*time.Second); !strings.Contains(intro, share) {
+		t.Errorf("the why panel's introduction %q does not say %q", intro, share)
+	}
+	ds, _, err := compute.Load(csv, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 400, 1), 400)
+}
+
 // dropCSV drops csv on the page's drop zone as a file called name.
 func (p *page) dropCSV(name string, csv []byte) {
 	p.t.Helper()
