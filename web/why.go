@@ -753,7 +753,7 @@ func (s *State) WhyParts() []string {
 	}
 	if o.Spanned {
 		widened := "widened to take in all of them"
-		if sh := r.Table.Calibration.SpanShare; sh > 0 {
+		if sh := o.SpanShare; sh > 0 && sh != 1 {
 			widened = fmt.Sprintf("widened towards all of them: %.0f%% of the way (on the log-odds scale) to the lowest and the highest, as far as it took to hold the true accuracy on 80%% of test pilots with as few errors", 100*sh)
 		}
 		out[0] += " Your pilot has too few errors for the test pilots to say which method's prediction holds, so the interval is " + widened + "; the parts below are those of the interval before that widening."

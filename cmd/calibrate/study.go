@@ -745,24 +745,28 @@ func fitCal(ps []pilotFits, o studyOptions) (recommend.Calibration, error) {
 	return spanShare(cal, ps)
 }
 
-// spanShare returns cal with its span share (recommend.FitSpanShare) fitted
-// on the pilots of ps with too few errors, at each one's K; the same share
-// is set on cal.WithoutB.
+// spanShare returns cal with its span shares (recommend.FitSpanShares)
+// fitted on the pilots of ps with too few errors, at each one's K; the same
+// shares are set on cal.WithoutB.
 func spanShare(cal recommend.Calibration, ps []pilotFits) (recommend.Calibration, error) {
-	var needed []float64
+	var some, none []float64
 	for _, p := range ps {
 		s, ok, err := recommend.NeededSpanShare(p.rf, p.K, p.Truth[p.K], cal)
 		if err != nil {
 			return cal, fmt.Errorf("%s: %w", p.ID, err)
 		}
-		if ok {
-			needed = append(needed, s)
+		switch {
+		case !ok:
+		case p.rf.ErrorsAtK1() < 0.5:
+			none = append(none, s)
+		default:
+			some = append(some, s)
 		}
 	}
-	cal.SpanShare = recommend.FitSpanShare(needed)
+	cal.SpanShare, cal.SpanShareNone = recommend.FitSpanShares(some, none)
 	if cal.WithoutB != nil {
 		without := *cal.WithoutB
-		without.SpanShare = cal.SpanShare
+		without.SpanShare, without.SpanShareNone = cal.SpanShare, cal.SpanShareNone
 		cal.WithoutB = &without
 	}
 	return cal, nil
@@ -833,13 +837,19 @@ func spanReport(all []pilotFits, cal recommend.Calibration) {
 		}
 	}
 	whole := cal
-	whole.SpanShare = 0
+	whole.SpanShare, whole.SpanShareNone = 0, 0
 	if whole.WithoutB != nil {
 		without := *whole.WithoutB
-		without.SpanShare = 0
+		without.SpanShare, without.SpanShareNone = 0, 0
 		whole.WithoutB = &without
 	}
-	c, w := coverage(few, cal), coverage(few, whole)
-	fmt.Printf("\npilots with too few errors (%d): span share %.3f, coverage at K %.2f, all k %.2f, median width at K %.3f; with the whole span %.2f, %.2f, %.3f\n",
-		len(few), cal.SpanShare, c.atK, c.all, median(c.widths), w.atK, w.all, median(w.widths))
+	var none []pilotFits
+	for _, p := range few {
+		if p.rf.ErrorsAtK1() < 0.5 {
+			none = append(none, p)
+		}
+	}
+	c, w, cn := coverage(few, cal), coverage(few, whole), coverage(none, cal)
+	fmt.Printf("\npilots with too few errors (%d): span share %.3f (%.3f for the %d without an error: coverage at K %.2f), coverage at K %.2f, all k %.2f, median width at K %.3f; with the whole span %.2f, %.2f, %.3f\n",
+		len(few), cal.SpanShare, cal.SpanShareNone, len(none), cn.atK, c.atK, c.all, median(c.widths), w.atK, w.all, median(w.widths))
 }

@@ -431,9 +431,13 @@ func sortPaired(x, w []float64) {
 }
 
 // MinSpanPilots is the fewest pilots with fewer than FewErrors errors
-// FitSpanShare fits a share on; with fewer it leaves the share unfitted
-// (0: the methods' curves in full).
-const MinSpanPilots = 20
+// FitSpanShares fits a share on; with fewer it leaves the share unfitted
+// (0: the methods' curves in full). MinNoErrorPilots is the fewest pilots
+// without any error it fits their own share on.
+const (
+	MinSpanPilots    = 20
+	MinNoErrorPilots = 10
+)
 
 // maxSpanShare bounds the share NeededSpanShare searches.
 const maxSpanShare = 4
@@ -447,10 +451,10 @@ const maxSpanShare = 4
 func NeededSpanShare(f Fits, k2 int, truth float64, cal Calibration) (share float64, ok bool, err error) {
 	holds := func(s float64) (bool, bool, error) {
 		c := cal
-		c.SpanShare = s
+		c.SpanShare, c.SpanShareNone = s, s
 		if c.WithoutB != nil {
 			without := *c.WithoutB
-			without.SpanShare = s
+			without.SpanShare, without.SpanShareNone = s, s
 			c.WithoutB = &without
 		}
 		res, err := Recommend(f, k2, c)
@@ -487,16 +491,42 @@ func NeededSpanShare(f Fits, k2 int, truth float64, cal Calibration) (share floa
 	return hi, true, nil
 }
 
-// FitSpanShare returns the span share (Calibration.SpanShare) of a bank
-// whose pilots with too few errors needed the shares needed
-// (NeededSpanShare): their Nominal quantile, so that the widened interval
-// holds the truth on that share of them, and at least 0.001 (0 stands for
-// the whole span); 0 when there are fewer than MinSpanPilots of them.
-func FitSpanShare(needed []float64) float64 {
-	if len(needed) < MinSpanPilots {
+// FitSpanShares returns the span shares (Calibration.SpanShare,
+// SpanShareNone) of a bank whose pilots with too few errors needed the
+// shares some (pilots with at least one error) and none (pilots without an
+// error; NeededSpanShare): share is the Nominal quantile of all of them,
+// so that the widened interval holds the truth on that share of them, at
+// least 0.001 (0 stands for the whole span), or 0 with fewer than
+// MinSpanPilots; shareNone is the larger of share and the Nominal quantile
+// of none, with at least MinNoErrorPilots of them and share fitted (else
+// 0: share serves them too). A pilot that shows no error tells less than
+// one that shows a few, so it is never widened less.
+func FitSpanShares(some, none []float64) (share, shareNone float64) {
+	all := append(slices.Clone(some), none...)
+	if len(all) < MinSpanPilots {
+		return 0, 0
+	}
+	share = max(1e-3, nominalQuantile(all))
+	if len(none) >= MinNoErrorPilots {
+		shareNone = max(share, nominalQuantile(none))
+	}
+	return share, shareNone
+}
+
+// nominalQuantile returns the empirical Nominal quantile of x (not
+// reordered).
+func nominalQuantile(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return stat.Quantile(Nominal, stat.Empirical, s, nil)
+}
+
+// ErrorsAtK1 returns the pilot's misclassified points at k1, N (1 -
+// Abar_k1) (class-balanced, so not always a whole number; 0 when N is
+// unknown).
+func (f Fits) ErrorsAtK1() float64 {
+	if f.N <= 0 || f.Observed.Max() < f.K1 {
 		return 0
 	}
-	x := slices.Clone(needed)
-	slices.Sort(x)
-	return max(1e-3, stat.Quantile(Nominal, stat.Empirical, x, nil))
+	return float64(f.N) * (1 - f.Observed[f.K1])
 }

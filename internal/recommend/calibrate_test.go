@@ -3,6 +3,7 @@ package recommend
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 
@@ -350,30 +351,51 @@ func standardised(cal Calibration, o Observation) float64 {
 	return (o.Y - o.Z) / s
 }
 
-// FitSpanShare takes the Nominal (80%) quantile of the shares needed, at
-// least 0.001, and leaves the share unfitted (0) with fewer than
-// MinSpanPilots pilots.
-func TestFitSpanShare(t *testing.T) {
-	ramp := make([]float64, MinSpanPilots)
-	for i := range ramp {
-		ramp[MinSpanPilots-1-i] = float64(i) / 10 // 1.9 down to 0
+// FitSpanShares takes the Nominal (80%) quantile of all the shares needed,
+// at least 0.001, leaving the share unfitted (0) with fewer than
+// MinSpanPilots pilots; the share of pilots without an error is the larger
+// of that and their own quantile, with at least MinNoErrorPilots of them.
+func TestFitSpanShares(t *testing.T) {
+	ramp := func(n int, top float64) []float64 {
+		x := make([]float64, n)
+		for i := range x {
+			x[n-1-i] = top * float64(i) / float64(n-1) // top down to 0
+		}
+		return x
 	}
 	for _, tc := range []struct {
-		name   string
-		needed []float64
-		want   float64
+		name            string
+		some, none      []float64
+		share, noneWant float64
 	}{
 		// the empirical 80% quantile of 20 values is the 16th smallest
-		{"ramp", ramp, 1.5},
-		{"none needed", make([]float64, MinSpanPilots), 1e-3},
-		{"too few", ramp[:MinSpanPilots-1], 0},
-		{"none", nil, 0},
+		{"ramp, no pilot without an error", ramp(20, 1.9), nil, 1.5, 0},
+		{"none needed", make([]float64, 20), nil, 1e-3, 0},
+		{"too few", ramp(19, 1.9), nil, 0, 0},
+		{"nothing", nil, nil, 0, 0},
+		// 0..1.9 and 0..0.9 by 0.1: the 24th smallest of the 30 is 1.3,
+		// above the 8th of the 10 without an error, 0.7
+		{"without an error, less", ramp(20, 1.9), ramp(10, 0.9), 1.3, 1.3},
+		// 0..1.9 and 2.0..2.9: the 24th smallest is 2.3; of the 10
+		// without an error, the 8th, 2.7
+		{"without an error, their own", ramp(20, 1.9), func() []float64 {
+			x := ramp(10, 0.9)
+			for i := range x {
+				x[i] += 2
+			}
+			return x
+		}(), 2.3, 2.7},
+		// 9 pilots without an error (0..8 by 1) are too few for their own
+		// share; the 24th smallest of all 29 is 3
+		{"without an error, too few", ramp(20, 1.9), ramp(9, 8), 3, 0},
 	} {
-		if got := FitSpanShare(tc.needed); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		some := slices.Clone(tc.some)
+		share, none := FitSpanShares(tc.some, tc.none)
+		if math.Abs(share-tc.share) > 1e-12 || math.Abs(none-tc.noneWant) > 1e-12 {
+			t.Errorf("%s: shares %v, %v; want %v, %v", tc.name, share, none, tc.share, tc.noneWant)
 		}
-	}
-	if ramp[0] != 1.9 {
-		t.Error("FitSpanShare reordered its argument")
+		if !slices.Equal(some, tc.some) {
+			t.Errorf("%s: FitSpanShares reordered its argument", tc.name)
+		}
 	}
 }

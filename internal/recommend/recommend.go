@@ -326,16 +326,24 @@ type Calibration struct {
 	// (logit highest_k - z)) above, z the estimate's logit and lowest_k,
 	// highest_k the lowest and the highest method's curve (the median's
 	// members and KDE). It is the Nominal quantile of the share each such
-	// calibration pilot needed to hold its truth at K (FitSpanShare). 0, in a
-	// calibration fitted on too few such pilots, takes in the methods'
-	// curves in full (s = 1).
-	SpanShare float64 `json:"span_share,omitempty"`
+	// calibration pilot needed to hold its truth at K (FitSpanShares). 0, in
+	// a calibration fitted on too few such pilots, takes in the methods'
+	// curves in full (s = 1). SpanShareNone is the share of a pilot with no
+	// error at all at k1, when it is not 0: at least SpanShare, and as much
+	// as the calibration's pilots without an error needed.
+	SpanShare     float64 `json:"span_share,omitempty"`
+	SpanShareNone float64 `json:"span_share_none,omitempty"`
 }
 
-// spanShare returns the share s of the methods' span a Spanned pilot's
-// interval takes in: SpanShare, or 1 when it is 0.
-func (cal Calibration) spanShare() float64 {
-	if cal.SpanShare == 0 {
+// spanShare returns the share s of the methods' span the interval of a
+// Spanned pilot with errs errors at k1 takes in: SpanShareNone for a pilot
+// with none (errs < 0.5) when it is set, else SpanShare, or 1 when that is
+// 0.
+func (cal Calibration) spanShare(errs float64) float64 {
+	switch {
+	case errs < 0.5 && cal.SpanShareNone > 0:
+		return cal.SpanShareNone
+	case cal.SpanShare == 0:
 		return 1
 	}
 	return cal.SpanShare
@@ -389,8 +397,10 @@ func (cal Calibration) validate() error {
 	if cal.Population < 0 || !(cal.FloorLo >= 0) || !(cal.FloorHi >= 0) || math.IsInf(cal.FloorLo, 0) || math.IsInf(cal.FloorHi, 0) {
 		return fmt.Errorf("recommend: calibration floor %v / %v beyond %d classes is not a width", cal.FloorLo, cal.FloorHi, cal.Population)
 	}
-	if !(cal.SpanShare >= 0) || math.IsInf(cal.SpanShare, 0) {
-		return fmt.Errorf("recommend: calibration's span share %v is not a share", cal.SpanShare)
+	for _, sh := range []float64{cal.SpanShare, cal.SpanShareNone} {
+		if !(sh >= 0) || math.IsInf(sh, 0) {
+			return fmt.Errorf("recommend: calibration's span share %v is not a share", sh)
+		}
 	}
 	if cal.WithoutB != nil {
 		if err := cal.WithoutB.validate(); err != nil {
@@ -435,9 +445,12 @@ type Result struct {
 	// what the calibration saw (a ratio k2 / k1 above e^(last knot)).
 	Warnings []string
 	// Spanned reports that beyond k1 the interval reaches the share
-	// Calibration.SpanShare of the way to the lowest and the highest
-	// method's curve, the pilot having fewer than FewErrors errors at k1.
-	Spanned bool
+	// SpanShare (Calibration.SpanShare, or SpanShareNone for a pilot with no
+	// error) of the way to the lowest and the highest method's curve, the
+	// pilot having fewer than FewErrors errors at k1; SpanShare is 0 when
+	// Spanned is false.
+	Spanned   bool
+	SpanShare float64
 	// Floored reports that at k2 the floor beyond the calibrated
 	// population (Calibration.FloorLo, FloorHi) widens the interval.
 	Floored bool
@@ -574,8 +587,11 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	// gap is how far (in logit) the pilot's measured accuracy at k1 lies
 	// from the methods' middle there; set when k reaches k1.
 	gap := 0.0
-	errs := float64(f.N) * (1 - f.Observed[f.K1]) // the pilot's errors at k1
+	errs := f.ErrorsAtK1()
 	res.Spanned = f.N > 0 && k2 > f.K1 && errs < FewErrors
+	if res.Spanned {
+		res.SpanShare = cal.spanShare(errs)
+	}
 	slope, trend := trendSlope(f, eps)
 	if trend {
 		res.Trend = make(accuracy.Curve, k2+1)
@@ -694,7 +710,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 			// extrapolation holds: the interval reaches the calibrated share
 			// of the way to every one of them
 			lo, hi := lowest, highest
-			if s := cal.spanShare(); s != 1 {
+			if s := res.SpanShare; s != 1 {
 				lo = sigmoid(zc - s*max(0, zc-clampedLogit(lowest, eps)))
 				hi = sigmoid(zc + s*max(0, clampedLogit(highest, eps)-zc))
 			}
