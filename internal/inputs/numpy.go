@@ -854,4 +854,3 @@ func readSized(rc io.Reader) ([]byte, error) {
 // maxPresize bounds the buffer readSized sets aside before reading, whatever
 // size a (possibly damaged) zip header announces.
 const maxPresize = 1 << 30
-
