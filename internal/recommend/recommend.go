@@ -747,7 +747,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		beyond := fmt.Sprintf("You extrapolate %s× beyond your pilot (%s classes to %s); the interval was calibrated on test pilots extrapolated at most %.0f×",
 			limits.Thousands(int(math.Round(float64(k2)/float64(f.K1)))), limits.Thousands(f.K1), limits.Thousands(k2), most)
 		if f.K1 >= SmallestCalibratedK1 && f.K1 < LargeWorldsK1 && k2 <= LongestTestedRatio*f.K1 {
-			res.Warnings = append(res.Warnings, beyond+". On test pilots of 50 and 100 classes carried 50× and 100× it still held the true accuracy 82% of the time (69-94% by kind of data), but no one method was best on every kind of data there, and on some the estimate was far from the best one: read the answer as rough; a pilot with more classes would give a firmer answer.")
+			res.Warnings = append(res.Warnings, beyond+". On test pilots of 50 and 100 classes carried 50× and 100× it still held the true accuracy 84% of the time (69-94% by kind of data), but no one method was best on every kind of data there, and on some the estimate was far from the best one: read the answer as rough; a pilot with more classes would give a firmer answer.")
 		} else {
 			res.Warnings = append(res.Warnings, beyond+", so here it is likely too narrow: a pilot with more classes would give a firmer answer.")
 		}
