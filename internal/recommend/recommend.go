@@ -739,7 +739,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	}
 	if f.K1 < SmallestCalibratedK1 && k2 > f.K1 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"Your pilot has only %d classes; the interval was calibrated on test pilots of %d to %d classes, so for a pilot this small it is likely too narrow, and beyond %d classes the estimate rests more on each method's assumptions than on your data: add classes to the pilot if you can.",
+			"Your pilot has only %d classes; the interval was calibrated on test pilots of %d to %d classes, so for a pilot this small it is likely too narrow (on test pilots of 10 to 30 classes carried to 2,000 it held the true accuracy 72%% of the time, 46-88%% by kind of data), and beyond %d classes the estimate rests more on each method's assumptions than on your data: add classes to the pilot if you can.",
 			f.K1, SmallestCalibratedK1, LargestCalibratedK1, f.K1))
 	}
 	if n := len(cal.Knots); n > 1 && k2 > f.K1 && math.Log(float64(k2)/float64(f.K1)) > cal.Knots[n-1]+1e-9 {

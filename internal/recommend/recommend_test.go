@@ -916,7 +916,8 @@ func TestWarnsOnSmallPilot(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := len(res.Warnings) - len(others(res.Warnings))
-		if want := fmt.Sprintf("Your pilot has only %d classes; the interval was calibrated on test pilots of 50 to 500 classes", tc.k1); (got == 1) != tc.want || (tc.want && !strings.HasPrefix(res.Warnings[0], want)) {
+		const measured = "(on test pilots of 10 to 30 classes carried to 2,000 it held the true accuracy 72% of the time, 46-88% by kind of data)"
+		if want := fmt.Sprintf("Your pilot has only %d classes; the interval was calibrated on test pilots of 50 to 500 classes", tc.k1); (got == 1) != tc.want || (tc.want && (!strings.HasPrefix(res.Warnings[0], want) || !strings.Contains(res.Warnings[0], measured))) {
 			t.Errorf("k1 = %d, k2 = %d: warnings %q", tc.k1, tc.k2, res.Warnings)
 		}
 	}
