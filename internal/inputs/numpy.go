@@ -44,7 +44,9 @@ type npArray struct {
 
 // readerAt returns r as a reader at any offset with its size when it is
 // one (an in-memory buffer such as bytes.Reader, or a regular file), so
-// that an .npz is read in place rather than copied whole into memory.
+// that an .npz is read in place rather than copied whole into memory. The
+// archive is then read from the start of r's data, whatever has already
+// been read from it: the readers handed to Read are fresh.
 func readerAt(r io.Reader) (io.ReaderAt, int64, bool) {
 	switch v := r.(type) {
 	case interface {
