@@ -607,15 +607,25 @@ func TestWarnsOnFewErrors(t *testing.T) {
 	}
 }
 
+// fewErrorsPilot returns fits of a pilot of 20 classes and 4,000 points
+// with errs errors at k1 (the methods' curves of testFits to k2 = 100, KDE
+// below them all), and a calibration whose interval is far narrower than
+// the methods' range.
+func fewErrorsPilot(errs float64) (Fits, Calibration) {
+	const k1, k2 = 20, 100
+	f := testFits(k1, k2)
+	f.N = 4000
+	f.KDE = geometric(0.95, k2)
+	f.Observed = geometric(math.Pow(1-errs/4000, 1.0/(k1-1)), k1)
+	return f, Calibration{Coef: [NumCoef]float64{0.001}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
+}
+
 // A pilot with fewer than FewErrors errors at k1 gets an interval that
 // takes in every method's curve beyond k1 (KDE's too); one with more
 // errors keeps the calibrated interval.
 func TestFewErrorsSpanTheMethods(t *testing.T) {
 	const k1, k2 = 20, 100
-	cal := Calibration{Coef: [NumCoef]float64{0.001}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
-	f := testFits(k1, k2)
-	f.N = 4000
-	f.KDE = geometric(0.95, k2)
+	f, cal := fewErrorsPilot(4000 * (1 - math.Pow(0.99, k1-1)))
 	spans := func(res Result, k int) bool {
 		lo, hi := f.KDE[k], f.KDE[k]
 		for _, c := range []accuracy.Curve{f.Regression, f.Pooled, f.Tail, MeanCurve(f.CleaneX, k2)} {
@@ -633,7 +643,7 @@ func TestFewErrorsSpanTheMethods(t *testing.T) {
 		t.Errorf("695 errors: interval [%v, %v] at k2 spans every method (Spanned %v)", res.Lo[k2], res.Hi[k2], res.Spanned)
 	}
 	// 3 errors
-	f.Observed = geometric(math.Pow(1-3.0/4000, 1.0/19), k1)
+	f, _ = fewErrorsPilot(3)
 	if res, err = Recommend(f, k2, cal); err != nil {
 		t.Fatal(err)
 	}
@@ -651,24 +661,35 @@ func TestFewErrorsSpanTheMethods(t *testing.T) {
 // reaches, in logit, the share s of the way from the estimate to the lowest
 // and the highest method's curve beyond k1 (none on a side where the
 // estimate is beyond every curve), where that is wider than the calibrated
-// interval: half way for s = 0.5; in full for an unfitted share.
+// interval: half way for s = 0.5; in full for an unfitted share. A pilot
+// without an error takes SpanShareNone when it is set.
 func TestSpanShareWidensPartWay(t *testing.T) {
 	const k1, k2 = 20, 100
-	cal := Calibration{Coef: [NumCoef]float64{0.001}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
-	f := testFits(k1, k2)
-	f.N = 4000
-	f.KDE = geometric(0.95, k2)
-	f.Observed = geometric(math.Pow(1-3.0/4000, 1.0/19), k1) // 3 errors at k1
+	f, cal := fewErrorsPilot(3)
 	// regression above the estimate, KDE below it
 	f.Regression = geometric(1-1e-5, k2)
-	for _, s := range []float64{0.25, 0.5, 0.75} {
-		cal.SpanShare = s
+	none, _ := fewErrorsPilot(0)
+	none.Regression = f.Regression
+	for _, tc := range []struct {
+		errs    float64
+		share   float64 // SpanShare
+		shareNo float64 // SpanShareNone
+		want    float64 // the share used
+	}{
+		{3, 0.25, 0, 0.25}, {3, 0.5, 0.9, 0.5}, {3, 0.75, 0, 0.75}, {0, 0.25, 0.5, 0.5}, {0, 0.5, 0, 0.5},
+	} {
+		f := f
+		if tc.errs == 0 {
+			f = none
+		}
+		cal.SpanShare, cal.SpanShareNone = tc.share, tc.shareNo
+		s := tc.want
 		res, err := Recommend(f, k2, cal)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.Spanned {
-			t.Fatalf("s = %v: Spanned is false", s)
+		if !res.Spanned || res.SpanShare != s {
+			t.Fatalf("%v errors, shares %v and %v: Spanned %v, share %v; want %v", tc.errs, tc.share, tc.shareNo, res.Spanned, res.SpanShare, s)
 		}
 		for _, k := range []int{2 * k1, k2} {
 			lowest, highest := f.KDE[k], f.KDE[k]
@@ -706,11 +727,7 @@ func TestSpanShareWidensPartWay(t *testing.T) {
 // does, and no share for a pilot with many errors.
 func TestNeededSpanShare(t *testing.T) {
 	const k1, k2 = 20, 100
-	cal := Calibration{Coef: [NumCoef]float64{0.001}, Knots: []float64{0}, QLo: []float64{-1}, QHi: []float64{1}}
-	f := testFits(k1, k2)
-	f.N = 4000
-	f.KDE = geometric(0.95, k2)
-	f.Observed = geometric(math.Pow(1-3.0/4000, 1.0/19), k1)
+	f, cal := fewErrorsPilot(3)
 	holds := func(s, truth float64) bool {
 		c := cal
 		c.SpanShare = s
