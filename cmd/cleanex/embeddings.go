@@ -135,7 +135,7 @@ func (m *methodFlags) loadScored(ctx context.Context, pos []string, stdin io.Rea
 		if err := ef.notForScores(name); err != nil {
 			return nil, nil, "", err
 		}
-		s, used, err := d.Sample(dir)
+		s, used, err := d.TakeSample(dir)
 		if err != nil {
 			return nil, nil, "", inputError{fmt.Errorf("%s: %w", name, err)}
 		}

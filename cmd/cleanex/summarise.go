@@ -100,7 +100,7 @@ func matrixSample(d *inputs.Data, name string, dir scores.Direction) (*accuracy.
 	if d.Matrix == nil {
 		return nil, nil, 0, badInput("%s is a per-point summary already; summarise reads a score matrix", name)
 	}
-	s, used, err := d.Sample(dir)
+	s, used, err := d.TakeSample(dir)
 	if err != nil {
 		return nil, nil, 0, inputError{fmt.Errorf("%s: %w", name, err)}
 	}

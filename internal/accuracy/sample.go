@@ -197,6 +197,23 @@ func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction,
 	return s, d, err
 }
 
+// NewSampleInPlace is NewSample with m's scores oriented where they lie and
+// handed to the Sample instead of copied, so that a large matrix is not
+// held twice: afterwards m.Scores is nil (the Sample holds them, oriented),
+// while m's classes and labels stay as they were.
+func NewSampleInPlace(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction, error) {
+	d = m.Resolve(d)
+	o := Orient(m, d)
+	o.Row(m.Scores, m.Scores)
+	oriented := m.Scores
+	m.Scores = nil
+	s, err := build(m.K(), slices.Clone(m.Labels), oriented)
+	if s != nil {
+		o.Mark(s)
+	}
+	return s, d, err
+}
+
 // NewSampleAsIs computes the per-point quantities of m's scores taken
 // higher-is-better exactly as they are: no class probabilities read as
 // logarithms nor anything else Orient would do. For callers that have

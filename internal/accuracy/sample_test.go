@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -640,6 +641,65 @@ func TestScoreRow(t *testing.T) {
 		}
 		if row := sum.ScoreRow(0); row != nil {
 			t.Errorf("%v: a summary's row %v, want nil", d, row)
+		}
+	}
+}
+
+// NewSampleInPlace gives the Sample NewSample gives, for scores taken as
+// they are, negated (lower is better), as logarithms (class probabilities)
+// and as log-odds (one-vs-rest probabilities), and leaves the matrix with
+// its classes and labels but no scores.
+func TestNewSampleInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, k = 40, 5
+	logits := &scores.Matrix{Classes: []string{"a", "b", "c", "d", "e"}, Labels: make([]int, n), Scores: make([]float64, n*k)}
+	for i := range logits.Labels {
+		logits.Labels[i] = i % k
+		for j := range k {
+			logits.Scores[i*k+j] = rng.NormFloat64()
+		}
+		logits.Scores[i*k+i%k] += 1.5
+	}
+	softmax := &scores.Matrix{Classes: logits.Classes, Labels: logits.Labels, Scores: make([]float64, n*k)}
+	sigmoid := &scores.Matrix{Classes: logits.Classes, Labels: logits.Labels, Scores: make([]float64, n*k)}
+	for i := range n {
+		sum := 0.0
+		for j := range k {
+			sum += math.Exp(logits.Scores[i*k+j])
+		}
+		for j := range k {
+			softmax.Scores[i*k+j] = math.Exp(logits.Scores[i*k+j]) / sum
+			sigmoid.Scores[i*k+j] = 1 / (1 + math.Exp(3-logits.Scores[i*k+j]))
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		m    *scores.Matrix
+		dir  scores.Direction
+	}{
+		{"logits", logits, scores.Higher},
+		{"distances", logits, scores.Lower},
+		{"auto", logits, scores.Auto},
+		{"class probabilities", softmax, scores.Auto},
+		{"one-vs-rest probabilities", sigmoid, scores.Auto},
+	} {
+		want, wantDir, err := NewSample(tc.m, tc.dir)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if read := want.LogProbabilities || want.LogOdds; read != strings.Contains(tc.name, "probabilities") {
+			t.Fatalf("%s: NewSample read them as logarithms or log-odds: %v", tc.name, read)
+		}
+		m := &scores.Matrix{Classes: slices.Clone(tc.m.Classes), Labels: slices.Clone(tc.m.Labels), Scores: slices.Clone(tc.m.Scores)}
+		got, gotDir, err := NewSampleInPlace(m, tc.dir)
+		if err != nil {
+			t.Fatalf("%s, in place: %v", tc.name, err)
+		}
+		if gotDir != wantDir || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the Sample in place (direction %v, log %v / %v) differs from NewSample's (%v, %v / %v)", tc.name, gotDir, got.LogProbabilities, got.LogOdds, wantDir, want.LogProbabilities, want.LogOdds)
+		}
+		if m.Scores != nil || !slices.Equal(m.Labels, tc.m.Labels) || !slices.Equal(m.Classes, tc.m.Classes) {
+			t.Errorf("%s: the matrix after: %d scores, labels kept %v, classes kept %v", tc.name, len(m.Scores), slices.Equal(m.Labels, tc.m.Labels), slices.Equal(m.Classes, tc.m.Classes))
 		}
 	}
 }

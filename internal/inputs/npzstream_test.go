@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cleanex/cleanex/internal/inputs"
+	"github.com/cleanex/cleanex/internal/scores"
 )
 
 // onlyReader hides every method of r but Read, as a pipe or standard input
@@ -169,5 +171,32 @@ func TestNumPyMemoryLimit(t *testing.T) {
 	}
 	if _, err := (inputs.Reader{MemoryLimit: 96}).Read(bytes.NewReader(b)); err != nil {
 		t.Errorf("limit 96 bytes: %v", err)
+	}
+}
+
+// TakeSample gives the Sample Sample gives and leaves the matrix without
+// its scores, its classes kept.
+func TestTakeSample(t *testing.T) {
+	read := func() *inputs.Data {
+		d, err := inputs.Read(bytes.NewReader(pilotNPZ(goodScores, goodLabels, goodClasses)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	want, wantDir, err := read().Sample(scores.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := read()
+	got, gotDir, err := d.TakeSample(scores.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotDir != wantDir || !slices.Equal(got.Observed, want.Observed) || !slices.Equal(got.R, want.R) || !slices.Equal(got.Incorrect, want.Incorrect) {
+		t.Errorf("TakeSample: direction %v, observed %v; Sample: %v, %v", gotDir, got.Observed, wantDir, want.Observed)
+	}
+	if d.Matrix.Scores != nil || !slices.Equal(d.Matrix.Classes, []string{"a", "b", "c"}) {
+		t.Errorf("after TakeSample: %d scores, classes %q", len(d.Matrix.Scores), d.Matrix.Classes)
 	}
 }

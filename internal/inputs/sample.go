@@ -29,11 +29,24 @@ var ErrEmbeddings = errors.New("this file holds embeddings, not scores: score th
 // (accuracy.ErrConstantScores). Embeddings are refused with ErrEmbeddings:
 // they must be scored first.
 func (d *Data) Sample(dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
+	return d.sample(dir, accuracy.NewSample)
+}
+
+// TakeSample is Sample for a caller that reads d's scores no more: a score
+// matrix's scores are oriented in place and handed to the Sample
+// (accuracy.NewSampleInPlace), so d.Matrix.Scores is nil afterwards (its
+// classes and labels stay), and a large pilot is not held twice.
+func (d *Data) TakeSample(dir scores.Direction) (*accuracy.Sample, scores.Direction, error) {
+	return d.sample(dir, accuracy.NewSampleInPlace)
+}
+
+// sample is Sample with the score matrix's Sample made by newSample.
+func (d *Data) sample(dir scores.Direction, newSample func(*scores.Matrix, scores.Direction) (*accuracy.Sample, scores.Direction, error)) (*accuracy.Sample, scores.Direction, error) {
 	if d.Embeddings != nil {
 		return nil, dir, ErrEmbeddings
 	}
 	if d.Matrix != nil {
-		s, used, err := accuracy.NewSample(d.Matrix, dir)
+		s, used, err := newSample(d.Matrix, dir)
 		if err == nil {
 			err = s.CheckVaries()
 		}
