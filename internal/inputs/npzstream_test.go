@@ -200,3 +200,21 @@ func TestTakeSample(t *testing.T) {
 		t.Errorf("after TakeSample: %d scores, classes %q", len(d.Matrix.Scores), d.Matrix.Classes)
 	}
 }
+
+// A zip header that announces more data for scores.npy than the archive
+// can hold (here 2 GB from a few hundred stored bytes) is refused as damaged before
+// anything of that size is set aside.
+func TestNumPyImplausibleSize(t *testing.T) {
+	b := storedNPZ(t, goodScores, goodLabels)
+	// the central directory's entry for scores.npy: its uncompressed size
+	// is 24 bytes after the entry's signature
+	at := bytes.Index(b, []byte("PK\x01\x02"))
+	if at < 0 || !bytes.HasPrefix(b[at+46:], []byte("scores.npy")) {
+		t.Fatal("no central directory entry for scores.npy first")
+	}
+	binary.LittleEndian.PutUint32(b[at+24:], 2_000_000_000)
+	_, err := inputs.Read(bytes.NewReader(b))
+	if err == nil || !strings.Contains(err.Error(), "scores.npy: ") || !strings.Contains(err.Error(), "more than that data can hold") {
+		t.Errorf("2 GB announced: %v, want scores.npy refused as damaged", err)
+	}
+}

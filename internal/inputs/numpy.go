@@ -86,7 +86,7 @@ func decodeNPZ(ra io.ReaderAt, size, limit int64) (*scores.Matrix, error) {
 		return nil, &Error{Err: missingArrays(keys, has)}
 	}
 	read := func(name string) (*npArray, error) { return readMember(zr, name) }
-	s, err := readScores(zr, limit)
+	s, err := readScores(zr, size, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -719,8 +719,10 @@ func PackNPY(a, b []byte) ([]byte, error) {
 // it value by value from the stream), so that the array as stored is not
 // held beside it; any other dtype is read as readMember reads it. When
 // limit > 0, an array of more than limit / 8 values is refused with
-// ErrTooLarge before anything is set aside for it.
-func readScores(zr *npz.Reader, limit int64) (*npArray, error) {
+// ErrTooLarge before anything is set aside for it; so is, as damaged, one
+// whose zip header announces more than the archive of archive bytes can
+// hold (plausibleSize).
+func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
 	const name = scoresNPY
 	rc, err := zr.Open(name)
 	if err != nil {
@@ -746,10 +748,18 @@ func readScores(zr *npz.Reader, limit int64) (*npArray, error) {
 		return nil, &Error{File: name, Err: fmt.Errorf("%w: its shape %s holds %s scores, %s as float64, more than the %s of memory free here; give the pilot's per-point summary instead (the SQL or NumPy recipe of docs/summary.md makes it), or run on a machine with more memory",
 			ErrTooLarge, shapeString(h.Descr.Shape), limits.Thousands(n), limits.HumanBytes(need), limits.HumanBytes(float64(limit)))}
 	}
-	stored := int64(-1) // the member's size as its zip header gives it
+	// stored is the member's size as its zip header gives it, kept only
+	// when the data the archive holds for it could expand to that size
+	// (plausibleSize), since the array is set aside at that size before
+	// it is read
+	stored := int64(-1)
 	if st, known := rc.(interface{ Stat() (fs.FileInfo, error) }); known {
 		if fi, err := st.Stat(); err == nil {
 			stored = fi.Size()
+			if fh, isZip := fi.Sys().(*zip.FileHeader); isZip && !plausibleSize(fh, archive) {
+				return nil, &Error{File: name, Err: fmt.Errorf("%w: its zip header announces %s bytes, from %s bytes stored in an archive of %s bytes: more than that data can hold; the file is damaged: save the arrays again", ErrFormat,
+					limits.Thousands(int(min(fh.UncompressedSize64, math.MaxInt64))), limits.Thousands(int(min(fh.CompressedSize64, math.MaxInt64))), limits.Thousands(int(archive)))}
+			}
 		}
 	}
 	if !ok || kind != 'f' || (size != 4 && size != 8) || !whole || len(h.Descr.Shape) != 2 || stored < 0 {
@@ -792,6 +802,24 @@ func readScores(zr *npz.Reader, limit int64) (*npArray, error) {
 		a.data = toRowMajor(a.data, a.shape[0], a.shape[1])
 	}
 	return a, nil
+}
+
+// maxDeflateRatio bounds how many times its compressed size deflate can
+// expand data: 1032 at most (a run of one byte), with room for headers.
+const maxDeflateRatio = 1100
+
+// plausibleSize reports whether the member fh of an archive of archive
+// bytes could hold the size its header announces: its compressed data fits
+// in the archive, and expands at most maxDeflateRatio times (stored data
+// not at all).
+func plausibleSize(fh *zip.FileHeader, archive int64) bool {
+	if archive < 0 || fh.CompressedSize64 > uint64(archive) {
+		return false
+	}
+	if fh.Method == zip.Store {
+		return fh.UncompressedSize64 == fh.CompressedSize64
+	}
+	return fh.UncompressedSize64/maxDeflateRatio <= fh.CompressedSize64
 }
 
 // npyHead reads the magic, version, header length and header of an .npy
