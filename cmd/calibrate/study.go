@@ -757,19 +757,13 @@ func spanShare(cal recommend.Calibration, ps []pilotFits) (recommend.Calibration
 		}
 		switch {
 		case !ok:
-		case p.rf.ErrorsAtK1() < 0.5:
+		case p.rf.NoError():
 			none = append(none, s)
 		default:
 			some = append(some, s)
 		}
 	}
-	cal.SpanShare, cal.SpanShareNone = recommend.FitSpanShares(some, none)
-	if cal.WithoutB != nil {
-		without := *cal.WithoutB
-		without.SpanShare, without.SpanShareNone = cal.SpanShare, cal.SpanShareNone
-		cal.WithoutB = &without
-	}
-	return cal, nil
+	return cal.WithSpanShares(recommend.FitSpanShares(some, none)), nil
 }
 
 // largeOnly returns the pilots of ps that bank.Large made (large) or the
@@ -830,26 +824,16 @@ func spreadTable(all []pilotFits) {
 // (recommend.Result.Spanned), the interval's coverage and median width at K
 // (in-sample) with cal's span share and with the methods' whole span.
 func spanReport(all []pilotFits, cal recommend.Calibration) {
-	var few []pilotFits
+	var few, none []pilotFits
 	for _, p := range all {
-		if res, err := recommend.Recommend(p.rf, p.K, cal); err == nil && res.Spanned {
+		if p.rf.Spans(p.K) {
 			few = append(few, p)
+			if p.rf.NoError() {
+				none = append(none, p)
+			}
 		}
 	}
-	whole := cal
-	whole.SpanShare, whole.SpanShareNone = 0, 0
-	if whole.WithoutB != nil {
-		without := *whole.WithoutB
-		without.SpanShare, without.SpanShareNone = 0, 0
-		whole.WithoutB = &without
-	}
-	var none []pilotFits
-	for _, p := range few {
-		if p.rf.ErrorsAtK1() < 0.5 {
-			none = append(none, p)
-		}
-	}
-	c, w, cn := coverage(few, cal), coverage(few, whole), coverage(none, cal)
+	c, w, cn := coverage(few, cal), coverage(few, cal.WithSpanShares(0, 0)), coverage(none, cal)
 	fmt.Printf("\npilots with too few errors (%d): span share %.3f (%.3f for the %d without an error: coverage at K %.2f), coverage at K %.2f, all k %.2f, median width at K %.3f; with the whole span %.2f, %.2f, %.3f\n",
 		len(few), cal.SpanShare, cal.SpanShareNone, len(none), cn.atK, c.atK, c.all, median(c.widths), w.atK, w.all, median(w.widths))
 }

@@ -186,11 +186,16 @@ func (o Orientation) Mark(s *Sample) {
 // whose rows do not sum to 1 by their log-odds (LogOdds is set); ScoresNote
 // says so, or that they nearly were class probabilities.
 func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction, error) {
+	return orientedSample(m, d, make([]float64, len(m.Scores)))
+}
+
+// orientedSample is NewSample with m's scores oriented into dst (m.Scores
+// itself for NewSampleInPlace), which the Sample keeps.
+func orientedSample(m *scores.Matrix, d scores.Direction, dst []float64) (*Sample, scores.Direction, error) {
 	d = m.Resolve(d)
 	o := Orient(m, d)
-	oriented := make([]float64, len(m.Scores))
-	o.Row(oriented, m.Scores)
-	s, err := build(m.K(), slices.Clone(m.Labels), oriented)
+	o.Row(dst, m.Scores)
+	s, err := build(m.K(), slices.Clone(m.Labels), dst)
 	if s != nil {
 		o.Mark(s)
 	}
@@ -202,15 +207,8 @@ func NewSample(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction,
 // held twice: afterwards m.Scores is nil (the Sample holds them, oriented),
 // while m's classes and labels stay as they were.
 func NewSampleInPlace(m *scores.Matrix, d scores.Direction) (*Sample, scores.Direction, error) {
-	d = m.Resolve(d)
-	o := Orient(m, d)
-	o.Row(m.Scores, m.Scores)
-	oriented := m.Scores
+	s, d, err := orientedSample(m, d, m.Scores)
 	m.Scores = nil
-	s, err := build(m.K(), slices.Clone(m.Labels), oriented)
-	if s != nil {
-		o.Mark(s)
-	}
 	return s, d, err
 }
 

@@ -183,8 +183,7 @@ func TestLongIsApart(t *testing.T) {
 	if len(perFamily) != 9 {
 		t.Errorf("Long has %d families, want 9: %v", len(perFamily), perFamily)
 	}
-	names, _ := longRealFamilies()
-	for _, f := range names {
+	for _, f := range longRealFamilies() {
 		n, err := realdata.PoolSize(f)
 		if err != nil || n < LongK {
 			t.Errorf("family %s: pool of %d classes (%v), want at least %d", f, n, err, LongK)

@@ -1,6 +1,8 @@
 package bank
 
 import (
+	"slices"
+
 	"github.com/cleanex/cleanex/internal/bank/realdata"
 )
 
@@ -15,11 +17,9 @@ const LongK = 5000
 // longRealFamilies lists the real families whose pool holds at least LongK
 // classes (realdata.PoolSize: glyphs 7,291, misspellings 5,785, senses
 // 9,804; the held-out translations 30,256, pronunciations 5,709 and
-// descriptions 5,095), with the prefix of their names in Long: "long-real-"
-// for the bank's families and "long-out-" for the held-out ones.
-func longRealFamilies() (families, prefixes []string) {
-	return []string{realdata.Glyphs, realdata.Misspellings, realdata.Senses, realdata.Translations, realdata.Pronunciations, realdata.Descriptions},
-		[]string{"long-real-", "long-real-", "long-real-", "long-out-", "long-out-", "long-out-"}
+// descriptions 5,095).
+func longRealFamilies() []string {
+	return []string{realdata.Glyphs, realdata.Misspellings, realdata.Senses, realdata.Translations, realdata.Pronunciations, realdata.Descriptions}
 }
 
 // longSeeds is added to Long's world seeds, apart from every other set's
@@ -42,9 +42,12 @@ func Long(families []string, k1s []int) []Pilot {
 		f.k, f.k1s = LongK, LongK1s
 		all = append(all, f.pilots()...)
 	}
-	names, prefixes := longRealFamilies()
-	for fi, f := range names {
-		all = append(all, realFamilyPilots(prefixes[fi]+f, f, longSeeds+100_000_000+uint64(fi)*1_000_000, LongK, LongK1s)...)
+	for fi, f := range longRealFamilies() {
+		prefix := "long-real-"
+		if slices.Contains(realdata.HeldOutFamilies(), f) {
+			prefix = "long-out-"
+		}
+		all = append(all, realFamilyPilots(prefix+f, f, longSeeds+100_000_000+uint64(fi)*1_000_000, LongK, LongK1s)...)
 	}
 	return selectFrom(all, families, k1s)
 }

@@ -724,14 +724,12 @@ func PackNPY(a, b []byte) ([]byte, error) {
 // hold (plausibleSize).
 func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
 	const name = scoresNPY
+	unreadable := func(err error) error { return unreadableMember(name, err) }
 	rc, err := zr.Open(name)
 	if err != nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+		return nil, unreadable(err)
 	}
 	defer rc.Close()
-	unreadable := func(err error) error {
-		return &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
-	}
 	br := bufio.NewReaderSize(rc, 1<<16)
 	head, err := npyHead(br)
 	if err != nil {
@@ -855,14 +853,20 @@ func npyHead(br *bufio.Reader) ([]byte, error) {
 func readMember(zr *npz.Reader, name string) (*npArray, error) {
 	rc, err := zr.Open(name)
 	if err != nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+		return nil, unreadableMember(name, err)
 	}
 	defer rc.Close()
 	raw, err := readSized(rc)
 	if err != nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
+		return nil, unreadableMember(name, err)
 	}
 	return decodeNPY(name, raw)
+}
+
+// unreadableMember is the error of the member name of an .npz that the zip
+// reader cannot give (err: a damaged entry, a checksum that does not match).
+func unreadableMember(name string, err error) error {
+	return &Error{File: name, Err: fmt.Errorf("%w: it cannot be read from the zip archive (%v); save the arrays again", ErrFormat, err)}
 }
 
 // readSized reads all of an .npz member, into one buffer of the size its

@@ -446,39 +446,35 @@ const maxSpanShare = 4
 // (Calibration.SpanShare) at which the interval Recommend gives pilot f for
 // k2 holds truth at k2, found by bisection to within 0.001 on (0, 4]: 0 when
 // the interval without any widening holds it, and 4 when a share of 4 does
-// not. ok is false when the pilot has FewErrors errors or more, so that its
-// interval is not widened (Result.Spanned).
+// not. ok is false when the pilot's interval is not widened (Fits.Spans:
+// it has FewErrors errors or more, or k2 is within it).
 func NeededSpanShare(f Fits, k2 int, truth float64, cal Calibration) (share float64, ok bool, err error) {
-	holds := func(s float64) (bool, bool, error) {
-		c := cal
-		c.SpanShare, c.SpanShareNone = s, s
-		if c.WithoutB != nil {
-			without := *c.WithoutB
-			without.SpanShare, without.SpanShareNone = s, s
-			c.WithoutB = &without
-		}
-		res, err := Recommend(f, k2, c)
+	if !f.Spans(k2) {
+		return 0, false, nil
+	}
+	holds := func(s float64) (bool, error) {
+		res, err := Recommend(f, k2, cal.WithSpanShares(s, s))
 		if err != nil {
-			return false, false, err
+			return false, err
 		}
-		return res.Lo[k2] <= truth && truth <= res.Hi[k2], res.Spanned, nil
+		return res.Lo[k2] <= truth && truth <= res.Hi[k2], nil
 	}
 	// a share too small to move the interval by a representable amount
 	const none = 1e-12
-	in, spanned, err := holds(none)
-	if err != nil || !spanned {
-		return 0, false, err
+	in, err := holds(none)
+	if err != nil {
+		return 0, true, err
 	}
 	if in {
 		return 0, true, nil
 	}
-	if in, _, err = holds(maxSpanShare); err != nil || !in {
+	if in, err = holds(maxSpanShare); err != nil || !in {
 		return maxSpanShare, true, err
 	}
 	lo, hi := 0.0, float64(maxSpanShare)
 	for hi-lo > 1e-3 {
 		m := (lo + hi) / 2
-		in, _, err := holds(m)
+		in, err := holds(m)
 		if err != nil {
 			return 0, true, err
 		}
@@ -530,3 +526,12 @@ func (f Fits) ErrorsAtK1() float64 {
 	}
 	return float64(f.N) * (1 - f.Observed[f.K1])
 }
+
+// Spans reports whether Recommend widens the pilot's interval for k2
+// towards the methods' curves (Result.Spanned): k2 lies beyond k1 and the
+// pilot, of known size N, has fewer than FewErrors errors at k1.
+func (f Fits) Spans(k2 int) bool { return f.N > 0 && k2 > f.K1 && f.ErrorsAtK1() < FewErrors }
+
+// NoError reports whether the pilot shows no error at k1 (ErrorsAtK1 below
+// one half; a pilot of unknown size shows none).
+func (f Fits) NoError() bool { return f.ErrorsAtK1() < 0.5 }

@@ -335,13 +335,24 @@ type Calibration struct {
 	SpanShareNone float64 `json:"span_share_none,omitempty"`
 }
 
+// WithSpanShares returns cal, and its WithoutB, with the span shares
+// SpanShare = share and SpanShareNone = none.
+func (cal Calibration) WithSpanShares(share, none float64) Calibration {
+	cal.SpanShare, cal.SpanShareNone = share, none
+	if cal.WithoutB != nil {
+		without := *cal.WithoutB
+		without.SpanShare, without.SpanShareNone = share, none
+		cal.WithoutB = &without
+	}
+	return cal
+}
+
 // spanShare returns the share s of the methods' span the interval of a
-// Spanned pilot with errs errors at k1 takes in: SpanShareNone for a pilot
-// with none (errs < 0.5) when it is set, else SpanShare, or 1 when that is
-// 0.
-func (cal Calibration) spanShare(errs float64) float64 {
+// Spanned pilot takes in: SpanShareNone for a pilot without an error
+// (noError) when it is set, else SpanShare, or 1 when that is 0.
+func (cal Calibration) spanShare(noError bool) float64 {
 	switch {
-	case errs < 0.5 && cal.SpanShareNone > 0:
+	case noError && cal.SpanShareNone > 0:
 		return cal.SpanShareNone
 	case cal.SpanShare == 0:
 		return 1
@@ -588,9 +599,9 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 	// from the methods' middle there; set when k reaches k1.
 	gap := 0.0
 	errs := f.ErrorsAtK1()
-	res.Spanned = f.N > 0 && k2 > f.K1 && errs < FewErrors
+	res.Spanned = f.Spans(k2)
 	if res.Spanned {
-		res.SpanShare = cal.spanShare(errs)
+		res.SpanShare = cal.spanShare(f.NoError())
 	}
 	slope, trend := trendSlope(f, eps)
 	if trend {
@@ -728,7 +739,7 @@ func combine(f Fits, cx []accuracy.Curve, mean accuracy.Curve, k2 int, cal Calib
 		// of a pilot right on every point read as none.
 		few := fmt.Sprintf("about %.0f", errs)
 		switch {
-		case errs < 0.5:
+		case f.NoError():
 			few = "none"
 		case errs > float64(f.N)-0.5:
 			few = "all"

@@ -92,6 +92,11 @@ const (
 	decimalKind           // DECIMAL: an unscaled integer (INT32, INT64 or big-endian bytes) and a scale
 )
 
+// numeric reports whether values of kind k are read as numbers (scores).
+func (k valueKind) numeric() bool {
+	return k == floatKind || k == intKind || k == uintKind || k == decimalKind
+}
+
 // column is a top-level column of the file.
 type column struct {
 	name string // as in the file
@@ -306,7 +311,8 @@ func decimal(v parquet.Value, scale int32) float64 {
 			n = int64(v.Int32())
 		}
 		if n > -1<<53 && n < 1<<53 && scale <= 22 {
-			return float64(n) / pow10[scale]
+			// math.Pow10 is exact up to 10^22
+			return float64(n) / math.Pow10(int(scale))
 		}
 		unscaled = big.NewInt(n)
 	default:
@@ -323,10 +329,6 @@ func decimal(v parquet.Value, scale int32) float64 {
 	}
 	return f
 }
-
-// pow10 holds the powers of ten that float64 represents exactly.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // text reads an id (a point, a class or a label) as text: integers in
 // decimal, strings trimmed; ok is false for a null.
@@ -399,7 +401,7 @@ func (t *table) long() (*scores.Matrix, error) {
 			return nil, &inputs.Error{At: fmt.Sprintf("column %s", quoted(c.name)), Err: fmt.Errorf("%w: a long Parquet file has only the columns point, class, score and %s; drop the others", inputs.ErrShape, lc.name)}
 		}
 	}
-	if sc.kind != floatKind && sc.kind != intKind && sc.kind != uintKind && sc.kind != decimalKind {
+	if !sc.kind.numeric() {
 		return nil, &inputs.Error{At: fmt.Sprintf("column %s", quoted(sc.name)), Err: fmt.Errorf("%w: type %s; scores must be numbers", inputs.ErrType, sc.typ)}
 	}
 	point, points, err := t.ids(pc, "point")
@@ -536,7 +538,7 @@ func (t *table) wide() (*scores.Matrix, error) {
 		if c == lc || c == pc {
 			continue
 		}
-		if c.kind != floatKind && c.kind != intKind && c.kind != uintKind && c.kind != decimalKind {
+		if !c.kind.numeric() {
 			if low := strings.ToLower(strings.TrimSpace(c.name)); low == "class" || low == "score" {
 				lacks := "score"
 				if low == "score" {
