@@ -715,9 +715,9 @@ func PackNPY(a, b []byte) ([]byte, error) {
 }
 
 // readScores reads scores.npy of an .npz archive. An array of float32 or
-// float64 is decoded straight from the archive into its slice (npyio reads
-// it value by value from the stream), so that the array as stored is not
-// held beside it; any other dtype is read as readMember reads it. When
+// float64 is decoded straight from the archive into its slice, in chunks
+// of 8,192 values (readChunks), so that the array as stored is not held
+// beside it; any other dtype is read as readMember reads it. When
 // limit > 0, an array of more than limit / 8 values is refused with
 // ErrTooLarge before anything is set aside for it; so is, as damaged, one
 // whose zip header announces more than the archive of archive bytes can
@@ -772,22 +772,28 @@ func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
 	if hi, want := bits.Mul64(uint64(n), uint64(size)); hi != 0 || want != uint64(stored-int64(start)) {
 		return nil, &Error{File: name, Err: fmt.Errorf("%w: the header announces shape %s of %s but the file holds %d bytes of data; save the array again", ErrFormat, shapeString(h.Descr.Shape), dtype, stored-int64(start))}
 	}
-	a := &npArray{name: name, shape: h.Descr.Shape, dtype: dtype, kind: kind}
-	rr, err := npy.NewReader(io.MultiReader(bytes.NewReader(head), br))
-	if err != nil {
-		return nil, unreadable(err)
+	if start != len(head) {
+		return nil, unreadable(errors.New("the header's length does not match its preamble"))
 	}
-	// npyio fills a slice of the array's length in place
-	var dst any
+	a := &npArray{name: name, shape: h.Descr.Shape, dtype: dtype, kind: kind}
+	// the data is read in chunks straight into the array with
+	// encoding/binary, which decodes a chunk in one call (npyio's
+	// Reader goes value by value); the header was read with npyio
+	var order binary.ByteOrder = binary.LittleEndian
+	if dtype[0] == '>' {
+		order = binary.BigEndian
+	}
 	if size == 8 {
 		d := make([]float64, n)
-		a.data, dst = d, &d
+		a.data = d
+		err = readChunks(br, order, d, size)
 	} else {
 		d := make([]float32, n)
-		a.data, dst = d, &d
+		a.data = d
+		err = readChunks(br, order, d, size)
 	}
-	if err := guard(name, func() error { return rr.Read(dst) }); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, unreadable(err)
 	}
 	// reading on to the end has the zip reader check the member's checksum
 	if _, err := br.ReadByte(); err != io.EOF {
@@ -800,6 +806,27 @@ func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
 		a.data = toRowMajor(a.data, a.shape[0], a.shape[1])
 	}
 	return a, nil
+}
+
+// readChunks fills d, values of width bytes, from r, 8,192 values at a time through one buffer
+// that binary.Decode turns into a slice of values in a call.
+func readChunks[T float32 | float64](r io.Reader, order binary.ByteOrder, d []T, width int) error {
+	const chunk = 1 << 13
+	buf := make([]byte, chunk*width)
+	for i := 0; i < len(d); i += chunk {
+		part := d[i:min(i+chunk, len(d))]
+		b := buf[:len(part)*width]
+		if _, err := io.ReadFull(r, b); err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		if _, err := binary.Decode(b, order, part); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxDeflateRatio bounds how many times its compressed size deflate can
