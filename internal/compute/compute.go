@@ -87,15 +87,23 @@ func Load(data []byte, dir string) (*Dataset, protocol.Summary, error) {
 // the command line reads Parquet with its own reader.
 func reader() inputs.Reader { return inputs.Reader{} }
 
-// fromMatrix makes the data set of matrix m under direction d and its summary.
+// fromMatrix makes the data set of matrix m under direction d and its
+// summary. It takes m's scores: they are oriented where they lie and handed
+// to the Sample (accuracy.NewSampleInPlace), so that the matrix is not held
+// twice while it is read; m.Scores is nil afterwards.
 func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summary, error) {
-	s, used, err := accuracy.NewSample(m, d)
+	// the direction Auto gives, scanned before the scores are oriented;
+	// for Auto itself NewSampleInPlace resolves it
+	detected := d
+	if d != scores.Auto {
+		detected = m.Resolve(scores.Auto)
+	}
+	s, used, err := accuracy.NewSampleInPlace(m, d)
 	if err != nil {
 		return nil, protocol.Summary{}, err
 	}
-	detected := used // NewSample resolved Auto already; scan again only for an override
-	if d != scores.Auto {
-		detected = m.Resolve(scores.Auto)
+	if d == scores.Auto {
+		detected = used
 	}
 	return fromSample(s, used, detected)
 }
