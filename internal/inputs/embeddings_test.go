@@ -45,7 +45,6 @@ func sameProblem(t *testing.T, name string, got, want *embed.Problem, conv func(
 // them, as Detect tells them apart only once read.
 func TestEmbeddingsTestdata(t *testing.T) {
 	train, gallery := tinyEmbeddings(t, false), tinyEmbeddings(t, true)
-	f32 := func(v float64) float64 { return float64(float32(v)) }
 	for _, tc := range []struct {
 		file   string
 		want   *embed.Problem
@@ -54,7 +53,7 @@ func TestEmbeddingsTestdata(t *testing.T) {
 	}{
 		{"tiny_embeddings.npz", train, inputs.SetTrain, exact},
 		{"tiny_embeddings.csv", train, inputs.SetTrain, exact},
-		{"tiny_gallery.npz", gallery, inputs.SetGallery, f32},
+		{"tiny_gallery.npz", gallery, inputs.SetGallery, viaFloat32},
 	} {
 		d, err := all.Read(bytes.NewReader(readFile(t, tc.file)))
 		if err != nil {

@@ -56,6 +56,10 @@ func sameMatrix(t *testing.T, name string, got, want *scores.Matrix, conv func(f
 
 func exact(v float64) float64 { return v }
 
+// viaFloat32 is v rounded to float32 and back, which float64 holds exactly:
+// what a float32 score of v reads as.
+func viaFloat32(v float64) float64 { return float64(float32(v)) }
+
 // TestSamePilot: every file of testdata holds the tiny pilot and reads to
 // the matrix of tiny.csv: bit for bit where the scores are float64, and to
 // float64(float32(v)) from float32 scores, which float64 holds exactly.
@@ -64,7 +68,6 @@ func TestSamePilot(t *testing.T) {
 	if want.N() != 24 || want.K() != 6 {
 		t.Fatalf("tiny.csv has %d points, %d classes; want 24, 6", want.N(), want.K())
 	}
-	f32 := func(v float64) float64 { return float64(float32(v)) }
 	for _, tc := range []struct {
 		file   string
 		format inputs.Format
@@ -74,7 +77,7 @@ func TestSamePilot(t *testing.T) {
 		{"tiny.csv.gz", inputs.Gzip, exact},
 		{"tiny.tsv.gz", inputs.Gzip, exact},
 		{"tiny.npz", inputs.NPZ, exact},
-		{"tiny_f32.npz", inputs.NPZ, f32},
+		{"tiny_f32.npz", inputs.NPZ, viaFloat32},
 		{"tiny_long.parquet", inputs.Parquet, exact},
 		{"tiny_wide.parquet", inputs.Parquet, exact},
 	} {
@@ -302,7 +305,7 @@ func TestNumPy(t *testing.T) {
 		}()), npyRaw(">i4", false, "(4,)", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2}), goodClasses, nil, exact},
 		{"Fortran order", npyRaw("<f8", true, "(4, 3)", le(0.9, 0.4, 0.2, 0.1, 0.1, 0.5, 0.8, 0.2, 0.2, 0.1, 0.3, 0.7)), goodLabels, goodClasses, nil, exact},
 		{"float32", npyRaw("<f4", false, "(4, 3)", le(float32(0.9), float32(0.1), float32(0.2), float32(0.4), float32(0.5), float32(0.1), float32(0.2), float32(0.8), float32(0.3), float32(0.1), float32(0.2), float32(0.7))), goodLabels, goodClasses, nil,
-			func(v float64) float64 { return float64(float32(v)) }},
+			viaFloat32},
 		// float16 bits of 0.9, 0.1, 0.2, 0.4, 0.5, 0.1, 0.2, 0.8, 0.3, 0.1, 0.2, 0.7 (numpy.float16(...).view(numpy.uint16)).
 		{"float16", npyRaw("<f2", false, "(4, 3)", h(0x3b33, 0x2e66, 0x3266, 0x3666, 0x3800, 0x2e66, 0x3266, 0x3a66, 0x34cd, 0x2e66, 0x3266, 0x399a)), goodLabels, goodClasses, nil, float16},
 	} {

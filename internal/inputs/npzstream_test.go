@@ -247,8 +247,8 @@ func TestNumPyScoresManyChunks(t *testing.T) {
 	}{
 		{"<f8", binary.LittleEndian, exact},
 		{">f8", binary.BigEndian, exact},
-		{"<f4", binary.LittleEndian, func(v float64) float64 { return float64(float32(v)) }},
-		{">f4", binary.BigEndian, func(v float64) float64 { return float64(float32(v)) }},
+		{"<f4", binary.LittleEndian, viaFloat32},
+		{">f4", binary.BigEndian, viaFloat32},
 	} {
 		var b bytes.Buffer
 		for _, v := range want.Scores {
