@@ -808,8 +808,9 @@ func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
 	return a, nil
 }
 
-// readChunks fills d, values of width bytes, from r, 8,192 values at a time through one buffer
-// that binary.Decode turns into a slice of values in a call.
+// readChunks fills d, values of width bytes in byte order order, from r:
+// 8,192 values at a time through one buffer, which binary.Decode turns into
+// a slice of values in one call.
 func readChunks[T float32 | float64](r io.Reader, order binary.ByteOrder, d []T, width int) error {
 	const chunk = 1 << 13
 	buf := make([]byte, chunk*width)
