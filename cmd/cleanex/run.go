@@ -184,9 +184,10 @@ func (m *methodFlags) build() ([]estimate.Estimator, scores.Direction, error) {
 }
 
 // reader reads pilots in every format, Parquet included, refusing an .npz
-// whose scores would not fit in the memory free (freeMemory).
+// whose scores would not fit in the memory free (freeMemory, looked up only
+// for such a file).
 func reader() inputs.Reader {
-	return inputs.Reader{Parquet: parquetfile.Decoder{}, MemoryLimit: freeMemory()}
+	return inputs.Reader{Parquet: parquetfile.Decoder{}, MemoryLimit: freeMemory}
 }
 
 // readData reads the pilot named by the positional arguments and returns

@@ -282,6 +282,16 @@ func TestRecommendationDroppedCSV(t *testing.T) {
 	compareColumns(t, p.exportedColumns(), nativeOutcome(t, ds.Sample, 400, 1), 400)
 }
 
+// blankPilot is a matrix of k1 classes named c000, c001, ... and r points
+// per class, its labels and scores left for the caller to fill.
+func blankPilot(k1, r int) *scores.Matrix {
+	m := &scores.Matrix{Classes: make([]string, k1), Labels: make([]int, k1*r), Scores: make([]float64, k1*r*k1)}
+	for j := range m.Classes {
+		m.Classes[j] = fmt.Sprintf("c%03d", j)
+	}
+	return m
+}
+
 // fewErrorsCSV is a pilot of k1 classes and r points per class that
 // misclassifies only the first `errs` points: each point's true class scores
 // 10 plus a little noise, its wrong classes uniform on [0, 9], but for those
@@ -289,10 +299,7 @@ func TestRecommendationDroppedCSV(t *testing.T) {
 func fewErrorsCSV(t testing.TB, k1, r, errs int, seed uint64) []byte {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
-	m := &scores.Matrix{Classes: make([]string, k1), Labels: make([]int, k1*r), Scores: make([]float64, k1*r*k1)}
-	for j := range m.Classes {
-		m.Classes[j] = fmt.Sprintf("c%03d", j)
-	}
+	m := blankPilot(k1, r)
 	for i := range m.Labels {
 		y := i % k1
 		m.Labels[i] = y
@@ -358,10 +365,7 @@ func (p *page) dropCSV(name string, csv []byte) {
 func mixedTailsCSV(t testing.TB, k1, r int, seed uint64) []byte {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	m := &scores.Matrix{Classes: make([]string, k1), Labels: make([]int, k1*r), Scores: make([]float64, k1*r*k1)}
-	for j := range m.Classes {
-		m.Classes[j] = fmt.Sprintf("c%03d", j)
-	}
+	m := blankPilot(k1, r)
 	for i := range m.Labels {
 		y := i / r
 		m.Labels[i] = y

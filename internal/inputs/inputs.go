@@ -125,11 +125,12 @@ type Reader struct {
 	// Parquet reads Parquet files; when nil, a Parquet file is refused with
 	// ErrNoParquet.
 	Parquet ParquetDecoder
-	// MemoryLimit, when positive, is the memory in bytes the scores of an
-	// .npz may take as float64 (8 N K bytes): a larger scores.npy is
-	// refused with ErrTooLarge before its array is set aside, instead of
-	// the allocation failing.
-	MemoryLimit int64
+	// MemoryLimit, when set, returns the memory in bytes the scores of an
+	// .npz may take as float64 (8 N K bytes; none when it returns 0 or
+	// less): a larger scores.npy is refused with ErrTooLarge before its
+	// array is set aside, instead of the allocation failing. It is called
+	// only when the header of such an array has been read.
+	MemoryLimit func() int64
 }
 
 // ErrNoParquet is the error of a Parquet file given to a Reader without a
@@ -209,8 +210,8 @@ func (rd Reader) read(r io.Reader, inGzip bool) (*Data, error) {
 
 // readNPZ reads the .npz of size bytes in ra: embeddings when it holds
 // them (readEmbeddingsNPZ), else a score matrix (decodeNPZ) whose scores
-// take at most limit bytes (none when 0).
-func readNPZ(ra io.ReaderAt, size, limit int64) (*Data, error) {
+// take at most the bytes limit returns (Reader.MemoryLimit; nil: none).
+func readNPZ(ra io.ReaderAt, size int64, limit func() int64) (*Data, error) {
 	if d, ok, err := readEmbeddingsNPZ(ra, size); ok {
 		return d, err
 	}

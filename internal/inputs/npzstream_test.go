@@ -106,9 +106,16 @@ func TestNumPyScoresChecksum(t *testing.T) {
 	// the last byte of the last score: the sign and exponent of 0.7
 	at := bytes.Index(b, goodScores) + len(goodScores) - 1
 	b[at] ^= 0x01
+	scoresRefused(t, b, "a changed score", "cannot be read from the zip archive")
+}
+
+// scoresRefused checks that the .npz b is refused with a message that names
+// scores.npy and says want.
+func scoresRefused(t *testing.T, b []byte, what, want string) {
+	t.Helper()
 	_, err := inputs.Read(bytes.NewReader(b))
-	if err == nil || !strings.Contains(err.Error(), "scores.npy: ") || !strings.Contains(err.Error(), "cannot be read from the zip archive") {
-		t.Errorf("a changed score: %v, want scores.npy refused as unreadable", err)
+	if err == nil || !strings.Contains(err.Error(), "scores.npy: ") || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: %v, want scores.npy refused: %q", what, err, want)
 	}
 }
 
@@ -162,7 +169,7 @@ func BenchmarkReadNPZ(b *testing.B) {
 // one that fits exactly.
 func TestNumPyMemoryLimit(t *testing.T) {
 	b := pilotNPZ(goodScores, goodLabels, goodClasses) // 4 x 3 scores: 96 bytes
-	_, err := inputs.Reader{MemoryLimit: 95}.Read(bytes.NewReader(b))
+	_, err := inputs.Reader{MemoryLimit: func() int64 { return 95 }}.Read(bytes.NewReader(b))
 	if !errors.Is(err, inputs.ErrTooLarge) {
 		t.Fatalf("limit 95 bytes: %v, want ErrTooLarge", err)
 	}
@@ -171,7 +178,7 @@ func TestNumPyMemoryLimit(t *testing.T) {
 			t.Errorf("limit 95 bytes: %q does not say %q", err, want)
 		}
 	}
-	if _, err := (inputs.Reader{MemoryLimit: 96}).Read(bytes.NewReader(b)); err != nil {
+	if _, err := (inputs.Reader{MemoryLimit: func() int64 { return 96 }}).Read(bytes.NewReader(b)); err != nil {
 		t.Errorf("limit 96 bytes: %v", err)
 	}
 }
@@ -215,10 +222,7 @@ func TestNumPyImplausibleSize(t *testing.T) {
 		t.Fatal("no central directory entry for scores.npy first")
 	}
 	binary.LittleEndian.PutUint32(b[at+24:], 2_000_000_000)
-	_, err := inputs.Read(bytes.NewReader(b))
-	if err == nil || !strings.Contains(err.Error(), "scores.npy: ") || !strings.Contains(err.Error(), "more than that data can hold") {
-		t.Errorf("2 GB announced: %v, want scores.npy refused as damaged", err)
-	}
+	scoresRefused(t, b, "2 GB announced", "more than that data can hold")
 }
 
 // Scores of more values than one read chunk (8,192), in a number that is

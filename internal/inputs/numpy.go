@@ -66,10 +66,11 @@ func readerAt(r io.Reader) (io.ReaderAt, int64, bool) {
 }
 
 // decodeNPZ reads the pilot of the .npz archive of size bytes in ra:
-// scores.npy (N x K floats, at most limit bytes as float64 when limit > 0),
+// scores.npy (N x K floats, at most the bytes limit returns as float64;
+// Reader.MemoryLimit),
 // labels.npy (N class indices or class names) and optionally classes.npy
 // (K class names).
-func decodeNPZ(ra io.ReaderAt, size, limit int64) (*scores.Matrix, error) {
+func decodeNPZ(ra io.ReaderAt, size int64, limit func() int64) (*scores.Matrix, error) {
 	zr, err := npz.NewReader(ra, size)
 	if err != nil {
 		if first := firstZipName(ra); strings.HasSuffix(first, ".npy") {
@@ -716,13 +717,14 @@ func PackNPY(a, b []byte) ([]byte, error) {
 
 // readScores reads scores.npy of an .npz archive. An array of float32 or
 // float64 is decoded straight from the archive into its slice, in chunks
-// of 8,192 values (readChunks), so that the array as stored is not held
-// beside it; any other dtype is read as readMember reads it. When
-// limit > 0, an array of more than limit / 8 values is refused with
-// ErrTooLarge before anything is set aside for it; so is, as damaged, one
-// whose zip header announces more than the archive of archive bytes can
-// hold (plausibleSize).
-func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
+// of 8,192 values (readFloats), so that the array as stored is not held
+// beside it; any other dtype is read as readMember reads it. When limit
+// (Reader.MemoryLimit, called once the array's header is read) returns a
+// positive number of bytes, an array of more than an eighth of that many
+// values is refused with ErrTooLarge before anything is set aside for it;
+// so is, as damaged, one whose zip header announces more than the archive
+// of archive bytes can hold (plausibleSize).
+func readScores(zr *npz.Reader, archive int64, limit func() int64) (*npArray, error) {
 	const name = scoresNPY
 	unreadable := func(err error) error { return unreadableMember(name, err) }
 	rc, err := zr.Open(name)
@@ -742,9 +744,11 @@ func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
 	dtype := strings.Trim(h.Descr.Type, `'"`)
 	kind, size, ok := parseDtype(dtype)
 	n, whole := numElems(h.Descr.Shape)
-	if need := 8 * float64(n); whole && limit > 0 && need > float64(limit) {
-		return nil, &Error{File: name, Err: fmt.Errorf("%w: its shape %s holds %s scores, %s as float64, more than the %s of memory free here; give the pilot's per-point summary instead (the SQL or NumPy recipe of docs/summary.md makes it), or run on a machine with more memory",
-			ErrTooLarge, shapeString(h.Descr.Shape), limits.Thousands(n), limits.HumanBytes(need), limits.HumanBytes(float64(limit)))}
+	if whole && limit != nil {
+		if free, need := limit(), 8*float64(n); free > 0 && need > float64(free) {
+			return nil, &Error{File: name, Err: fmt.Errorf("%w: its shape %s holds %s scores, %s as float64, more than the %s of memory free here; give the pilot's per-point summary instead (the SQL or NumPy recipe of docs/summary.md makes it), or run on a machine with more memory",
+				ErrTooLarge, shapeString(h.Descr.Shape), limits.Thousands(n), limits.HumanBytes(need), limits.HumanBytes(float64(free)))}
+		}
 	}
 	// stored is the member's size as its zip header gives it, kept only
 	// when the data the archive holds for it could expand to that size
@@ -784,13 +788,9 @@ func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
 		order = binary.BigEndian
 	}
 	if size == 8 {
-		d := make([]float64, n)
-		a.data = d
-		err = readChunks(br, order, d, size)
+		a.data, err = readFloats[float64](br, order, n)
 	} else {
-		d := make([]float32, n)
-		a.data = d
-		err = readChunks(br, order, d, size)
+		a.data, err = readFloats[float32](br, order, n)
 	}
 	if err != nil {
 		return nil, unreadable(err)
@@ -808,26 +808,28 @@ func readScores(zr *npz.Reader, archive, limit int64) (*npArray, error) {
 	return a, nil
 }
 
-// readChunks fills d, values of width bytes in byte order order, from r:
-// 8,192 values at a time through one buffer, which binary.Decode turns into
-// a slice of values in one call.
-func readChunks[T float32 | float64](r io.Reader, order binary.ByteOrder, d []T, width int) error {
+// readFloats reads n values of type T in byte order order from r: 8,192
+// at a time through one buffer, which binary.Decode turns into a slice of
+// values in one call.
+func readFloats[T float32 | float64](r io.Reader, order binary.ByteOrder, n int) ([]T, error) {
 	const chunk = 1 << 13
+	d := make([]T, n)
+	width := binary.Size(T(0))
 	buf := make([]byte, chunk*width)
-	for i := 0; i < len(d); i += chunk {
-		part := d[i:min(i+chunk, len(d))]
+	for i := 0; i < n; i += chunk {
+		part := d[i:min(i+chunk, n)]
 		b := buf[:len(part)*width]
 		if _, err := io.ReadFull(r, b); err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return err
+			return nil, err
 		}
 		if _, err := binary.Decode(b, order, part); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return d, nil
 }
 
 // maxDeflateRatio bounds how many times its compressed size deflate can
