@@ -255,13 +255,17 @@ func (s *Sample) Subset(classes []int) (*Sample, error) {
 
 // subsetIndex maps each of the K classes to its position in classes, or -1
 // when it is not there; it rejects out-of-range and repeated indices.
-func (s *Sample) subsetIndex(classes []int) ([]int, error) {
-	newIndex := make([]int, s.K)
+func (s *Sample) subsetIndex(classes []int) ([]int, error) { return classIndex(s.K, classes) }
+
+// classIndex maps each of k classes to its position in classes, or -1 when
+// it is not there; it rejects out-of-range and repeated indices.
+func classIndex(k int, classes []int) ([]int, error) {
+	newIndex := make([]int, k)
 	for i := range newIndex {
 		newIndex[i] = -1
 	}
 	for j, c := range classes {
-		if c < 0 || c >= s.K || newIndex[c] >= 0 {
+		if c < 0 || c >= k || newIndex[c] >= 0 {
 			return nil, fmt.Errorf("subset: class index %d is out of range or repeated", c)
 		}
 		newIndex[c] = j

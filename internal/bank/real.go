@@ -60,13 +60,9 @@ func (p Pilot) loadReal(ctx context.Context) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pilot %s: %w", p.ID, err)
 	}
-	full, _, err := accuracy.NewSample(m, dir)
+	truth, s, _, err := accuracy.ObservedAndSubset(m, dir, drawClasses(p.K, p.K1, p.Seed))
 	if err != nil {
 		return nil, fmt.Errorf("pilot %s: %w", p.ID, err)
 	}
-	s, err := full.Subset(drawClasses(p.K, p.K1, p.Seed))
-	if err != nil {
-		return nil, fmt.Errorf("pilot %s: %w", p.ID, err)
-	}
-	return &Loaded{Pilot: p, Sample: s, Truth: full.Observed}, nil
+	return &Loaded{Pilot: p, Sample: s, Truth: truth}, nil
 }
