@@ -36,8 +36,12 @@ func ObservedAndSubset(m *scores.Matrix, d scores.Direction, classes []int) (Cur
 	o := Orient(m, d)
 	byR := make([]float64, k)
 	row := make([]float64, k)
-	var labels []int
-	var sub []float64
+	n := 0
+	for _, c := range classes {
+		n += sizes[c]
+	}
+	labels := make([]int, 0, n)
+	sub := make([]float64, 0, n*len(classes))
 	for i, y := range m.Labels {
 		o.Row(row, m.Row(i))
 		c := row[y]

@@ -92,18 +92,14 @@ func reader() inputs.Reader { return inputs.Reader{} }
 // to the Sample (accuracy.NewSampleInPlace), so that the matrix is not held
 // twice while it is read; m.Scores is nil afterwards.
 func fromMatrix(m *scores.Matrix, d scores.Direction) (*Dataset, protocol.Summary, error) {
-	// the direction Auto gives, scanned before the scores are oriented;
-	// for Auto itself NewSampleInPlace resolves it
-	detected := d
-	if d != scores.Auto {
-		detected = m.Resolve(scores.Auto)
+	// the direction Auto gives, scanned once, before the scores are oriented
+	detected := m.Resolve(scores.Auto)
+	if d == scores.Auto {
+		d = detected
 	}
 	s, used, err := accuracy.NewSampleInPlace(m, d)
 	if err != nil {
 		return nil, protocol.Summary{}, err
-	}
-	if d == scores.Auto {
-		detected = used
 	}
 	return fromSample(s, used, detected)
 }
