@@ -29,6 +29,7 @@ func heldOutStudy(dir string, pilots []bank.Pilot, seeds int) error {
 	}
 	fmt.Printf("%d pilots cached; the embedded calibration was fitted on %d bank pilots\n\n", len(all), table.Pilots)
 	rmseTable(all, seeds)
+	pairedTable(all, seeds)
 	spreadTable(all)
 	biasTable(all)
 	paperTable(all, seeds) // the published CleaneX (PyTorch) where `calibrate paper -heldout` ran it

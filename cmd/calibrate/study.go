@@ -126,6 +126,7 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 	}
 	fmt.Printf("%d pilots cached\n\n", len(all))
 	rmseTable(all, *seeds)
+	pairedTable(all, *seeds)
 	spreadTable(all)
 	biasTable(all)
 	paperTable(all, *seeds) // paper.go: published CleaneX vs estimate vs fast, where it was run
