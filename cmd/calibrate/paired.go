@@ -22,18 +22,7 @@ const familyBar = 0.003
 // curves on the same pilots favours that curve, so the margin is if
 // anything overstated.
 func pairedTable(all []pilotFits, seeds int) {
-	singles := []struct {
-		name  string
-		curve func(p pilotFits) accuracy.Curve
-	}{
-		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
-		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
-		{"pooled", func(p pilotFits) accuracy.Curve { return p.Curves["pooled"] }},
-		{"tail", func(p pilotFits) accuracy.Curve { return p.Curves["tail"] }},
-		{"regression", func(p pilotFits) accuracy.Curve { return p.Curves["regression"] }},
-		{"cleanex seed 1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
-		{fmt.Sprintf("cleanex mean of %d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},
-	}
+	singles := singleMethods(seeds)
 	fmt.Printf("The estimate against the best single method per family, paired by pilot (margin %.3f):\n\n", familyBar)
 	fmt.Println("| family | n | estimate | best single method | its mean | estimate - best (mean of pilots' differences) | paired standard error | (difference - margin) / standard error |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")

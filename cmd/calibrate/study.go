@@ -272,11 +272,30 @@ func groups(all []pilotFits, byK1 bool) []group {
 	return gs
 }
 
-func rmseTable(all []pilotFits, seeds int) {
-	type col struct {
-		name  string
-		curve func(p pilotFits) accuracy.Curve
+// namedCurve is a column of the study's tables: a curve of each pilot (nil
+// when the pilot has none).
+type namedCurve struct {
+	name  string
+	curve func(p pilotFits) accuracy.Curve
+}
+
+// singleMethods are the single methods' curves the tables compare the
+// estimate with: each method fitted once, one CleaneX fit, and CleaneX as
+// the product shows it (the mean of the seeds' curves).
+func singleMethods(seeds int) []namedCurve {
+	return []namedCurve{
+		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
+		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
+		{"pooled", func(p pilotFits) accuracy.Curve { return p.Curves["pooled"] }},
+		{"tail", func(p pilotFits) accuracy.Curve { return p.Curves["tail"] }},
+		{"regression", func(p pilotFits) accuracy.Curve { return p.Curves["regression"] }},
+		{"cleanex seed 1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
+		{fmt.Sprintf("cleanex mean of %d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},
 	}
+}
+
+func rmseTable(all []pilotFits, seeds int) {
+	type col = namedCurve
 	estimate := func(p pilotFits) accuracy.Curve { return estimateOf(p.rf, p.K) }
 	// counted returns the estimate with CleaneX counted count(p) times
 	// instead of recommend.CleaneXCount(k1).
@@ -288,14 +307,7 @@ func rmseTable(all []pilotFits, seeds int) {
 		}
 	}
 	fixed := func(c float64) func(pilotFits) float64 { return func(pilotFits) float64 { return c } }
-	cols := []col{
-		{"plugin", func(p pilotFits) accuracy.Curve { return p.Curves["plugin"] }},
-		{"kde", func(p pilotFits) accuracy.Curve { return p.Curves["kde"] }},
-		{"pooled", func(p pilotFits) accuracy.Curve { return p.Curves["pooled"] }},
-		{"tail", func(p pilotFits) accuracy.Curve { return p.Curves["tail"] }},
-		{"regression", func(p pilotFits) accuracy.Curve { return p.Curves["regression"] }},
-		{"cleanex seed 1", func(p pilotFits) accuracy.Curve { return p.Curves["cleanex/1"] }},
-		{fmt.Sprintf("cleanex mean of %d", seeds), func(p pilotFits) accuracy.Curve { return meanOf(p.rf.CleaneX, p.K) }},
+	cols := append(singleMethods(seeds), []col{
 		{"logit mean reg+cx (tried)", mix3(0.5, 0.5, 0)},
 		{"logit mean of reg, cx, KDE (tried)", mix3(1.0/3, 1.0/3, 1.0/3)},
 		{"median of reg, KDE, cx (tried)", func(p pilotFits) accuracy.Curve {
@@ -317,7 +329,7 @@ func rmseTable(all []pilotFits, seeds int) {
 		{"estimate", estimate},
 		// paper.go: the published CleaneX (PyTorch), averaged over the pilots that have it.
 		{"published CleaneX (PyTorch), its pilots only", func(p pilotFits) accuracy.Curve { return p.Curves[paperName] }},
-	}
+	}...)
 	for _, byK1 := range []bool{false, true} {
 		fmt.Printf("| group | n |")
 		for _, c := range cols {
