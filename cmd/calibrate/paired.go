@@ -14,13 +14,13 @@ import (
 const familyBar = 0.003
 
 // pairedTable prints, per family, the estimate's mean RMSE against the best
-// single method's (the one with the lowest mean on that family, chosen
-// after the fact among the curves rmseTable lists as single methods), the
-// mean of the per-pilot differences d_i = RMSE_i(estimate) - RMSE_i(best)
-// and its standard error sd(d) / sqrt(n): how far the family's pilots let
-// the margin over familyBar be told from noise. Picking the best of seven
-// curves on the same pilots favours that curve, so the margin is if
-// anything overstated.
+// single method's (the one of singleMethods with the lowest mean on that
+// family, chosen after the fact), the mean of the per-pilot differences
+// d_i = RMSE_i(estimate) - RMSE_i(best) and its standard error
+// sd(d) / sqrt(n): how far the family's pilots let the margin over
+// familyBar be told from noise. Picking the best of seven curves on the
+// same pilots favours that curve, so the estimate's excess is if anything
+// overstated.
 func pairedTable(all []pilotFits, seeds int) {
 	singles := singleMethods(seeds)
 	fmt.Printf("The estimate against the best single method per family, paired by pilot (margin %.3f):\n\n", familyBar)
