@@ -28,8 +28,7 @@ func heldOutStudy(dir string, pilots []bank.Pilot, seeds int) error {
 		return err
 	}
 	fmt.Printf("%d pilots cached; the embedded calibration was fitted on %d bank pilots\n\n", len(all), table.Pilots)
-	rmseTable(all, seeds)
-	pairedTable(all, seeds)
+	pairedTable(all, rmseTable(all, seeds), seeds)
 	spreadTable(all)
 	biasTable(all)
 	paperTable(all, seeds) // the published CleaneX (PyTorch) where `calibrate paper -heldout` ran it

@@ -3,10 +3,9 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/stat"
-
-	"github.com/cleanex/cleanex/internal/accuracy"
 )
 
 // familyBar is the per-family margin: the estimate's mean RMSE over
@@ -20,9 +19,13 @@ const familyBar = 0.003
 // sd(d) / sqrt(n): how far the family's pilots let the margin over
 // familyBar be told from noise. Picking the best of seven curves on the
 // same pilots favours that curve, so the estimate's excess is if anything
-// overstated.
-func pairedTable(all []pilotFits, seeds int) {
-	singles := singleMethods(seeds)
+// overstated. The pilots' RMSEs are rmseTable's (rmse).
+func pairedTable(all []pilotFits, rmse pilotRMSE, seeds int) {
+	var singles []int
+	for _, c := range singleMethods(seeds) {
+		singles = append(singles, slices.Index(rmse.names, c.name))
+	}
+	estimate := slices.Index(rmse.names, "estimate")
 	fmt.Printf("The estimate against the best single method per family, paired by pilot (margin %.3f):\n\n", familyBar)
 	fmt.Println("| family | n | estimate | best single method | its mean | estimate - best (mean of pilots' differences) | paired standard error | (difference - margin) / standard error |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
@@ -30,26 +33,22 @@ func pairedTable(all []pilotFits, seeds int) {
 	for _, g := range groups(all, false) {
 		// est[i] and each single's rmse[j][i] over the pilots with an estimate.
 		var est []float64
-		rmse := make([][]float64, len(singles))
+		of := make([][]float64, len(singles))
 		for _, p := range g.ps {
-			e := estimateOf(p.rf, p.K)
-			if e == nil {
+			row := rmse.of[p.Fits]
+			if math.IsNaN(row[estimate]) {
 				continue
 			}
-			est = append(est, accuracy.RMSE(e[:p.K+1], p.Truth))
-			for j, s := range singles {
-				r := math.NaN()
-				if c := s.curve(p); c != nil {
-					r = accuracy.RMSE(c[:p.K+1], p.Truth)
-				}
-				rmse[j] = append(rmse[j], r)
+			est = append(est, row[estimate])
+			for j, col := range singles {
+				of[j] = append(of[j], row[col])
 			}
 		}
-		best, bestMean := lowestMean(rmse)
+		best, bestMean := lowestMean(of)
 		if best < 0 {
 			continue
 		}
-		mean, se, z, n := pairedMargin(est, rmse[best], familyBar)
+		mean, se, z, n := pairedMargin(est, of[best], familyBar)
 		if n < 2 {
 			continue
 		}
@@ -63,7 +62,7 @@ func pairedTable(all []pilotFits, seeds int) {
 				beyond2++
 			}
 		}
-		fmt.Printf("| %s | %d | %.4f | %s | %.4f | %+.4f | %.4f | %+.1f |\n", g.name, n, stat.Mean(est, nil), singles[best].name, bestMean, mean, se, z)
+		fmt.Printf("| %s | %d | %.4f | %s | %.4f | %+.4f | %.4f | %+.1f |\n", g.name, n, stat.Mean(est, nil), rmse.names[singles[best]], bestMean, mean, se, z)
 	}
 	fmt.Printf("\n%d of %d families over the margin; %d by more than one paired standard error, %d by more than two\n\n", over, cells, beyond1, beyond2)
 }

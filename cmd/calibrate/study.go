@@ -125,8 +125,7 @@ func study(dir string, pilots []bank.Pilot, o studyOptions) error {
 		all = append(all, more...)
 	}
 	fmt.Printf("%d pilots cached\n\n", len(all))
-	rmseTable(all, *seeds)
-	pairedTable(all, *seeds)
+	pairedTable(all, rmseTable(all, *seeds), *seeds)
 	spreadTable(all)
 	biasTable(all)
 	paperTable(all, *seeds) // paper.go: published CleaneX vs estimate vs fast, where it was run
@@ -294,7 +293,35 @@ func singleMethods(seeds int) []namedCurve {
 	}
 }
 
-func rmseTable(all []pilotFits, seeds int) {
+// pilotRMSE holds, for each pilot (by its Fits), its RMSE over k = 2..K
+// for each column of a table, NaN where the pilot has no such curve.
+type pilotRMSE struct {
+	names []string
+	of    map[*Fits][]float64
+}
+
+// rmseOf computes each pilot's RMSE for each of cols once.
+func rmseOf(all []pilotFits, cols []namedCurve) pilotRMSE {
+	r := pilotRMSE{of: make(map[*Fits][]float64, len(all))}
+	for _, c := range cols {
+		r.names = append(r.names, c.name)
+	}
+	for _, p := range all {
+		row := make([]float64, len(cols))
+		for j, c := range cols {
+			row[j] = math.NaN()
+			if cv := c.curve(p); cv != nil {
+				row[j] = accuracy.RMSE(cv[:p.K+1], p.Truth)
+			}
+		}
+		r.of[p.Fits] = row
+	}
+	return r
+}
+
+// rmseTable prints each column's mean RMSE (worst pilot in brackets) by
+// family and by family and k1, and returns the pilots' RMSEs it used.
+func rmseTable(all []pilotFits, seeds int) pilotRMSE {
 	type col = namedCurve
 	estimate := func(p pilotFits) accuracy.Curve { return estimateOf(p.rf, p.K) }
 	// counted returns the estimate with CleaneX counted count(p) times
@@ -330,6 +357,7 @@ func rmseTable(all []pilotFits, seeds int) {
 		// paper.go: the published CleaneX (PyTorch), averaged over the pilots that have it.
 		{"published CleaneX (PyTorch), its pilots only", func(p pilotFits) accuracy.Curve { return p.Curves[paperName] }},
 	}...)
+	rmse := rmseOf(all, cols)
 	for _, byK1 := range []bool{false, true} {
 		fmt.Printf("| group | n |")
 		for _, c := range cols {
@@ -340,15 +368,14 @@ func rmseTable(all []pilotFits, seeds int) {
 		gs = append(gs, group{name: "all", ps: all})
 		for _, g := range gs {
 			fmt.Printf("| %s | %d |", g.name, len(g.ps))
-			for _, c := range cols {
+			for j := range cols {
 				var s, worst float64
 				n := 0
 				for _, p := range g.ps {
-					cv := c.curve(p)
-					if cv == nil {
+					r := rmse.of[p.Fits][j]
+					if math.IsNaN(r) {
 						continue
 					}
-					r := accuracy.RMSE(cv[:p.K+1], p.Truth)
 					s += r
 					worst = max(worst, r)
 					n++
@@ -359,6 +386,7 @@ func rmseTable(all []pilotFits, seeds int) {
 		}
 		fmt.Println()
 	}
+	return rmse
 }
 
 // estimateOf is the recommended curve of the fits f up to k, without an
